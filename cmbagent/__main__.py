@@ -1,0 +1,3 @@
+from cmbagent.cli import main
+
+main()

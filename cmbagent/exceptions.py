@@ -1,0 +1,144 @@
+"""Every error cmbagent raises, classified by who must fix it.
+
+::
+
+    CmbagentError
+    ├── UserError                 the caller's mistake; the message says the fix; CLI exit code 2
+    │   ├── ConfigError           bad config file, flag, model spec or missing key
+    │   ├── TaskError             missing/empty task file, invalid front matter, unmappable task
+    │   ├── DataError             a data file that cannot be used (names the row/column/problem)
+    │   ├── UnknownMethodError    a method name that is not registered
+    │   └── UnknownAgentError     an agent name that is not in the roster
+    ├── ModelRetry                fixable by the model: goes back to it as an observation
+    ├── ModelError                a model call that failed for good
+    │   ├── ModelHTTPError        the provider answered with an error status after retries
+    │   ├── ModelConnectionError  the endpoint could not be reached after retries
+    │   ├── OutputValidationError structured output still invalid after the allowed repairs
+    │   └── ReplayDivergence      a replayed run asked something the transcript did not record
+    ├── BudgetExceeded            a USD / token / wall-clock budget is spent; the run stops cleanly
+    ├── SandboxError              code execution infrastructure
+    │   ├── SandboxUnavailable    the requested isolation backend cannot run here (says why)
+    │   └── KernelDied            the kernel died and could not be restarted
+    └── MethodRegistrationError   a method tool that breaks the method contract (raised at import)
+
+Third-party exceptions are translated at the boundary with ``raise ... from exc``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BudgetExceeded",
+    "CmbagentError",
+    "ConfigError",
+    "DataError",
+    "KernelDied",
+    "MethodRegistrationError",
+    "ModelConnectionError",
+    "ModelError",
+    "ModelHTTPError",
+    "ModelRetry",
+    "OutputValidationError",
+    "ReplayDivergence",
+    "SandboxError",
+    "SandboxUnavailable",
+    "TaskError",
+    "UnknownAgentError",
+    "UnknownMethodError",
+    "UserError",
+]
+
+
+class CmbagentError(Exception):
+    """Base of every error raised by cmbagent."""
+
+
+class UserError(CmbagentError):
+    """The caller's mistake. The message states what to change."""
+
+
+class ConfigError(UserError):
+    """A configuration problem: flag, config file, model spec, missing API key."""
+
+
+class TaskError(UserError):
+    """A task file that cannot be run as given."""
+
+
+class DataError(UserError):
+    """A data file that cannot be used; the message names the row, column or problem."""
+
+
+class UnknownMethodError(UserError):
+    """A method name that is not in the registry."""
+
+
+class UnknownAgentError(UserError):
+    """An agent name that is not in the roster."""
+
+
+class ModelRetry(CmbagentError):
+    """Something the model can fix; the message is sent back to it as an observation."""
+
+
+class ModelError(CmbagentError):
+    """A model call failed for good."""
+
+
+class ModelHTTPError(ModelError):
+    """The provider answered with an error status after the configured retries."""
+
+    def __init__(self, message: str, *, status_code: int, model: str | None = None, body: str | None = None):
+        super().__init__(message)
+        self.status_code = status_code
+        self.model = model
+        self.body = body
+
+
+class ModelConnectionError(ModelError):
+    """The provider endpoint could not be reached after the configured retries."""
+
+    def __init__(self, message: str, *, url: str | None = None):
+        super().__init__(message)
+        self.url = url
+
+
+class OutputValidationError(ModelError):
+    """Structured output was still invalid after the allowed repairs; quotes the output."""
+
+    def __init__(self, message: str, *, output: str = ""):
+        super().__init__(message)
+        self.output = output
+
+
+class ReplayDivergence(ModelError):
+    """A replayed run made a request that differs from the recorded one."""
+
+    def __init__(self, message: str, *, diff: str = ""):
+        super().__init__(message)
+        self.diff = diff
+
+
+class BudgetExceeded(CmbagentError):
+    """A budget (USD, tokens or wall-clock seconds) is exhausted."""
+
+    def __init__(self, message: str, *, kind: str = "", limit: float = 0.0, spent: float = 0.0):
+        super().__init__(message)
+        self.kind = kind
+        self.limit = limit
+        self.spent = spent
+
+
+class SandboxError(CmbagentError):
+    """Code-execution infrastructure failed."""
+
+
+class SandboxUnavailable(SandboxError):
+    """The requested isolation backend cannot run on this machine; the message says why."""
+
+
+class KernelDied(SandboxError):
+    """The kernel died and could not be restarted."""
+
+
+class MethodRegistrationError(CmbagentError):
+    """A method tool breaks the method-tool contract."""

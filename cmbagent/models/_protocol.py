@@ -1,0 +1,135 @@
+"""The one request/response protocol every agent uses to talk to a language model.
+
+Adapters (one file per provider) translate it to and from a vendor wire format.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ImagePart",
+    "Message",
+    "Model",
+    "ModelRequest",
+    "ModelResponse",
+    "ModelSettings",
+    "StreamCallback",
+    "TextPart",
+    "ToolCall",
+    "ToolSpec",
+    "Usage",
+]
+
+
+class TextPart(BaseModel):
+    type: Literal["text"] = "text"
+    text: str
+
+
+class ImagePart(BaseModel):
+    """An image given by file path (read and base64-encoded by the adapter) or by data URL."""
+
+    type: Literal["image"] = "image"
+    path: str | None = None
+    data_url: str | None = None
+    media_type: str = "image/png"
+
+
+class ToolCall(BaseModel):
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class Message(BaseModel):
+    """One chat message. ``content`` is text or a list of text/image parts."""
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | list[TextPart | ImagePart] = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_call_id: str | None = None
+
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "\n".join(part.text for part in self.content if isinstance(part, TextPart))
+
+
+class ToolSpec(BaseModel):
+    """A tool offered to the model; ``parameters`` comes from :func:`cmbagent.tools.function_schema`."""
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+
+
+class ModelSettings(BaseModel):
+    temperature: float | None = None
+    max_tokens: int | None = None
+    reasoning_effort: Literal["low", "medium", "high"] | None = None
+    timeout: float | None = None
+
+
+class ModelRequest(BaseModel):
+    """What an agent asks of a model.
+
+    ``output_schema`` is a pydantic model class; the response's ``output`` is then an instance of it.
+    ``agent`` names the asking agent (routing, transcripts and per-agent cost).
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    messages: list[Message]
+    tools: list[ToolSpec] = Field(default_factory=list)
+    output_schema: type[BaseModel] | None = Field(default=None, exclude=True)
+    settings: ModelSettings = Field(default_factory=ModelSettings)
+    agent: str = ""
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+class ModelResponse(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    text: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    output: Any = None  # an instance of the request's output_schema, when one was asked for
+    usage: Usage = Field(default_factory=Usage)
+    latency_s: float = 0.0
+    model: str = ""
+    cost_usd: float | None = None  # None: price unknown for this model
+
+
+StreamCallback = Callable[[str], None]
+"""Receives text deltas as they stream in."""
+
+
+class Model(ABC):
+    """A language model. One abstract method; everything else is built on it."""
+
+    #: the spec string it was resolved from, e.g. ``openai:gpt-4.1``
+    spec: str = ""
+
+    @abstractmethod
+    def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
+        """Send one request and return the response (validated output when a schema was given)."""

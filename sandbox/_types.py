@@ -1,0 +1,61 @@
+"""Typed results of code execution and the small interface every sandbox backend implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+__all__ = ["CellResult", "Executor", "StreamText"]
+
+
+class StreamText(BaseModel):
+    """A bounded text stream: head and tail kept, the middle dropped and counted."""
+
+    text: str = ""
+    dropped_bytes: int = 0
+
+
+class CellResult(BaseModel):
+    """What executing one cell produced.
+
+    status:
+        ``ok`` the cell ran to completion; ``error`` it raised; ``timeout`` it ran past its limit and was
+        interrupted; ``restarted`` the kernel died or would not interrupt and was restarted (state lost);
+        ``died`` the kernel died and could not be restarted.
+    """
+
+    status: Literal["ok", "error", "timeout", "restarted", "died"]
+    stdout: StreamText = Field(default_factory=StreamText)
+    stderr: StreamText = Field(default_factory=StreamText)
+    results: list[dict[str, Any]] = Field(default_factory=list)  # rich results: mime-type -> data (text kinds)
+    images: list[str] = Field(default_factory=list)  # paths of image files written into figures/
+    error_name: str | None = None
+    error_value: str | None = None
+    traceback: str | None = None
+    duration_s: float = 0.0
+    message: str = ""  # what happened, for a person or the debugger agent (timeouts, restarts)
+    execution_count: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+class Executor(ABC):
+    """A persistent place to run cells (one per run)."""
+
+    @abstractmethod
+    def execute(self, code: str, *, timeout: float | None = None) -> CellResult:
+        """Run ``code`` as one cell; never raises for errors in the code itself."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop the kernel and every process it started."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,83 @@
+"""Suite-wide guards.
+
+* No test reaches the network: any socket connection to a non-loopback address fails loudly
+  (the fake model servers of tests/fakes listen on 127.0.0.1).
+* Model providers see ``CMBAGENT_BLOCK_NETWORK=1`` and refuse non-loopback base URLs themselves.
+* Gradio never phones home; Hugging Face libraries stay offline.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+os.environ["CMBAGENT_BLOCK_NETWORK"] = "1"
+os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ.setdefault("MPLBACKEND", "Agg")
+for _key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "CMBAGENT_MODEL"):
+    os.environ.pop(_key, None)
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+class NetworkBlocked(RuntimeError):
+    """A test tried to reach a non-loopback address."""
+
+
+def _is_loopback(host: object) -> bool:
+    if not isinstance(host, str):
+        return False
+    if host in {"localhost", ""}:
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+_real_getaddrinfo = socket.getaddrinfo
+
+
+def _guard(sock: socket.socket, address: object) -> None:
+    if sock.family in (socket.AF_INET, socket.AF_INET6):
+        host = address[0] if isinstance(address, tuple) else address
+        if not _is_loopback(host):
+            raise NetworkBlocked(f"tests may not reach the network (tried {address!r})")
+
+
+def _connect(self: socket.socket, address: object) -> None:
+    _guard(self, address)
+    return _real_connect(self, address)  # type: ignore[arg-type]
+
+
+def _connect_ex(self: socket.socket, address: object) -> int:
+    _guard(self, address)
+    return _real_connect_ex(self, address)  # type: ignore[arg-type]
+
+
+def _getaddrinfo(host: object, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+    if host is not None and not _is_loopback(host if isinstance(host, str) else str(host)):
+        raise NetworkBlocked(f"tests may not resolve non-local names (tried {host!r})")
+    return _real_getaddrinfo(host, *args, **kwargs)  # type: ignore[arg-type]
+
+
+socket.socket.connect = _connect  # type: ignore[method-assign]
+socket.socket.connect_ex = _connect_ex  # type: ignore[method-assign]
+socket.getaddrinfo = _getaddrinfo  # type: ignore[assignment]
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The team's reference data folder (../shared/data); tests that need it skip loudly without it."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"reference data not found at {SHARED_DATA}")
+    return SHARED_DATA

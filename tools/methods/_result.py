@@ -1,0 +1,72 @@
+"""The result every method tool returns (DESIGN.md, "Method tools")."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+__all__ = ["Check", "MethodResult"]
+
+
+class Check(BaseModel):
+    """One pass/fail verdict a method makes about its own result (convergence, validity, sanity)."""
+
+    name: str
+    passed: bool
+    message: str = ""
+
+
+def _jsonable(value: Any) -> Any:
+    """Convert numpy scalars/arrays and non-finite floats into plain JSON values."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "tolist") and callable(value.tolist):  # numpy arrays and scalars
+        return _jsonable(value.tolist())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    return str(value)
+
+
+class MethodResult(BaseModel):
+    """What a method tool returns.
+
+    Attributes:
+        method: registered name, e.g. ``cosmology.fit_supernovae``.
+        summary: one paragraph a person can read.
+        values: named numbers; a quantity with an uncertainty is a dict such as
+            ``{"mean": .., "std": .., "lower_68": .., "upper_68": ..}``.
+        diagnostics: anything else worth keeping (settings used, timings, per-seed numbers).
+        checks: the method's own pass/fail verdicts.
+        artifacts: paths of the figures and files it wrote.
+    """
+
+    method: str = ""
+    summary: str
+    values: dict[str, Any] = Field(default_factory=dict)
+    diagnostics: dict[str, Any] = Field(default_factory=dict)
+    checks: list[Check] = Field(default_factory=list)
+    artifacts: list[str] = Field(default_factory=list)
+
+    @field_validator("values", "diagnostics", mode="before")
+    @classmethod
+    def _to_json(cls, value: Any) -> Any:
+        return _jsonable(value)
+
+    @property
+    def ok(self) -> bool:
+        """True when every check passed."""
+        return all(check.passed for check in self.checks)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return self.model_dump_json(**kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> MethodResult:
+        return cls.model_validate(json.loads(text))
