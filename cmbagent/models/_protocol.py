@@ -89,6 +89,9 @@ class ModelRequest(BaseModel):
     output_schema: type[BaseModel] | None = Field(default=None, exclude=True)
     settings: ModelSettings = Field(default_factory=ModelSettings)
     agent: str = ""
+    # Structured context the graph also renders into the prompt (task, step, results).  Real models ignore
+    # it; the deterministic offline backend reads it instead of parsing prose.
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 class Usage(BaseModel):
