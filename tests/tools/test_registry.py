@@ -1,0 +1,91 @@
+"""Method registry: schemas from signatures, validation at registration, argument checking."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+
+from cmbagent.exceptions import MethodRegistrationError, UnknownMethodError, UserError
+from cmbagent.tools import function_schema
+from cmbagent.tools.methods import Check, MethodResult, Paper, get_method, method, run_method
+
+PAPER = Paper(title="A test paper", arxiv="0000.00000")
+
+
+@method("testfamily.scale", paper=PAPER, keywords=["scale"], example="scale(x=2.0)")
+def scale(x: float, factor: float = 2.0, mode: Literal["mul", "add"] = "mul") -> MethodResult:
+    """Scale a number.
+
+    Args:
+        x: The number.
+        factor: How much.
+        mode: Multiply or add.
+    """
+    value = x * factor if mode == "mul" else x + factor
+    return MethodResult(summary=f"got {value}", values={"y": value}, checks=[Check(name="finite", passed=True)])
+
+
+def test_schema_is_derived_from_signature() -> None:
+    schema = function_schema(scale)
+    props = schema["parameters"]["properties"]
+    assert schema["description"].startswith("Scale a number.")
+    assert props["x"]["type"] == "number" and props["x"]["description"] == "The number."
+    assert props["mode"]["enum"] == ["mul", "add"]
+    assert schema["parameters"]["required"] == ["x"]
+
+
+def test_run_method_validates_and_names_result() -> None:
+    result = run_method("testfamily.scale", {"x": 3, "mode": "add"})
+    assert result.values == {"y": 5.0}
+    assert result.method == "testfamily.scale"
+    assert result.ok
+    spec = get_method("testfamily.scale")
+    assert spec.summary == "Scale a number."
+    assert spec.keywords == ("scale",)
+
+
+def test_bad_arguments_are_user_errors() -> None:
+    with pytest.raises(UserError, match="unknown argument"):
+        run_method("testfamily.scale", {"x": 1, "fator": 2})
+    with pytest.raises(UserError, match="mode"):
+        run_method("testfamily.scale", {"x": 1, "mode": "pow"})
+    with pytest.raises(UserError, match="x"):
+        run_method("testfamily.scale", {})
+
+
+def test_unknown_method_lists_known_ones() -> None:
+    with pytest.raises(UnknownMethodError, match="testfamily.scale"):
+        get_method("testfamily.nothing")
+
+
+def test_registration_rejects_contract_breaks() -> None:
+    with pytest.raises(MethodRegistrationError, match="family.method"):
+        method("NoDot", paper=PAPER)
+    with pytest.raises(MethodRegistrationError, match="docstring"):
+
+        @method("testfamily.nodoc", paper=PAPER)
+        def nodoc(x: int) -> MethodResult:
+            return MethodResult(summary="")
+
+    with pytest.raises(MethodRegistrationError, match="annotation"):
+
+        @method("testfamily.untyped", paper=PAPER)
+        def untyped(x) -> MethodResult:  # type: ignore[no-untyped-def]
+            """Doc."""
+            return MethodResult(summary="")
+
+    with pytest.raises(MethodRegistrationError, match="MethodResult"):
+
+        @method("testfamily.wrongreturn", paper=PAPER)
+        def wrong(x: int) -> dict:  # type: ignore[type-arg]
+            """Doc."""
+            return {}
+
+
+def test_result_is_json_clean() -> None:
+    import numpy as np
+
+    result = MethodResult(summary="s", values={"a": np.float64(1.5), "b": np.array([1, 2]), "c": float("nan")})
+    assert result.values == {"a": 1.5, "b": [1, 2], "c": None}
+    assert MethodResult.from_json(result.to_json()) == result
