@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from cmbagent.agents._schemas import SCHEMAS
 from pydantic import BaseModel
 
-from cmbagent.agents._schemas import SCHEMAS
 from cmbagent.exceptions import ConfigError, UnknownAgentError
 
 __all__ = [
@@ -32,7 +32,9 @@ __all__ = [
     "load_registry",
 ]
 
-ROLES = ("planning", "control", "code", "method", "text", "review", "critic", "summary", "report", "deterministic")
+ROLES = (
+    "planning", "control", "code", "method", "text", "review", "repair", "critic", "summary", "report", "deterministic",
+)
 STEP_ROLES = ("code", "method", "text")  # roles a plan step may name
 TIERS = ("strong", "fast", "vision", "none")
 PLACEHOLDERS = frozenset({"agents", "methods", "max_steps", "output_format"})

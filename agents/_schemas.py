@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
-
 from cmbagent.planner._plan import MethodCall, Plan, PlanStep
+from pydantic import BaseModel, Field
 
 __all__ = [
     "SCHEMAS",

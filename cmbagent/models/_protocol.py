@@ -41,9 +41,16 @@ class ImagePart(BaseModel):
 
 
 class ToolCall(BaseModel):
+    """A tool call the model asked for.
+
+    ``raw_arguments`` holds the model's argument text only when it was not a JSON object; ``arguments`` is
+    then empty and :class:`cmbagent.models.ModelClient` sends the problem back to the model as a repair.
+    """
+
     id: str
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str | None = None
 
 
 class Message(BaseModel):

@@ -1,0 +1,242 @@
+"""`cmbagent solve|resume|replay|runs|report`: run a task, continue or replay a run, list and re-render runs.
+
+Exit codes: 0 done, 1 the task failed (the report says why), 2 usage error, 3 budget exhausted (partial
+report written), 130 interrupted (resumable).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from cmbagent.cli._common import EXIT_BUDGET, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail, print_json
+
+_EXIT = {"done": EXIT_OK, "failed": EXIT_FAILED, "budget_exhausted": EXIT_BUDGET, "interrupted": EXIT_INTERRUPTED,
+         "awaiting_approval": EXIT_OK}
+
+
+def _summary(result: Any) -> dict[str, Any]:
+    return {"run_dir": str(result.run_dir), "run_id": result.run_id, "status": result.status,
+            "report": str(result.report_path) if result.report_path else None,
+            "steps": [{k: s.get(k) for k in ("id", "title", "agent", "status")} for s in result.steps],
+            "values": result.values, "cost_usd": result.cost_usd, "duration_s": result.duration_s,
+            "error": result.error}
+
+
+def _finish(result: Any, as_json: bool) -> None:
+    if as_json:
+        print_json(_summary(result))
+    else:
+        if result.status == "awaiting_approval":
+            typer.echo(f"plan awaiting approval; continue with: cmbagent resume {result.run_dir} --approve "
+                       "(or --reject 'why' / --edit plan.json)")
+        else:
+            typer.echo(f"status: {result.status}; report: {result.report_path or '(none)'}")
+        if result.error:
+            typer.echo(f"error: {result.error}", err=True)
+    raise typer.Exit(_EXIT.get(result.status, EXIT_FAILED))
+
+
+def _install_sigterm() -> None:
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+def _interactive_approval(result: Any, as_json: bool) -> Any:
+    """On a terminal, ask the person about a plan awaiting approval; loop until approved or declined."""
+    import json
+
+    from cmbagent.api import PlanDecision, resume
+
+    while result.status == "awaiting_approval" and sys.stdin.isatty() and not as_json:
+        plan = json.loads((Path(result.run_dir) / "plan.json").read_text())
+        typer.echo("\nProposed plan:")
+        for n, step in enumerate(plan["steps"], 1):
+            typer.echo(f"  {n}. {step['title']} [{step['agent']}]: {step['goal']}")
+        answer = typer.prompt("approve (a), reject with a comment (r), edit a plan file (e), leave for later (q)",
+                              default="a")
+        if answer.startswith("q"):
+            return result
+        if answer.startswith("r"):
+            decision = PlanDecision(action="reject", comment=typer.prompt("what should change"))
+        elif answer.startswith("e"):
+            path = typer.prompt("path of the edited plan JSON", default=str(Path(result.run_dir) / "plan.json"))
+            decision = PlanDecision(action="edit", plan=json.loads(Path(path).read_text()))
+        else:
+            decision = PlanDecision(action="approve")
+        result = resume(result.run_dir, decision=decision, on_event=_listener(False))
+    return result
+
+
+_PROGRESS: list[Any] = []
+
+
+def _listener(as_json: bool) -> Any:
+    from cmbagent.progress import make_progress
+
+    progress = make_progress(sys.stderr if as_json else sys.stdout)
+    if progress is not None:
+        _PROGRESS.append(progress)
+    return progress
+
+
+def _close_progress() -> None:
+    while _PROGRESS:
+        _PROGRESS.pop().close()
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("solve")
+    def solve_cmd(
+        task: str = typer.Argument(..., help="Task markdown file (or the task text itself)."),
+        model: str | None = typer.Option(None, "--model", "-m", help="Default model spec, e.g. openai:gpt-4.1, offline."),
+        agent_model: list[str] = typer.Option([], "--agent-model", help="AGENT=SPEC override (repeatable)."),
+        config: Path | None = typer.Option(None, "--config", help="cmbagent.toml with models, tiers, budgets."),
+        workspace: Path | None = typer.Option(None, "--workspace", help="Folder for run folders (default ./workspaces)."),
+        run_dir: Path | None = typer.Option(None, "--run-dir", help="Exact run folder to create."),
+        max_steps: int = typer.Option(12, "--max-steps", min=1, help="Most steps a plan may have."),
+        n_reviews: int = typer.Option(1, "--n-reviews", min=0, help="Plan review rounds."),
+        max_attempts: int = typer.Option(3, "--max-attempts", min=1, help="Attempts per step before replanning."),
+        budget_usd: float | None = typer.Option(None, "--budget-usd", help="Stop (with a partial report) past this cost."),
+        budget_tokens: int | None = typer.Option(None, "--budget-tokens", help="Stop past this many tokens."),
+        timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock budget of the run in seconds."),
+        approve_plan: bool = typer.Option(False, "--approve-plan", help="Stop for a person to approve the plan."),
+        sandbox: str = typer.Option("auto", "--sandbox", help="auto, bwrap, docker or process."),
+        data: list[Path] = typer.Option([], "--data", help="Extra data file to copy into the run (repeatable)."),
+        as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),
+    ) -> None:
+        """Plan, run, critique and report a task."""
+        from cmbagent.api import offline_fallback, solve
+        from cmbagent.exceptions import UserError
+        from cmbagent.models import parse_agent_models
+
+        out = sys.stderr if as_json else sys.stdout
+        try:
+            overrides = parse_agent_models(agent_model)
+            if offline_fallback(model, config):
+                out.write("no model configured (no --model, CMBAGENT_MODEL, config file or API key): using the "
+                          "deterministic offline backend\n")
+            else:
+                out.write(f"model: {model or 'from configuration'}\n")
+            out.flush()
+            _install_sigterm()
+            listener = _listener(as_json)
+            result = solve(task, workspace=workspace, run_dir=run_dir, model=model, agent_models=overrides,
+                           config=config, max_steps=max_steps, n_reviews=n_reviews, max_attempts=max_attempts,
+                           budget_usd=budget_usd, budget_tokens=budget_tokens, timeout=timeout,
+                           approve_plan=approve_plan, sandbox=sandbox, data_files=list(data), on_event=listener)
+            _close_progress()
+            result = _interactive_approval(result, as_json)
+        except UserError as exc:
+            _close_progress()
+            fail(str(exc))
+        _finish(result, as_json)
+
+    @app.command("resume")
+    def resume_cmd(
+        run_dir: Path = typer.Argument(..., help="Run folder to continue."),
+        approve: bool = typer.Option(False, "--approve", help="Approve the plan awaiting approval."),
+        reject: str | None = typer.Option(None, "--reject", help="Reject the plan with this comment."),
+        edit: Path | None = typer.Option(None, "--edit", help="Approve an edited plan (JSON file)."),
+        as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),
+    ) -> None:
+        """Continue a run after a kill, an interrupt or a plan awaiting approval."""
+        import json
+
+        from cmbagent.api import PlanDecision, resume
+        from cmbagent.exceptions import UserError
+
+        decision = None
+        if sum(bool(x) for x in (approve, reject, edit)) > 1:
+            fail("choose one of --approve, --reject, --edit")
+        if approve:
+            decision = PlanDecision(action="approve")
+        elif reject is not None:
+            decision = PlanDecision(action="reject", comment=reject)
+        elif edit is not None:
+            try:
+                decision = PlanDecision(action="edit", plan=json.loads(edit.read_text()))
+            except (OSError, json.JSONDecodeError) as exc:
+                fail(f"cannot read the edited plan {edit}: {exc}")
+        try:
+            _install_sigterm()
+            result = resume(run_dir, decision=decision, on_event=_listener(as_json))
+            _close_progress()
+            result = _interactive_approval(result, as_json)
+        except UserError as exc:
+            _close_progress()
+            fail(str(exc))
+        _finish(result, as_json)
+
+    @app.command("replay")
+    def replay_cmd(
+        run_dir: Path = typer.Argument(..., help="Recorded run folder."),
+        lenient: bool = typer.Option(False, "--lenient", help="Continue past requests that differ from the recording."),
+        workspace: Path | None = typer.Option(None, "--workspace", help="Where the replay's run folder goes."),
+        sandbox: str | None = typer.Option(None, "--sandbox", help="Sandbox backend (default: the recorded one)."),
+        as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),
+    ) -> None:
+        """Re-run a recorded run from its transcript with no network; compare plan, cells and numbers."""
+        from cmbagent.api import replay
+        from cmbagent.exceptions import UserError
+
+        try:
+            result, comparison = replay(run_dir, workspace=workspace, lenient=lenient, sandbox=sandbox,
+                                        on_event=_listener(as_json))
+            _close_progress()
+        except UserError as exc:
+            _close_progress()
+            fail(str(exc))
+        if as_json:
+            print_json({**_summary(result), "comparison": comparison})
+        else:
+            typer.echo(f"replay: {result.run_dir} ({result.status})")
+            for key in ("same_plan", "same_cells", "same_numbers"):
+                typer.echo(f"  {key.replace('_', ' ')}: {'yes' if comparison[key] else 'NO'}")
+            for cell in comparison["differing_cells"]:
+                typer.echo(f"  differs: {cell}")
+        raise typer.Exit(EXIT_OK if comparison["identical"] and result.status == "done" else EXIT_FAILED)
+
+    @app.command("runs")
+    def runs_cmd(
+        workspace: Path | None = typer.Option(None, "--workspace", help="Folder of run folders (default ./workspaces)."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    ) -> None:
+        """List runs: id, task, status, steps, cost, duration."""
+        from cmbagent.run import default_workspace, list_runs
+
+        rows = list_runs(workspace or default_workspace())
+        if as_json:
+            print_json(rows)
+            return
+        if not rows:
+            typer.echo(f"no runs in {workspace or default_workspace()}")
+            return
+        typer.echo(f"{'run id':44s} {'status':17s} {'steps':>6s} {'cost':>9s} {'time':>8s}  task")
+        for r in rows:
+            cost = "-" if r["cost_usd"] is None else f"${r['cost_usd']:.4f}"
+            dur = "-" if r["duration_s"] is None else f"{r['duration_s']:.0f}s"
+            typer.echo(f"{r['run_id']:44s} {r['status']:17s} {r['steps']:>2}/{r['steps_total']:<3} {cost:>9s} "
+                       f"{dur:>8s}  {r['task'][:50]}")
+
+    @app.command("report")
+    def report_cmd(run_dir: Path = typer.Argument(..., help="Run folder.")) -> None:
+        """Render report.md of a run again (from run.json)."""
+        from cmbagent.exceptions import UserError
+        from cmbagent.report import rerender
+        from cmbagent.run import RunFolder
+
+        if not (run_dir / "run.json").is_file():
+            fail(f"{run_dir} is not a run folder (no run.json)")
+        try:
+            path = rerender(RunFolder(run_dir))
+        except UserError as exc:
+            fail(str(exc))
+        typer.echo(str(path))

@@ -1,0 +1,98 @@
+"""Language models: one protocol, adapters per provider, routing, budgets, transcripts and replay.
+
+Usage (what the graph does)::
+
+    from cmbagent.models import Budget, ModelClient, ModelRequest, Message, Routing, ScriptedModel
+
+    routing = Routing.from_sources(config_file=None, env=os.environ, model="openai:gpt-4.1",
+                                   agent_models={"planner": "anthropic:claude-sonnet-4-5"}, tiers={})
+    client = ModelClient(routing, transcript_path=run_dir / "transcript.jsonl",
+                         budget=Budget(usd=2.0), on_event=lambda kind, data: events.emit(kind, **data))
+    response = client.request(agent="planner", tier="strong",
+                              request=ModelRequest(messages=[Message(role="user", content="...")],
+                                                   output_schema=Plan))
+    response.output        # a validated Plan (faulty replies were repaired, else OutputValidationError)
+    client.ledger.to_dict()  # usage and cost per call / agent / run
+
+Specs: ``openai:<model>``, ``anthropic:<model>``, ``openai-compatible:<model>@<base_url>`` (or with
+``OPENAI_BASE_URL``), ``replay:<transcript.jsonl>``, ``offline``.  Tests inject ready models by name —
+the one mechanism for that is ``Routing(models={name: instance})`` (also ``resolve(spec, models=...)``)::
+
+    routing = Routing(default="scripted", models={"scripted": ScriptedModel(replies=["hi", Plan(...)])})
+
+Real SDKs against the fake server of ``tests/fakes``: ``openai-compatible:<model>@<server.openai_url>``
+needs no key; ``openai:``/``anthropic:`` take ``env={"OPENAI_API_KEY": ..., "OPENAI_BASE_URL": ...}``.
+``Model.request`` makes exactly one call (and sets ``output`` when the reply validates); repairs, budgets,
+ledger, events and transcripts live in :class:`ModelClient`.  Config precedence: see
+:mod:`cmbagent.models._routing` and ``docs/models.md``.
+"""
+
+from __future__ import annotations
+
+from cmbagent.models._budget import Budget, CallRecord, Ledger
+from cmbagent.models._client import EventCallback, ModelClient
+from cmbagent.models._http import ModelRequestRejected
+from cmbagent.models._ping import ping
+from cmbagent.models._pricing import cost_usd, price_for
+from cmbagent.models._protocol import (
+    ImagePart,
+    Message,
+    Model,
+    ModelRequest,
+    ModelResponse,
+    ModelSettings,
+    StreamCallback,
+    TextPart,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
+from cmbagent.models._routing import CONFIG_FILENAME, Routing, load_config, parse_agent_models
+from cmbagent.models._specs import (
+    PROVIDERS,
+    SPEC_FORMS,
+    ParsedSpec,
+    configured_providers,
+    default_model_spec,
+    parse_spec,
+    resolve,
+)
+from cmbagent.models._transcript import read_transcript
+from cmbagent.models.scripted import ScriptedModel, ScriptExhausted
+
+__all__ = [
+    "CONFIG_FILENAME",
+    "PROVIDERS",
+    "SPEC_FORMS",
+    "Budget",
+    "CallRecord",
+    "EventCallback",
+    "ImagePart",
+    "Ledger",
+    "Message",
+    "Model",
+    "ModelClient",
+    "ModelRequest",
+    "ModelRequestRejected",
+    "ModelResponse",
+    "ModelSettings",
+    "ParsedSpec",
+    "Routing",
+    "ScriptExhausted",
+    "ScriptedModel",
+    "StreamCallback",
+    "TextPart",
+    "ToolCall",
+    "ToolSpec",
+    "Usage",
+    "configured_providers",
+    "cost_usd",
+    "default_model_spec",
+    "load_config",
+    "parse_agent_models",
+    "parse_spec",
+    "ping",
+    "price_for",
+    "read_transcript",
+    "resolve",
+]

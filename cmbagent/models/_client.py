@@ -1,0 +1,225 @@
+"""The one door through which the graph calls models: routing, budgets, repairs, ledger, transcript, events.
+
+For each ``request(agent=..., tier=..., request=...)`` the client
+
+1. picks the spec (:meth:`Routing.spec_for`) and its model (resolved once, then cached),
+2. checks the budget *before* the call (``BudgetExceeded`` stops the run cleanly),
+3. calls the model, streaming text deltas to ``on_text`` and as ``text_delta`` events,
+4. prices the call, adds it to the ledger, appends it to the transcript, emits ``model_call``
+   (and ``budget_warning`` once per kind at 80 % of a limit),
+5. checks the reply (schema, tool arguments); a faulty reply goes back to the model with the error, at most
+   ``max_repairs`` times, then :class:`OutputValidationError` quotes the output.
+
+Every attempt, repairs included, is its own transcript line, so ``replay:`` walks exactly the same calls.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from cmbagent.exceptions import ModelError, OutputValidationError
+from cmbagent.models._budget import WARN_FRACTION, Budget, CallRecord, Ledger
+from cmbagent.models._pricing import cost_usd
+from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+from cmbagent.models._routing import Routing
+from cmbagent.models._structured import problem, repair_request
+from cmbagent.models._transcript import Scrubber, TranscriptWriter, canonical_request, read_transcript
+
+__all__ = ["EventCallback", "ModelClient"]
+
+EventCallback = Callable[[str, dict[str, Any]], object]
+"""``on_event(kind, data)``: ``model_call``, ``text_delta`` and ``budget_warning`` (see cmbagent.events)."""
+
+
+class ModelClient:
+    """Routes agents to models and accounts for every call.
+
+    Args:
+        routing: Which spec each agent/tier uses (and injected test models).
+        transcript_path: JSONL file every call is appended to; when it already exists (a resumed run) the
+            ledger starts from its recorded usage, so budgets carry over.
+        budget: Limits checked before each call.
+        on_event: ``on_event(kind, data)`` for ``model_call``, ``text_delta`` and ``budget_warning``.
+        api_keys: Keys by provider, preferred over the environment (the UI's session key).
+        env: Environment to read keys and base URLs from (default ``os.environ``).
+        max_repairs: How often a faulty reply is sent back to the model before failing.
+        replay_lenient: For ``replay:`` specs, log divergences instead of raising.
+        elapsed_offset_s: Wall-clock seconds a resumed run had already used (for the seconds budget).
+    """
+
+    def __init__(
+        self,
+        routing: Routing,
+        *,
+        transcript_path: str | os.PathLike[str] | None = None,
+        budget: Budget | None = None,
+        on_event: EventCallback | None = None,
+        api_keys: Mapping[str, str] | None = None,
+        env: Mapping[str, str] | None = None,
+        max_repairs: int = 2,
+        replay_lenient: bool = False,
+        elapsed_offset_s: float = 0.0,
+    ):
+        self.routing = routing
+        self.budget = budget or Budget()
+        self.on_event = on_event
+        self.max_repairs = max(0, int(max_repairs))
+        self.replay_lenient = replay_lenient
+        self._env = os.environ if env is None else env
+        self._api_keys = dict(api_keys or {})
+        self._scrub = Scrubber.from_sources(self._env, self._api_keys)
+        self.ledger = Ledger(elapsed_offset_s=elapsed_offset_s)
+        self.transcript: TranscriptWriter | None = None
+        if transcript_path is not None:
+            path = Path(transcript_path)
+            if path.exists():
+                for record in read_transcript(path):
+                    self.ledger.add(_call_from_record(record))
+            self.transcript = TranscriptWriter(path, self._scrub)
+        self._models: dict[str, Model] = {}
+        self._lock = threading.Lock()
+        self._warned: set[str] = set()
+        # resolve every routed spec now: a bad spec or a missing key fails before the run starts
+        for spec in routing.specs():
+            self.model_for(spec)
+
+    def model_for(self, spec: str) -> Model:
+        """The model behind ``spec`` (resolved once per client; a replay keeps one cursor)."""
+        with self._lock:
+            if spec not in self._models:
+                self._models[spec] = self.routing.resolve(
+                    spec, env=self._env, api_keys=self._api_keys, replay_lenient=self.replay_lenient
+                )
+            return self._models[spec]
+
+    def check_budget(self) -> None:
+        """Raise :class:`BudgetExceeded` when a limit is reached; emit warnings past 80 %."""
+        self._warn()
+        self.ledger.check(self.budget)
+
+    def request(
+        self,
+        *,
+        agent: str,
+        request: ModelRequest,
+        tier: str | None = None,
+        on_text: StreamCallback | None = None,
+    ) -> ModelResponse:
+        """Send ``request`` for ``agent`` to its routed model; repair faulty replies; account for it all."""
+        spec = self.routing.spec_for(agent, tier)
+        model = self.model_for(spec)
+        current = request.model_copy(update={"agent": agent or request.agent})
+        stream = self._stream_callback(current.agent, on_text)
+        for attempt in range(self.max_repairs + 1):
+            self.check_budget()
+            canonical = canonical_request(current, self._scrub)
+            started = time.monotonic()
+            try:
+                response = model.request(current, on_text=stream)
+            except ModelError as exc:
+                self._record(current.agent, spec, canonical, None, time.monotonic() - started, exc)
+                raise
+            response.latency_s = response.latency_s or (time.monotonic() - started)
+            response.cost_usd = cost_usd(spec, response.usage, model_id=response.model)
+            self._record(current.agent, spec, canonical, response, response.latency_s, None)
+            issue = problem(current, response)
+            if issue is None:
+                return response
+            if attempt == self.max_repairs:
+                quoted = response.text or str([c.raw_arguments or c.arguments for c in response.tool_calls])
+                raise OutputValidationError(
+                    f"agent {current.agent!r} ({spec}): the reply is still invalid after {self.max_repairs} "
+                    f"repairs: {issue.splitlines()[0]} Offending output: {quoted[:500]!r}. Route this agent to a "
+                    f"stronger model (--agent-model {current.agent or 'AGENT'}=SPEC) or allow more repairs.",
+                    output=quoted,
+                )
+            current = repair_request(current, response, issue)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        """Close the SDK clients' connection pools."""
+        for model in list(self._models.values()):
+            client = getattr(model, "_client", None)
+            if client is not None and hasattr(client, "close"):
+                client.close()
+
+    def __enter__(self) -> ModelClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _emit(self, kind: str, data: dict[str, Any]) -> None:
+        if self.on_event is not None:
+            self.on_event(kind, data)
+
+    def _stream_callback(self, agent: str, on_text: StreamCallback | None) -> StreamCallback | None:
+        if on_text is None and self.on_event is None:
+            return None
+
+        def forward(text: str) -> None:
+            if on_text is not None:
+                on_text(text)
+            self._emit("text_delta", {"agent": agent, "text": text})
+
+        return forward
+
+    def _record(
+        self,
+        agent: str,
+        spec: str,
+        canonical: dict[str, Any],
+        response: ModelResponse | None,
+        latency_s: float,
+        error: BaseException | None,
+    ) -> None:
+        usage = response.usage if response is not None else None
+        cost = response.cost_usd if response is not None else 0.0
+        self.ledger.add(CallRecord(
+            agent=agent, model=spec,
+            input_tokens=usage.input_tokens if usage else 0,
+            output_tokens=usage.output_tokens if usage else 0,
+            cached_tokens=usage.cached_tokens if usage else 0,
+            cost_usd=cost, latency_s=latency_s,
+        ))
+        if self.transcript is not None:
+            self.transcript.append(agent=agent, spec=spec, canonical=canonical, response=response,
+                                   cost_usd=cost, latency_s=latency_s, error=error)
+        if response is not None:
+            self._emit("model_call", {
+                "agent": agent, "model": spec, "model_id": response.model,
+                "input_tokens": response.usage.input_tokens, "output_tokens": response.usage.output_tokens,
+                "cached_tokens": response.usage.cached_tokens, "cost_usd": cost,
+                "latency_s": round(latency_s, 4),
+            })
+        self._warn()
+
+    def _warn(self) -> None:
+        for kind in ("usd", "tokens", "seconds"):
+            limit = getattr(self.budget, kind)
+            if limit is None or kind in self._warned:
+                continue
+            spent = self.ledger.spent(kind)
+            if spent >= WARN_FRACTION * limit:
+                self._warned.add(kind)
+                self._emit("budget_warning", {"kind": kind, "spent": round(spent, 6), "limit": limit})
+
+
+def _call_from_record(record: Mapping[str, Any]) -> CallRecord:
+    usage = record.get("usage") or {}
+    return CallRecord(
+        agent=str(record.get("agent", "")),
+        model=str(record.get("model", "")),
+        input_tokens=int(usage.get("input_tokens", 0)),
+        output_tokens=int(usage.get("output_tokens", 0)),
+        cached_tokens=int(usage.get("cached_tokens", 0)),
+        cost_usd=record.get("cost_usd"),
+        latency_s=float(record.get("latency_s", 0.0)),
+    )

@@ -1,0 +1,131 @@
+"""Structured output and tool-call checks shared by every adapter and by the repair loop.
+
+Adapters put a structured reply's raw JSON text in ``ModelResponse.text`` and call :func:`finish` to set
+``output`` when it validates.  :func:`problem` says what is wrong with a reply (schema violation, tool
+arguments that are not a JSON object, an unknown tool); :func:`repair_request` turns that into the next
+request, which shows the model its own reply and the error (rule 3: fixable by the model).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from cmbagent.models._protocol import Message, ModelRequest, ModelResponse
+
+__all__ = ["finish", "parse_output", "problem", "repair_request", "schema_instruction", "strict_json_schema"]
+
+
+def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """Rewrite a pydantic JSON schema for OpenAI's strict mode, or ``None`` when it cannot be strict.
+
+    Strict mode wants every object closed (``additionalProperties: false``) with all properties required,
+    and no free-form objects.  Fields with defaults become required (the model must state them), which
+    only narrows what validation accepts.
+    """
+    schema = copy.deepcopy(schema)
+
+    def visit(node: Any) -> bool:
+        if isinstance(node, list):
+            return all(visit(item) for item in node)
+        if not isinstance(node, dict):
+            return True
+        node.pop("default", None)
+        if node.get("type") == "object" or "properties" in node:
+            extra = node.get("additionalProperties")
+            if extra not in (None, False) or "properties" not in node:
+                return False  # a free-form mapping has no strict form
+            node["additionalProperties"] = False
+            node["required"] = list(node["properties"])
+        return all(visit(value) for key, value in node.items() if key not in {"required", "enum", "const"})
+
+    return schema if visit(schema) else None
+
+
+def schema_instruction(schema: type[BaseModel]) -> str:
+    """The instruction used where the wire format cannot enforce a schema (JSON mode, plain prompting)."""
+    return (
+        "Reply with only one JSON object (no prose, no code fence) that validates against this JSON schema:\n"
+        + json.dumps(schema.model_json_schema(), separators=(",", ":"))
+    )
+
+
+def _strip_fence(text: str) -> str:
+    stripped = text.strip()
+    if stripped.startswith("```"):
+        stripped = stripped.split("\n", 1)[1] if "\n" in stripped else ""
+        if stripped.rstrip().endswith("```"):
+            stripped = stripped.rstrip()[:-3]
+    return stripped.strip()
+
+
+def parse_output(schema: type[BaseModel], response: ModelResponse) -> BaseModel:
+    """Validate a reply into ``schema``; raises :class:`pydantic.ValidationError` or ``ValueError``."""
+    if isinstance(response.output, schema):
+        return response.output
+    if isinstance(response.output, dict):
+        return schema.model_validate(response.output)
+    text = _strip_fence(response.text)
+    if not text:
+        raise ValueError("the reply was empty; a JSON object was required")
+    return schema.model_validate_json(text)
+
+
+def finish(request: ModelRequest, response: ModelResponse) -> ModelResponse:
+    """Set ``response.output`` to the validated object when the reply validates (else leave it ``None``)."""
+    schema = request.output_schema
+    if schema is None or isinstance(response.output, schema):
+        return response
+    if response.tool_calls:
+        return response  # the model chose to call a tool first
+    try:
+        response.output = parse_output(schema, response)
+    except (ValidationError, ValueError):
+        response.output = None
+    return response
+
+
+def _short(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        lines = []
+        for item in error.errors()[:8]:
+            where = ".".join(str(part) for part in item["loc"]) or "(root)"
+            lines.append(f"- {where}: {item['msg']}")
+        return "\n".join(lines)
+    return str(error)
+
+
+def problem(request: ModelRequest, response: ModelResponse) -> str | None:
+    """What the model must fix in ``response``, or ``None`` when it is acceptable."""
+    offered = {tool.name for tool in request.tools}
+    for call in response.tool_calls:
+        if call.raw_arguments is not None:
+            return (
+                f"The arguments of your call to tool {call.name!r} were not a JSON object: "
+                f"{call.raw_arguments[:300]!r}. Call it again with a JSON object matching its parameters."
+            )
+        if offered and call.name not in offered:
+            return f"There is no tool {call.name!r}; the available tools are: {', '.join(sorted(offered))}."
+    schema = request.output_schema
+    if schema is None or response.tool_calls:
+        return None
+    try:
+        response.output = parse_output(schema, response)
+    except (ValidationError, ValueError) as exc:
+        return (
+            f"Your reply does not match the required {schema.__name__} schema:\n{_short(exc)}\n"
+            "Reply again with only a corrected JSON object."
+        )
+    return None
+
+
+def repair_request(request: ModelRequest, response: ModelResponse, issue: str) -> ModelRequest:
+    """The next request of a repair: the conversation, the model's faulty reply, and what to fix."""
+    reply = response.text or json.dumps(
+        [{"tool": c.name, "arguments": c.raw_arguments or c.arguments} for c in response.tool_calls]
+    )
+    messages = [*request.messages, Message(role="assistant", content=reply), Message(role="user", content=issue)]
+    return request.model_copy(update={"messages": messages})

@@ -1,0 +1,210 @@
+"""Transcripts: every model call appended to ``transcript.jsonl`` with secrets scrubbed.
+
+One line per call::
+
+    {"v": 1, "seq", "ts", "agent", "model" (spec), "model_id", "request" (canonical), "request_hash",
+     "response": {"text", "tool_calls", "output"}, "usage", "cost_usd", "latency_s", "error"}
+
+The canonical request is the request as JSON (messages, tools, settings, metadata, agent) with the output
+schema given by name and JSON schema.  Its SHA-256 is the ``request_hash`` the ``replay:`` provider checks.
+Scrubbing replaces ``sk-...``-style tokens, Authorization/x-api-key header values and known key values
+(environment variables named like keys, injected ``api_keys``), before anything reaches the disk; the
+hash is taken after scrubbing so a replay without the keys hashes the same.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from cmbagent.exceptions import ConfigError
+from cmbagent.models._protocol import ModelRequest, ModelResponse, ToolCall, Usage
+
+__all__ = [
+    "REDACTED",
+    "Scrubber",
+    "TranscriptWriter",
+    "canonical_request",
+    "read_transcript",
+    "request_diff",
+    "request_hash",
+    "response_from_record",
+    "response_to_record",
+]
+
+REDACTED = "[REDACTED]"
+_KEY_NAME = re.compile(r"(API_KEY|_TOKEN|_SECRET|PASSWORD)$", re.IGNORECASE)
+_PATTERNS = (
+    # OpenAI / Anthropic style keys: sk-..., sk-proj-..., sk-ant-...
+    (re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}"), "sk-" + REDACTED),
+    # header values written out in text or JSON
+    (re.compile(r"(?i)(authorization|x-api-key|api[-_]key)(\"?\s*[:=]\s*\"?)(bearer\s+)?[^\s\",}]+"),
+     r"\1\2\3" + REDACTED),
+    (re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._\-]{8,}"), "Bearer " + REDACTED),
+)
+
+
+class Scrubber:
+    """Removes secrets from text: known values first, then key-like patterns."""
+
+    def __init__(self, secrets: Iterable[str] = ()):
+        values = {s for s in secrets if isinstance(s, str) and len(s) >= 6}
+        self._values = sorted(values, key=len, reverse=True)
+
+    @classmethod
+    def from_sources(cls, env: Mapping[str, str] | None = None, api_keys: Mapping[str, str] | None = None) -> Scrubber:
+        env = os.environ if env is None else env
+        secrets = [value for name, value in env.items() if _KEY_NAME.search(name)]
+        secrets += list((api_keys or {}).values())
+        return cls(secrets)
+
+    def __call__(self, text: str) -> str:
+        # patterns first: a key that looks like one scrubs the same with or without its value known,
+        # so a replay (often without the keys) hashes requests exactly as the recording did
+        for pattern, replacement in _PATTERNS:
+            text = pattern.sub(replacement, text)
+        for value in self._values:
+            text = text.replace(value, REDACTED)
+        return text
+
+    def scrub_json(self, obj: Any) -> Any:
+        """Scrub every string inside a JSON-able object."""
+        if isinstance(obj, str):
+            return self(obj)
+        if isinstance(obj, list):
+            return [self.scrub_json(item) for item in obj]
+        if isinstance(obj, dict):
+            return {key: self.scrub_json(value) for key, value in obj.items()}
+        return obj
+
+
+def _jsonable(obj: Any) -> Any:
+    return json.loads(json.dumps(obj, default=repr, sort_keys=True))
+
+
+def canonical_request(request: ModelRequest, scrub: Scrubber | None = None) -> dict[str, Any]:
+    """The request as plain JSON, stable across processes (what is hashed and recorded)."""
+    data = request.model_dump(mode="python", exclude={"output_schema"})
+    schema = request.output_schema
+    data["output_schema"] = None if schema is None else {"name": schema.__name__, "schema": schema.model_json_schema()}
+    data = _jsonable(data)
+    return (scrub or Scrubber()).scrub_json(data)
+
+
+def request_hash(canonical: Mapping[str, Any]) -> str:
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def request_diff(recorded: Mapping[str, Any], current: Mapping[str, Any], *, max_lines: int = 40) -> str:
+    """A short unified diff between a recorded and a new canonical request."""
+    a = json.dumps(recorded, sort_keys=True, indent=1, ensure_ascii=False).splitlines()
+    b = json.dumps(current, sort_keys=True, indent=1, ensure_ascii=False).splitlines()
+    lines = list(difflib.unified_diff(a, b, "recorded", "now", n=1, lineterm=""))
+    if len(lines) > max_lines:
+        lines = [*lines[:max_lines], f"... ({len(lines) - max_lines} more diff lines)"]
+    return "\n".join(lines)
+
+
+def response_to_record(response: ModelResponse) -> dict[str, Any]:
+    output = response.output
+    if hasattr(output, "model_dump"):
+        output = output.model_dump(mode="json")
+    return {
+        "text": response.text,
+        "tool_calls": [call.model_dump(mode="json") for call in response.tool_calls],
+        "output": _jsonable(output),
+    }
+
+
+def response_from_record(record: Mapping[str, Any]) -> ModelResponse:
+    """Rebuild the raw response of a transcript line (``output`` stays JSON; the caller validates it)."""
+    body = record.get("response") or {}
+    return ModelResponse(
+        text=body.get("text", ""),
+        tool_calls=[ToolCall(**call) for call in body.get("tool_calls", [])],
+        output=body.get("output"),
+        usage=Usage(**(record.get("usage") or {})),
+        model=record.get("model_id", ""),
+        latency_s=0.0,
+    )
+
+
+class TranscriptWriter:
+    """Appends scrubbed call records to a JSONL file, one flushed line per call (thread-safe)."""
+
+    def __init__(self, path: str | os.PathLike[str], scrub: Scrubber):
+        self.path = Path(path)
+        self.scrub = scrub
+        self._lock = threading.Lock()
+        self._seq = sum(1 for _ in read_transcript(self.path)) if self.path.exists() else 0
+
+    def append(
+        self,
+        *,
+        agent: str,
+        spec: str,
+        canonical: dict[str, Any],
+        response: ModelResponse | None,
+        cost_usd: float | None,
+        latency_s: float,
+        error: BaseException | None = None,
+    ) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "v": 1,
+            "seq": 0,
+            "ts": round(time.time(), 3),
+            "agent": agent,
+            "model": spec,
+            "model_id": response.model if response else "",
+            "request": canonical,
+            "request_hash": request_hash(canonical),
+            "response": response_to_record(response) if response else None,
+            "usage": response.usage.model_dump() if response else Usage().model_dump(),
+            "cost_usd": cost_usd,
+            "latency_s": round(latency_s, 4),
+            "error": None,
+        }
+        if error is not None:
+            record["error"] = {
+                "type": type(error).__name__,
+                "message": str(error),
+                "status_code": getattr(error, "status_code", None),
+                "url": getattr(error, "url", None),
+            }
+        record = self.scrub.scrub_json(record)
+        with self._lock:
+            record["seq"] = self._seq
+            self._seq += 1
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        return record
+
+
+def read_transcript(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """Yield the records of a transcript; a torn last line (a killed run) is skipped."""
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"transcript {path} does not exist; pass the transcript.jsonl of a finished run")
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):
+                return
+            raise ConfigError(f"{path}:{number} is not valid JSON ({exc.msg}); the transcript is damaged") from exc

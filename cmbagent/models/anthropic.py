@@ -1,0 +1,219 @@
+"""Anthropic messages adapter (``anthropic:<model>``); the ``anthropic`` SDK is imported only in here.
+
+Structured output is forced tool use: the schema becomes a tool the model must call, and that call's input
+is the object.  Streaming reads the raw event stream (text and tool-input deltas) so that a malformed tool
+input reaches the repair loop instead of breaking the SDK's accumulator.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from typing import Any
+
+from cmbagent.models._http import HTTPModel, image_base64, parse_arguments
+from cmbagent.models._protocol import (
+    ImagePart,
+    Message,
+    ModelRequest,
+    ModelResponse,
+    StreamCallback,
+    ToolCall,
+    Usage,
+)
+
+__all__ = ["AnthropicModel"]
+
+DEFAULT_MAX_TOKENS = 4096
+#: thinking budget per reasoning effort (used for plain-text calls only; see ``params``)
+_THINKING_BUDGET = {"low": 1024, "medium": 4096, "high": 16384}
+
+
+@functools.cache
+def _sdk_accepts(parameter: str) -> bool:
+    """Whether the installed SDK's ``messages.create`` takes ``parameter``."""
+    import inspect
+
+    import anthropic
+
+    return parameter in inspect.signature(anthropic.resources.Messages.create).parameters
+
+
+def output_tool_name(request: ModelRequest) -> str:
+    """The name of the tool that carries the structured output."""
+    schema = request.output_schema
+    base = schema.__name__ if schema is not None else "result"
+    return "final_" + re.sub(r"[^A-Za-z0-9_-]", "_", base)[:56]
+
+
+def _blocks(message: Message) -> list[dict[str, Any]]:
+    if message.role == "tool":
+        return [{"type": "tool_result", "tool_use_id": message.tool_call_id or "", "content": message.text()}]
+    blocks: list[dict[str, Any]] = []
+    if isinstance(message.content, str):
+        if message.content:
+            blocks.append({"type": "text", "text": message.content})
+    else:
+        for part in message.content:
+            if isinstance(part, ImagePart):
+                media_type, data = image_base64(part)
+                blocks.append({"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}})
+            elif part.text:
+                blocks.append({"type": "text", "text": part.text})
+    for call in message.tool_calls:
+        blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments})
+    return blocks
+
+
+def to_anthropic(messages: list[Message]) -> tuple[str, list[dict[str, Any]]]:
+    """``(system, messages)``: system text apart; tool results as user turns; same-role turns merged."""
+    system = "\n\n".join(m.text() for m in messages if m.role == "system")
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role == "system":
+            continue
+        role = "assistant" if message.role == "assistant" else "user"
+        blocks = _blocks(message)
+        if not blocks:
+            continue
+        if out and out[-1]["role"] == role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": role, "content": blocks})
+    return system, out
+
+
+def _usage(usage: Any, *, output_only: bool = False) -> Usage:
+    if usage is None:
+        return Usage()
+    cached = int(getattr(usage, "cache_read_input_tokens", 0) or 0)
+    written = int(getattr(usage, "cache_creation_input_tokens", 0) or 0)
+    fresh = int(getattr(usage, "input_tokens", 0) or 0)
+    return Usage(
+        input_tokens=0 if output_only else fresh + cached + written,
+        output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+        cached_tokens=0 if output_only else cached,
+    )
+
+
+class AnthropicModel(HTTPModel):
+    """Messages API against api.anthropic.com (or ``ANTHROPIC_BASE_URL``)."""
+
+    provider = "anthropic"
+    key_variable = "ANTHROPIC_API_KEY"
+
+    def _sdk(self) -> Any:
+        import anthropic
+
+        return anthropic
+
+    def _make_client(self) -> Any:
+        import anthropic
+
+        return anthropic.Anthropic(
+            api_key=self._api_key, base_url=self.base_url, max_retries=self.max_retries, timeout=self.timeout
+        )
+
+    def params(self, request: ModelRequest) -> dict[str, Any]:
+        system, messages = to_anthropic(request.messages)
+        settings = request.settings
+        params: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": settings.max_tokens or DEFAULT_MAX_TOKENS,
+        }
+        if system:
+            params["system"] = system
+        tools = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in request.tools]
+        if request.output_schema is not None:
+            name = output_tool_name(request)
+            tools.append({
+                "name": name,
+                "description": "Give the final answer by calling this tool with an object matching its schema.",
+                "input_schema": request.output_schema.model_json_schema(),
+            })
+            params["tool_choice"] = {"type": "tool", "name": name} if len(tools) == 1 else {"type": "any"}
+        if tools:
+            params["tools"] = tools
+        if settings.temperature is not None and _sdk_accepts("temperature"):
+            # recent SDKs dropped sampling parameters (newer models reject them); then it is not sent
+            params["temperature"] = settings.temperature
+        if settings.timeout is not None:
+            params["timeout"] = settings.timeout
+        if settings.reasoning_effort is not None and not tools:
+            # extended thinking cannot be combined with a forced tool choice, and its blocks would have to
+            # be sent back in tool loops; plain-text calls are where it is safe and useful
+            budget = _THINKING_BUDGET[settings.reasoning_effort]
+            params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+            params["max_tokens"] = max(params["max_tokens"], budget + 1024)
+            params.pop("temperature", None)
+        return params
+
+    def _send(self, request: ModelRequest, on_text: StreamCallback | None) -> ModelResponse:
+        params = self.params(request)
+        output_tool = output_tool_name(request) if request.output_schema is not None else None
+        messages = self.client().messages
+        if on_text is None:
+            reply = messages.create(**params)
+            blocks = [
+                {"type": block.type, "text": getattr(block, "text", ""), "id": getattr(block, "id", ""),
+                 "name": getattr(block, "name", ""), "input": getattr(block, "input", None)}
+                for block in reply.content
+            ]
+            return self._response(blocks, _usage(reply.usage), reply.model or "", output_tool)
+        return self._stream(messages, params, on_text, output_tool)
+
+    def _stream(self, messages: Any, params: dict[str, Any], on_text: StreamCallback,
+                output_tool: str | None) -> ModelResponse:
+        blocks: dict[int, dict[str, Any]] = {}
+        usage = Usage()
+        model = ""
+        for event in messages.create(**params, stream=True):
+            kind = event.type
+            if kind == "message_start":
+                model = event.message.model or ""
+                usage = _usage(event.message.usage)
+            elif kind == "content_block_start":
+                block = event.content_block
+                blocks[event.index] = {"type": block.type, "text": getattr(block, "text", "") or "",
+                                       "id": getattr(block, "id", ""), "name": getattr(block, "name", ""),
+                                       "json": ""}
+            elif kind == "content_block_delta":
+                delta = event.delta
+                slot = blocks.setdefault(event.index, {"type": "text", "text": "", "json": ""})
+                if delta.type == "text_delta":
+                    slot["text"] += delta.text
+                    on_text(delta.text)
+                elif delta.type == "input_json_delta":
+                    slot["json"] += delta.partial_json
+            elif kind == "message_delta" and event.usage is not None:
+                usage = Usage(input_tokens=usage.input_tokens, cached_tokens=usage.cached_tokens,
+                              output_tokens=_usage(event.usage, output_only=True).output_tokens)
+        ordered = []
+        for index in sorted(blocks):
+            block = blocks[index]
+            if block["type"] == "tool_use":
+                block["input"] = block["json"] or "{}"
+            ordered.append(block)
+        return self._response(ordered, usage, model, output_tool)
+
+    def _response(self, blocks: list[dict[str, Any]], usage: Usage, model: str,
+                  output_tool: str | None) -> ModelResponse:
+        texts: list[str] = []
+        calls: list[ToolCall] = []
+        structured: str | None = None
+        for block in blocks:
+            if block["type"] == "text":
+                texts.append(block["text"])
+            elif block["type"] == "tool_use":
+                raw_input = block["input"]
+                text_input = raw_input if isinstance(raw_input, str) else json.dumps(raw_input)
+                if output_tool is not None and block["name"] == output_tool:
+                    structured = text_input
+                    continue
+                arguments, raw = parse_arguments(text_input)
+                calls.append(ToolCall(id=block["id"], name=block["name"], arguments=arguments, raw_arguments=raw))
+        # with a schema the reply text is the object (any prose around the forced call is dropped)
+        text = structured if structured is not None else "".join(texts)
+        return ModelResponse(text=text, tool_calls=calls, usage=usage, model=model)

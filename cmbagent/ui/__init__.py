@@ -1,0 +1,10 @@
+"""The Gradio chat UI (``cmbagent ui``) and the HuggingFace Space entry (``app.py``).
+
+Gradio is imported only when an app is built, so importing this package is cheap.
+"""
+
+from __future__ import annotations
+
+from cmbagent.ui._server import UISettings, create_server, serve
+
+__all__ = ["UISettings", "create_server", "serve"]

@@ -1,0 +1,544 @@
+"""The Gradio Blocks: chat, settings, live run view, plan approval and the Runs page.
+
+Every handler finds its session from the request's cookie (never from a value the page sends), and every run
+id from the page is checked to be a plain folder name inside that session.  The live view is an async
+generator per open page that tails the run's ``events.jsonl`` and sends only the sections that changed.
+"""
+
+import asyncio
+import functools
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from cmbagent.exceptions import UserError
+from cmbagent.ui._render import (
+    fmt_cost,
+    render_downloads,
+    render_gallery,
+    render_plan,
+    render_report,
+    render_status,
+    render_steps,
+)
+from cmbagent.ui._runs import ACTIVE, RunManager, RunRequest, list_runs, new_run_id, read_run_json
+from cmbagent.ui._server import UISettings, session_from_cookies
+from cmbagent.ui._sessions import Session, SessionStore
+from cmbagent.ui._tasks import (
+    PLAN_COLUMNS,
+    chat_messages,
+    example_tasks,
+    model_spec,
+    plan_from_table,
+    plan_to_table,
+    stage_uploads,
+)
+from cmbagent.ui._view import EventTail, RunView
+
+__all__ = ["build_blocks"]
+
+_POLL_S = 0.05
+_TICK_S = 1.0
+_TERMINAL = ("done", "failed", "budget_exhausted", "interrupted", "error", "awaiting_approval")
+RUN_COLUMNS = ["run", "title", "status", "cost", "duration", "started"]
+
+
+def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager) -> gr.Blocks:
+    examples = example_tasks(settings.examples_dir)
+    followers: dict[str, int] = {}
+    prefix = settings.root_path.rstrip("/")
+
+    def session_of(request: gr.Request) -> Session:
+        cookies = getattr(request, "cookies", None) or {}
+        session = session_from_cookies(store, cookies)
+        if session is None:
+            raise gr.Error("This browser has no session cookie; reload the page (cookies must be enabled).")
+        return session
+
+    def run_state(session: Session, run_id: str, view: RunView) -> tuple[str, int | None, str | None]:
+        handle = manager.handle(session, run_id)
+        if handle is not None and handle.state in ACTIVE:
+            return handle.state, manager.queue_position(handle), None
+        if handle is not None and handle.state == "error":
+            return "error", None, handle.error
+        status = str(read_run_json(session.root / run_id).get("status") or "")
+        if status == "running" and handle is None:
+            status = "interrupted"
+        if handle is not None and handle.result_status:
+            status = handle.result_status
+        return status or view.status, None, None
+
+    # -- handlers ------------------------------------------------------------------------------------------
+
+    def on_load(request: gr.Request) -> tuple[Any, ...]:
+        session = session_of(request)
+        runs = list_runs(session, manager)
+        active = next((r for r in runs if r.status in (*ACTIVE, "awaiting_approval")), None)
+        current = active or (runs[0] if runs else None)
+        header = (
+            '<div class="cmb-session">Your runs are private to this browser session. Session link (keep it '
+            f'secret; it reopens your runs from any browser): <a href="?session={session.token}">'
+            f"<code>?session={session.token}</code></a></div>"
+        )
+        return (
+            header,
+            _runs_table(runs),
+            gr.update(choices=[r.run_id for r in runs]),
+            (current.run_id if current else None),
+        )
+
+    @_friendly
+    def submit_task(
+        message: dict[str, Any] | None,
+        provider: str,
+        model_name: str,
+        base_url: str,
+        api_key: str,
+        budget_usd: float | None,
+        budget_tokens: float | None,
+        timeout_min: float | None,
+        n_reviews: float,
+        approve_plan: bool,
+        request: gr.Request,
+    ) -> tuple[Any, ...]:
+        session = session_of(request)
+        message = message or {}
+        text = str(message.get("text") or "").strip()
+        files = [
+            Path(str(f if isinstance(f, str) else f.get("path", ""))) for f in message.get("files") or []
+        ]
+        if not text and not files:
+            raise gr.Error("Type a task, attach a task.md, or pick an example.")
+        spec, keys = model_spec(provider, model_name, base_url, api_key)
+        store.ensure(session)
+        task_file = next((f for f in files if f.suffix.lower() == ".md"), None)
+        run_id = new_run_id(task_file.stem if task_file else text.splitlines()[0] if text else files[0].stem)
+        task, data_files, title = stage_uploads(session.root / ".staging" / run_id, text, files)
+        options = _options(settings, budget_usd, budget_tokens, timeout_min, n_reviews, approve_plan)
+        manager.submit_solve(
+            session,
+            run_id,
+            RunRequest(
+                task=task,
+                title=title,
+                data_files=data_files,
+                model=spec,
+                options=options,
+                cleanup=session.root / ".staging" / run_id,
+            ),
+            keys,
+        )
+        return run_id, gr.update(value=None)
+
+    @_friendly
+    def run_example(
+        choice: str | None,
+        provider: str,
+        model_name: str,
+        base_url: str,
+        api_key: str,
+        budget_usd: float | None,
+        budget_tokens: float | None,
+        timeout_min: float | None,
+        n_reviews: float,
+        approve_plan: bool,
+        request: gr.Request,
+    ) -> str:
+        session = session_of(request)
+        path = examples.get(choice or "")
+        if path is None:
+            raise gr.Error("Pick one of the listed examples.")
+        spec, keys = model_spec(provider, model_name, base_url, api_key)
+        store.ensure(session)
+        run_id = new_run_id(path.stem)
+        options = _options(settings, budget_usd, budget_tokens, timeout_min, n_reviews, approve_plan)
+        manager.submit_solve(
+            session,
+            run_id,
+            RunRequest(task=path, title=choice or path.stem, model=spec, options=options),
+            keys,
+        )
+        return run_id
+
+    def decide(
+        action: str,
+        run_id: str | None,
+        table: Any,
+        comment: str,
+        provider: str,
+        model_name: str,
+        base_url: str,
+        api_key: str,
+        request: gr.Request,
+    ) -> str | None:
+        from cmbagent.api import PlanDecision
+
+        session = session_of(request)
+        run_dir = session.run_dir(run_id or "")
+        if run_dir is None or not run_dir.is_dir():
+            raise gr.Error("No run is waiting for a decision.")
+        _, keys = model_spec(provider, model_name, base_url, api_key)
+        if action == "reject":
+            if not (comment or "").strip():
+                raise gr.Error("Say why you reject the plan (the planner reads your comment).")
+            decision = PlanDecision(action="reject", comment=comment.strip())
+        else:
+            proposed = _load_plan(run_dir)
+            edited = plan_from_table(proposed, table)
+            action = "edit" if edited != proposed else "approve"
+            decision = PlanDecision(
+                action=action, plan=edited if action == "edit" else None, comment=(comment or "").strip()
+            )
+        manager.submit_resume(session, run_id or "", decision, keys)
+        return run_id
+
+    @_friendly
+    def approve(
+        run_id: str | None,
+        table: Any,
+        comment: str,
+        provider: str,
+        model_name: str,
+        base_url: str,
+        api_key: str,
+        request: gr.Request,
+    ) -> str | None:
+        return decide("approve", run_id, table, comment, provider, model_name, base_url, api_key, request)
+
+    @_friendly
+    def reject(
+        run_id: str | None,
+        table: Any,
+        comment: str,
+        provider: str,
+        model_name: str,
+        base_url: str,
+        api_key: str,
+        request: gr.Request,
+    ) -> str | None:
+        return decide("reject", run_id, table, comment, provider, model_name, base_url, api_key, request)
+
+    @_friendly
+    def resume_run(
+        run_id: str | None, provider: str, model_name: str, base_url: str, api_key: str, request: gr.Request
+    ) -> tuple[Any, ...]:
+        session = session_of(request)
+        run_dir = session.run_dir(run_id or "")
+        if run_dir is None or not run_dir.is_dir():
+            raise gr.Error("Pick one of your runs first.")
+        if (read_run_json(run_dir).get("status") or "") == "awaiting_approval":
+            raise gr.Error("This run waits for your plan decision: open it and approve or reject the plan.")
+        _, keys = model_spec(provider, model_name, base_url, api_key)
+        manager.submit_resume(session, run_id or "", None, keys)
+        return run_id, gr.Tabs(selected="run")
+
+    def open_run(run_id: str | None, request: gr.Request) -> tuple[Any, ...]:
+        session = session_of(request)
+        run_dir = session.run_dir(run_id or "")
+        if run_dir is None or not (run_dir.is_dir() or manager.handle(session, run_id or "")):
+            raise gr.Error("Pick one of your runs first.")
+        return run_id, gr.Tabs(selected="run")
+
+    def refresh_runs(request: gr.Request) -> tuple[Any, ...]:
+        runs = list_runs(session_of(request), manager)
+        return _runs_table(runs), gr.update(choices=[r.run_id for r in runs])
+
+    async def follow(run_id: str | None, request: gr.Request) -> AsyncIterator[tuple[Any, ...]]:
+        """Stream the view of one run to this page until the run rests or the page follows another."""
+        session = session_of(request)
+        page = request.session_hash or ""
+        generation = followers.get(page, 0) + 1
+        followers[page] = generation
+        run_dir = session.run_dir(run_id or "")
+        if run_dir is None:
+            yield _blank_view()
+            return
+        tail = EventTail(run_dir / "events.jsonl")
+        view = RunView(run_id=run_id or "")
+        sent: dict[str, Any] = {}
+        plan_seq_in_table = -2
+        last_tick = 0.0
+        settled_at: float | None = None
+        while followers.get(page) == generation:
+            events = tail.read_new()
+            for event in events:
+                view.apply(event)
+            state, position, error = run_state(session, run_id or "", view)
+            handle = manager.handle(session, run_id or "")
+            now = time.time()
+            if events or now - last_tick >= _TICK_S or not sent:
+                last_tick = now
+                started = handle.started if handle and handle.started else None
+                parts: dict[str, Any] = {
+                    "status": render_status(
+                        view, state=state, queue_position=position, error=error, started=started
+                    ),
+                    "chat": chat_messages(view, state, handle.title if handle else "", error),
+                    "plan": render_plan(view),
+                    "steps": render_steps(view, run_dir, prefix=prefix),
+                    "gallery": render_gallery(view, run_dir, prefix=prefix),
+                    "report": render_report(run_id or "", run_dir, prefix=prefix),
+                    "downloads": render_downloads(run_id or "", run_dir, prefix=prefix),
+                    "approval": state == "awaiting_approval",
+                }
+                out = []
+                for key in ("status", "chat", "plan", "steps", "gallery", "report", "downloads", "approval"):
+                    if sent.get(key) == parts[key]:
+                        out.append(gr.skip())
+                        continue
+                    sent[key] = parts[key]
+                    out.append(gr.update(visible=parts[key]) if key == "approval" else parts[key])
+                table_update: Any = gr.skip()
+                if parts["approval"] and view.plan_seq != plan_seq_in_table:
+                    plan_seq_in_table = view.plan_seq
+                    table_update = plan_to_table(_load_plan(run_dir) or view.plan or {})
+                out.append(table_update)
+                if any(not _is_skip(o) for o in out):
+                    yield tuple(out)
+            resting = state in _TERMINAL and (handle is None or handle.state not in ACTIVE)
+            if resting and not tail.changed():
+                settled_at = settled_at or now
+                if now - settled_at > 1.5:
+                    return
+            else:
+                settled_at = None
+            await asyncio.sleep(_POLL_S)
+
+    # -- layout ----------------------------------------------------------------------------------------------
+
+    with gr.Blocks(title="cmbagent", analytics_enabled=False, fill_width=True) as demo:
+        header = gr.HTML(elem_id="cmb-header")
+        current = gr.State(None)
+        with gr.Tabs(selected="run") as tabs:
+            with gr.Tab("Run", id="run"), gr.Row(equal_height=False):
+                with gr.Column(scale=2, min_width=340):
+                    chat = gr.Chatbot(label="cmbagent", height=420, elem_id="cmb-chat", buttons=[])
+                    task_box = gr.MultimodalTextbox(
+                        placeholder="Describe a task, or attach a task.md and its data files…",
+                        file_count="multiple",
+                        sources=["upload"],
+                        show_label=False,
+                        elem_id="cmb-task",
+                    )
+                    with gr.Row():
+                        example_pick = gr.Dropdown(
+                            choices=list(examples),
+                            value=next(iter(examples), None),
+                            label="Examples",
+                            scale=3,
+                            visible=bool(examples),
+                            elem_id="cmb-example",
+                        )
+                        example_btn = gr.Button(
+                            "Run example", scale=1, visible=bool(examples), elem_id="cmb-run-example"
+                        )
+                    with gr.Accordion("Settings", open=False, elem_id="cmb-settings"):
+                        provider, model_default = _default_provider(settings.default_model)
+                        provider_pick = gr.Dropdown(
+                            ["offline", "openai", "anthropic", "openai-compatible"],
+                            value=provider,
+                            label="Model provider",
+                        )
+                        model_name = gr.Textbox(
+                            value=model_default,
+                            label="Model",
+                            placeholder="gpt-4.1, claude-sonnet-4-5, llama3.1:8b",
+                        )
+                        base_url = gr.Textbox(
+                            label="Base URL (OpenAI-compatible servers)",
+                            placeholder="http://127.0.0.1:11434/v1",
+                        )
+                        api_key = gr.Textbox(
+                            label="API key (kept in this browser tab's memory only; never stored)",
+                            type="password",
+                            elem_id="cmb-api-key",
+                        )
+                        with gr.Row():
+                            budget_usd = gr.Number(
+                                label="Budget (USD; 0 = none)", value=settings.max_budget_usd, minimum=0
+                            )
+                            budget_tokens = gr.Number(label="Budget (tokens; 0 = none)", precision=0, minimum=0)
+                            timeout_min = gr.Number(label="Time limit (min; 0 = none)", minimum=0)
+                        n_reviews = gr.Slider(0, 3, value=1, step=1, label="Plan review rounds")
+                        approve_plan = gr.Checkbox(
+                            label="Let me approve the plan", elem_id="cmb-approve-plan"
+                        )
+                with gr.Column(scale=3, min_width=420):
+                    status = gr.HTML(elem_id="cmb-status")
+                    with gr.Group(visible=False, elem_id="cmb-approval") as approval:
+                        gr.Markdown(
+                            "**The plan waits for you.** Edit cells of the table to change steps, then approve; or reject with a comment."
+                        )
+                        plan_table = gr.Dataframe(
+                            headers=PLAN_COLUMNS,
+                            datatype=["str"] * len(PLAN_COLUMNS),
+                            interactive=True,
+                            wrap=True,
+                            elem_id="cmb-plan-table",
+                            column_widths=["8%", "22%", "15%", "30%", "25%"],
+                            column_count=len(PLAN_COLUMNS),
+                        )
+                        comment = gr.Textbox(label="Comment", lines=2, elem_id="cmb-comment")
+                        with gr.Row():
+                            approve_btn = gr.Button("Approve plan", variant="primary", elem_id="cmb-approve")
+                            reject_btn = gr.Button("Reject plan", variant="stop", elem_id="cmb-reject")
+                    plan_html = gr.HTML(elem_id="cmb-plan")
+                    steps_html = gr.HTML(elem_id="cmb-steps")
+                    gr.Markdown("### Figures")
+                    gallery_html = gr.HTML(elem_id="cmb-gallery")
+                    gr.Markdown("### Report")
+                    report_md = gr.Markdown(
+                        elem_id="cmb-report",
+                        latex_delimiters=[
+                            {"left": "$$", "right": "$$", "display": True},
+                            {"left": "$", "right": "$", "display": False},
+                        ],
+                    )
+                    downloads_html = gr.HTML(elem_id="cmb-downloads")
+            with gr.Tab("Runs", id="runs"):
+                runs_table = gr.Dataframe(
+                    headers=RUN_COLUMNS, interactive=False, wrap=True, elem_id="cmb-runs"
+                )
+                with gr.Row():
+                    run_pick = gr.Dropdown(choices=[], label="Run", scale=3, elem_id="cmb-run-pick")
+                    open_btn = gr.Button("Open", scale=1, elem_id="cmb-open")
+                    resume_btn = gr.Button("Resume", scale=1, elem_id="cmb-resume")
+                    refresh_btn = gr.Button("Refresh", scale=1, elem_id="cmb-refresh")
+
+        settings_inputs = [
+            provider_pick,
+            model_name,
+            base_url,
+            api_key,
+            budget_usd,
+            budget_tokens,
+            timeout_min,
+            n_reviews,
+            approve_plan,
+        ]
+        key_inputs = [provider_pick, model_name, base_url, api_key]
+        view_outputs = [
+            status,
+            chat,
+            plan_html,
+            steps_html,
+            gallery_html,
+            report_md,
+            downloads_html,
+            approval,
+            plan_table,
+        ]
+        follow_kw: dict[str, Any] = {"show_progress": "hidden", "concurrency_limit": None, "queue": True}
+        quiet: dict[str, Any] = {"show_progress": "hidden", "concurrency_limit": None}
+
+        demo.load(on_load, None, [header, runs_table, run_pick, current], **quiet).then(
+            follow, current, view_outputs, **follow_kw
+        )
+        task_box.submit(submit_task, [task_box, *settings_inputs], [current, task_box], **quiet).then(
+            follow, current, view_outputs, **follow_kw
+        )
+        example_btn.click(run_example, [example_pick, *settings_inputs], current, **quiet).then(
+            follow, current, view_outputs, **follow_kw
+        )
+        decision_inputs = [current, plan_table, comment, *key_inputs]
+        approve_btn.click(approve, decision_inputs, current, **quiet).then(
+            follow, current, view_outputs, **follow_kw
+        )
+        reject_btn.click(reject, decision_inputs, current, **quiet).then(
+            follow, current, view_outputs, **follow_kw
+        )
+        open_btn.click(open_run, run_pick, [current, tabs], **quiet).then(
+            follow, current, view_outputs, **follow_kw
+        )
+        resume_btn.click(resume_run, [run_pick, *key_inputs], [current, tabs], **quiet).then(
+            follow, current, view_outputs, **follow_kw
+        )
+        refresh_btn.click(refresh_runs, None, [runs_table, run_pick], **quiet)
+        runs_table.select(_pick_row, None, run_pick, **quiet)
+        provider_pick.change(_provider_changed, provider_pick, [model_name, base_url], **quiet)
+    return demo
+
+
+def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Show a caller's mistake (``UserError``) as a message in the page instead of a generic error."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except UserError as exc:
+            raise gr.Error(str(exc)) from exc
+
+    return wrapper
+
+
+def _is_skip(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("__type__") == "update" and len(value) == 1
+
+
+def _blank_view() -> tuple[Any, ...]:
+    empty = '<div class="cmb-empty">No run yet: type a task, attach a task.md, or run an example.</div>'
+    return (empty, [], "", "", "", "", "", gr.update(visible=False), gr.skip())
+
+
+def _pick_row(evt: gr.SelectData) -> Any:
+    row = getattr(evt, "row_value", None)
+    return gr.update(value=row[0]) if row else gr.skip()
+
+
+def _provider_changed(provider: str) -> tuple[Any, Any]:
+    defaults = {"openai": "gpt-4.1", "anthropic": "claude-sonnet-4-5", "openai-compatible": "", "offline": ""}
+    return gr.update(value=defaults.get(provider, "")), gr.update(visible=provider == "openai-compatible")
+
+
+def _default_provider(spec: str) -> tuple[str, str]:
+    provider, _, model = spec.partition(":")
+    if provider == "openai-compatible":
+        return provider, model.split("@", 1)[0]
+    if provider in ("openai", "anthropic"):
+        return provider, model
+    return "offline", ""
+
+
+def _options(
+    settings: UISettings,
+    budget_usd: float | None,
+    budget_tokens: float | None,
+    timeout_min: float | None,
+    n_reviews: float,
+    approve_plan: bool,
+) -> dict[str, Any]:
+    cap = settings.max_budget_usd
+    usd = float(budget_usd) if budget_usd else None
+    if cap is not None:
+        usd = min(usd, cap) if usd is not None else cap
+    return {
+        "budget_usd": usd,
+        "budget_tokens": int(budget_tokens) if budget_tokens else None,
+        "timeout": float(timeout_min) * 60 if timeout_min else None,
+        "n_reviews": int(n_reviews),
+        "approve_plan": bool(approve_plan),
+        "sandbox": settings.sandbox,
+    }
+
+
+def _load_plan(run_dir: Path) -> dict[str, Any]:
+    import json
+
+    try:
+        plan = json.loads((run_dir / "plan.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return plan if isinstance(plan, dict) else {}
+
+
+def _runs_table(runs: list[Any]) -> list[list[str]]:
+    rows = []
+    for r in runs:
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started)) if r.started else ""
+        duration = f"{r.duration_s:.0f} s" if r.duration_s is not None else ""
+        rows.append([r.run_id, r.title, r.status, fmt_cost(r.cost_usd), duration, started])
+    return rows

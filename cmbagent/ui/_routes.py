@@ -1,0 +1,126 @@
+"""The file routes: a session's own run files and its run folders as zips, nothing else.
+
+Kept apart from ``_server`` so FastAPI can read the handlers' type hints (no postponed annotations here).
+"""
+
+import mimetypes
+import tempfile
+import zipfile
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse
+from starlette.background import BackgroundTask
+
+from cmbagent.ui._server import UISettings, session_from_cookies
+from cmbagent.ui._sessions import Session, SessionStore
+
+__all__ = ["add_file_routes"]
+
+_INLINE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml", "application/pdf"}
+_TEXT_SUFFIXES = {
+    ".md",
+    ".py",
+    ".txt",
+    ".json",
+    ".jsonl",
+    ".csv",
+    ".log",
+    ".yaml",
+    ".yml",
+    ".tex",
+    ".dat",
+    ".ipynb",
+}
+# a file opened directly runs no script and loads nothing (an agent-written SVG or HTML stays inert)
+_FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
+
+
+def _zip_run(run_dir: Path) -> Path:
+    """The run folder as a zip in a temporary file; only regular files that really live inside the folder."""
+    base = run_dir.resolve()
+    handle = tempfile.NamedTemporaryFile(prefix="cmbagent-run-", suffix=".zip", delete=False)
+    handle.close()
+    with zipfile.ZipFile(handle.name, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(base.rglob("*")):
+            if path.is_symlink() or not path.is_file():
+                continue
+            if path.name.endswith(("-wal", "-shm", "-journal")):
+                continue
+            rel = path.relative_to(base)
+            archive.write(path, f"{base.name}/{rel.as_posix()}")
+    return Path(handle.name)
+
+
+def _mounted_gradio(app: Any) -> Any:
+    for route in getattr(app, "routes", []):
+        inner = getattr(route, "app", None)
+        if inner is not None and hasattr(inner, "tokens") and hasattr(inner, "cookie_id"):
+            return inner
+    return None
+
+
+def _gradio_user(gradio_app: Any, cookies: MutableMapping[str, str]) -> str | None:
+    cookie_id = gradio_app.cookie_id
+    token = cookies.get(f"access-token-{cookie_id}") or cookies.get(f"access-token-unsecure-{cookie_id}")
+    return gradio_app.tokens.get(token) if token else None  # type: ignore[no-any-return]
+
+
+def add_file_routes(app: FastAPI, store: SessionStore, settings: UISettings, *, prefix: str = "") -> None:
+    """Add ``/cmbagent/files/<run>/<path>`` and ``/cmbagent/download/<run>.zip`` to ``app``."""
+
+    def authorised(request: Request) -> Session:
+        if settings.auth is not None:
+            gradio_app = _mounted_gradio(app)
+            if gradio_app is None or not _gradio_user(gradio_app, request.cookies):
+                raise HTTPException(401, "log in first")
+        session = session_from_cookies(store, request.cookies)
+        if session is None:
+            raise HTTPException(404, "not found")
+        return session
+
+    @app.get(prefix + "/cmbagent/files/{run_id}/{relative:path}")
+    @app.head(prefix + "/cmbagent/files/{run_id}/{relative:path}")
+    def run_file(run_id: str, relative: str, request: Request) -> FileResponse:
+        session = authorised(request)
+        path = session.resolve_file(run_id, relative)
+        if path is None:
+            raise HTTPException(404, "not found")
+        media, _ = mimetypes.guess_type(path.name)
+        download = request.query_params.get("download") == "1"
+        if path.suffix.lower() in _TEXT_SUFFIXES:
+            media = "text/plain; charset=utf-8"
+        elif media not in _INLINE_TYPES:
+            media, download = "application/octet-stream", True
+        return FileResponse(
+            path,
+            media_type=media,
+            filename=path.name,
+            content_disposition_type="attachment" if download else "inline",
+            headers={
+                "Content-Security-Policy": _FILE_CSP,
+                "X-Content-Type-Options": "nosniff",
+                "Cache-Control": "private, no-cache",
+            },
+        )
+
+    @app.get(prefix + "/cmbagent/download/{run_id}.zip")
+    def run_zip(run_id: str, request: Request) -> FileResponse:
+        session = authorised(request)
+        run_dir = session.run_dir(run_id)
+        if (
+            run_dir is None
+            or not run_dir.is_dir()
+            or not run_dir.resolve().is_relative_to(session.root.resolve())
+        ):
+            raise HTTPException(404, "not found")
+        archive = _zip_run(run_dir)
+        return FileResponse(
+            archive,
+            media_type="application/zip",
+            filename=f"{run_id}.zip",
+            background=BackgroundTask(archive.unlink, missing_ok=True),
+            headers={"Cache-Control": "private, no-store"},
+        )

@@ -1,0 +1,291 @@
+"""Runs of the UI: a bounded worker pool with a visible queue, and the list of a session's runs.
+
+A run lives in the server process, not in the browser tab: closing the tab stops only the view that follows
+it.  At most ``max_concurrent`` runs execute at once; the rest wait, first come first served, and each view
+shows its place in the line.  A run waiting for a person to approve its plan holds no worker.
+
+API keys given with a submission are held by the job only while ``solve``/``resume`` runs and are dropped as
+soon as it returns; they are never written anywhere.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cmbagent.ui._sessions import Session, valid_run_id
+
+__all__ = ["RunHandle", "RunManager", "RunRequest", "RunSummary", "list_runs", "new_run_id"]
+
+ACTIVE = ("queued", "running")
+
+
+def new_run_id(title: str) -> str:
+    """A sortable, unguessable-enough, filesystem-safe run id: ``YYYYmmdd-HHMMSS-<slug>-<hex>``."""
+    import secrets
+
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:28].rstrip("-") or "task"
+    return f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}-{secrets.token_hex(3)}"
+
+
+@dataclass
+class RunRequest:
+    """What ``solve`` is called with (everything but the keys)."""
+
+    task: str | Path
+    title: str
+    data_files: list[Path] = field(default_factory=list)
+    model: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    cleanup: Path | None = None
+
+
+@dataclass
+class RunHandle:
+    """A run this server started or resumed; its state as the pool sees it."""
+
+    run_id: str
+    session_key: str
+    run_dir: Path
+    title: str
+    kind: str
+    order: int
+    state: str = "queued"
+    submitted: float = field(default_factory=time.time)
+    started: float | None = None
+    ended: float | None = None
+    result_status: str | None = None
+    error: str | None = None
+    changed: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
+class RunSummary:
+    """One row of the Runs page."""
+
+    run_id: str
+    title: str
+    status: str
+    cost_usd: float | None
+    duration_s: float | None
+    started: float | None
+    has_report: bool
+
+
+class RunManager:
+    """Executes runs in a bounded pool and keeps their handles by session."""
+
+    def __init__(
+        self,
+        max_concurrent: int = 2,
+        *,
+        solve_fn: Callable[..., Any] | None = None,
+        resume_fn: Callable[..., Any] | None = None,
+    ):
+        if max_concurrent < 1:
+            raise ValueError("max_concurrent must be at least 1")
+        self.max_concurrent = max_concurrent
+        self._solve = solve_fn
+        self._resume = resume_fn
+        self._pool = ThreadPoolExecutor(max_workers=max_concurrent, thread_name_prefix="cmbagent-ui-run")
+        self._lock = threading.Lock()
+        self._handles: dict[tuple[str, str], RunHandle] = {}
+        self._order = itertools.count()
+
+    # -- submission ------------------------------------------------------------------------------------
+
+    def submit_solve(
+        self, session: Session, run_id: str, request: RunRequest, api_keys: dict[str, str] | None
+    ) -> RunHandle:
+        run_dir = session.root / run_id
+        handle = self._register(session, run_id, run_dir, request.title, "solve")
+        keys = dict(api_keys or {})
+
+        def job() -> Any:
+            solve = self._solve or _default("solve")
+            return solve(
+                request.task,
+                run_dir=run_dir,
+                model=request.model,
+                data_files=list(request.data_files) or None,
+                api_keys=keys or None,
+                **request.options,
+            )
+
+        self._pool.submit(self._run, handle, job, keys, request.cleanup)
+        return handle
+
+    def submit_resume(
+        self, session: Session, run_id: str, decision: Any | None, api_keys: dict[str, str] | None
+    ) -> RunHandle:
+        run_dir = session.root / run_id
+        title = self._title_of(run_dir) or run_id
+        with self._lock:
+            current = self._handles.get((session.key, run_id))
+            if current is not None and current.state in ACTIVE:
+                return current
+        handle = self._register(session, run_id, run_dir, title, "resume")
+        keys = dict(api_keys or {})
+
+        def job() -> Any:
+            resume = self._resume or _default("resume")
+            return resume(run_dir, decision=decision, api_keys=keys or None)
+
+        self._pool.submit(self._run, handle, job, keys)
+        return handle
+
+    def _register(self, session: Session, run_id: str, run_dir: Path, title: str, kind: str) -> RunHandle:
+        if not valid_run_id(run_id):
+            raise ValueError(f"invalid run id {run_id!r}")
+        handle = RunHandle(
+            run_id=run_id,
+            session_key=session.key,
+            run_dir=run_dir,
+            title=title,
+            kind=kind,
+            order=next(self._order),
+        )
+        with self._lock:
+            self._handles[(session.key, run_id)] = handle
+        return handle
+
+    def _run(
+        self, handle: RunHandle, job: Callable[[], Any], keys: dict[str, str], cleanup: Path | None = None
+    ) -> None:
+        with self._lock:
+            handle.state, handle.started = "running", time.time()
+        handle.changed.set()
+        try:
+            result = job()
+            status = str(getattr(result, "status", "done"))
+            with self._lock:
+                handle.result_status, handle.state = status, status
+        except Exception as exc:  # the view shows it; the server keeps serving other runs
+            message = str(exc) or type(exc).__name__
+            for secret in keys.values():
+                if secret:
+                    message = message.replace(secret, "***")
+            with self._lock:
+                handle.state, handle.error = "error", f"{type(exc).__name__}: {message}"
+        finally:
+            keys.clear()
+            if cleanup is not None:  # staged uploads: the run copied what it needs into its own folder
+                shutil.rmtree(cleanup, ignore_errors=True)
+            with self._lock:
+                handle.ended = time.time()
+            handle.changed.set()
+
+    # -- queries -----------------------------------------------------------------------------------------
+
+    def handle(self, session: Session, run_id: str) -> RunHandle | None:
+        with self._lock:
+            return self._handles.get((session.key, run_id))
+
+    def handles(self, session: Session) -> list[RunHandle]:
+        with self._lock:
+            return [h for (key, _), h in self._handles.items() if key == session.key]
+
+    def queue_position(self, handle: RunHandle) -> int | None:
+        """1-based place in the line of waiting runs (all sessions), or None if it is not waiting."""
+        with self._lock:
+            if handle.state != "queued":
+                return None
+            waiting = sorted(h.order for h in self._handles.values() if h.state == "queued")
+        return waiting.index(handle.order) + 1
+
+    def counts(self) -> tuple[int, int]:
+        with self._lock:
+            states = [h.state for h in self._handles.values()]
+        return states.count("running"), states.count("queued")
+
+    def shutdown(self, wait: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=True)
+
+    @staticmethod
+    def _title_of(run_dir: Path) -> str:
+        info = read_run_json(run_dir)
+        return str(info.get("title") or info.get("task_title") or "")
+
+
+def _default(name: str) -> Callable[..., Any]:
+    from cmbagent import api
+
+    return getattr(api, name)  # type: ignore[no-any-return]
+
+
+def read_run_json(run_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _number(*candidates: Any) -> float | None:
+    for value in candidates:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
+def _title_from_task(run_dir: Path) -> str:
+    try:
+        text = (run_dir / "task.md").read_text(encoding="utf-8", errors="replace")[:4000]
+    except OSError:
+        return ""
+    match = re.search(r"^title:\s*(.+)$", text, flags=re.MULTILINE)
+    if match:
+        return match.group(1).strip().strip("'\"")
+    for line in text.splitlines():
+        if line.strip() and line.strip() != "---":
+            return line.strip().lstrip("# ")[:80]
+    return ""
+
+
+def list_runs(session: Session, manager: RunManager) -> list[RunSummary]:
+    """This session's runs, newest first: the run folders on disk merged with the live handles."""
+    rows: dict[str, RunSummary] = {}
+    if session.root.is_dir():
+        for run_dir in session.root.iterdir():
+            if not run_dir.is_dir() or not valid_run_id(run_dir.name):
+                continue
+            info = read_run_json(run_dir)
+            costs = info.get("costs") if isinstance(info.get("costs"), dict) else {}
+            status = str(info.get("status") or "unknown")
+            if status == "running" and manager.handle(session, run_dir.name) is None:
+                status = "interrupted"  # its process is gone (server restart, kill): resumable
+            started = _number(info.get("started"), info.get("started_at"), info.get("created"))
+            rows[run_dir.name] = RunSummary(
+                run_id=run_dir.name,
+                title=str(info.get("title") or "") or _title_from_task(run_dir) or run_dir.name,
+                status=status,
+                cost_usd=_number(
+                    info.get("cost_usd"), costs.get("usd"), costs.get("cost_usd"), costs.get("total_usd")
+                ),
+                duration_s=_number(info.get("duration_s"), info.get("elapsed_s")),
+                started=started if started is not None else run_dir.stat().st_mtime,
+                has_report=(run_dir / "report.md").is_file(),
+            )
+    for handle in manager.handles(session):
+        row = rows.get(handle.run_id)
+        if handle.state in ACTIVE or handle.state == "error" or row is None:
+            status = handle.state
+            rows[handle.run_id] = RunSummary(
+                run_id=handle.run_id,
+                title=row.title if row else handle.title,
+                status=status,
+                cost_usd=row.cost_usd if row else None,
+                duration_s=row.duration_s if row else None,
+                started=row.started if row else handle.submitted,
+                has_report=row.has_report if row else False,
+            )
+    return sorted(rows.values(), key=lambda r: (r.started or 0.0, r.run_id), reverse=True)

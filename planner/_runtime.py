@@ -1,0 +1,109 @@
+"""What the graph's nodes share and must not keep in checkpointed state: the run folder, the model client,
+the sandbox, the event log and the settings.  One ``Runtime`` per process; resuming builds a new one."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cmbagent.agents import AgentRegistry
+from cmbagent.planner._context import output_format
+from cmbagent.sandbox._types import Executor
+from pydantic import BaseModel
+
+from cmbagent.events import EventLog
+from cmbagent.models._protocol import Message, ModelRequest, ModelResponse
+from cmbagent.run import RunFolder
+
+__all__ = ["Client", "GraphSettings", "Runtime"]
+
+
+class Client(Protocol):
+    """The part of :class:`cmbagent.models.ModelClient` the graph uses."""
+
+    def request(self, *, agent: str, tier: str, request: ModelRequest) -> ModelResponse: ...
+
+    def check_budget(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class GraphSettings:
+    """Limits of one run (typed, keyword-only at the API)."""
+
+    max_steps: int = 12
+    n_reviews: int = 1
+    max_attempts: int = 3
+    approve_plan: bool = False
+    max_replans: int = 3
+    max_rejections: int = 2
+    max_plan_repairs: int = 3
+    cell_timeout: float = 900.0
+    vision: bool = False
+
+
+class Runtime:
+    """Services for the nodes.  The executor opens lazily: planning never starts a kernel."""
+
+    def __init__(
+        self,
+        *,
+        folder: RunFolder,
+        registry: AgentRegistry,
+        client: Client,
+        events: EventLog,
+        settings: GraphSettings,
+        open_executor: Callable[[], Executor],
+    ):
+        self.folder = folder
+        self.registry = registry
+        self.client = client
+        self.events = events
+        self.settings = settings
+        self._open_executor = open_executor
+        self._executor: Executor | None = None
+        self.turns = 0  # agent turns (model calls made by the graph), for the benchmark
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            self._executor = self._open_executor()
+        return self._executor
+
+    def close(self) -> None:
+        if self._executor is not None:
+            executor, self._executor = self._executor, None
+            executor.close()
+
+    @functools.cached_property
+    def catalogue(self) -> str:
+        """The method catalogue the planner sees: one line per method (bounded by the registry size)."""
+        from cmbagent.tools.methods import iter_methods
+
+        lines = []
+        for spec in iter_methods():
+            args = ", ".join(f"{a}{'*' if a in spec.required else ''}" for a in spec.arguments)
+            lines.append(f"- {spec.name}: {spec.summary} (arguments: {args})")
+        return "\n".join(lines) or "(no method tools installed)"
+
+    def ask(self, agent: str, sections: list[tuple[str, str]], metadata: dict[str, Any]) -> Any:
+        """One judgement: render the agent's prompt and context, call its model, return the validated output."""
+        spec = self.registry.get(agent)
+        schema: type[BaseModel] | None = spec.schema
+        system = spec.render(
+            output_format=output_format(schema),
+            agents=self.registry.describe_step_agents(),
+            methods=self.catalogue if spec.placeholders & {"methods"} else "",
+            max_steps=self.settings.max_steps,
+        )
+        user = "\n\n".join(f"## {title}\n{body}" for title, body in sections if body)
+        request = ModelRequest(
+            messages=[Message(role="system", content=system), Message(role="user", content=user)],
+            output_schema=schema,
+            agent=agent,
+            metadata={"agent": agent, **metadata},
+        )
+        self.turns += 1
+        response = self.client.request(agent=agent, tier=spec.tier, request=request)
+        return response.output

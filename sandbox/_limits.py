@@ -1,0 +1,173 @@
+"""Resource limits of a sandboxed kernel, and the bootstrap that applies them inside the sandbox.
+
+The limits are plain POSIX rlimits, set by a tiny bootstrap that runs as the first Python code inside
+the sandbox and then ``exec``s the Jupyter kernel, so they hold for the kernel and everything it starts.
+
+Why these defaults (measured on the project's machine; see bench/ and the issue notes):
+
+* ``address_space`` 8 GiB: numpy/scipy/astropy need ~0.3 GiB of virtual memory, CPU torch plus a small
+  network and a scikit-learn forest ~1 GiB; every extra BLAS/OpenMP thread reserves more (stacks, malloc
+  arenas), so 8 GiB leaves room for a dozen threads while a runaway allocation still fails fast with
+  ``MemoryError``. CUDA builds of torch reserve far more address space: pass ``address_space=None``.
+* ``file_size`` 1 GiB: largest single file a cell may write (run folder or /tmp); writes past it fail
+  with ``OSError: [Errno 27] File too large``.
+* ``processes`` 256: processes *and threads* of the sandbox uid; a fork or thread bomb hits it and gets
+  ``BlockingIOError``/``RuntimeError: can't start new thread``. Only enforced for a non-root uid, which is
+  why the bwrap backend runs the kernel under an unprivileged uid.
+* ``cpu_time`` 4 h: CPU seconds over the kernel's whole life (it lives across cells); past it the kernel
+  is killed by SIGXCPU and the executor restarts it. Per-cell runaway loops are stopped by the wall-clock
+  timeout long before that.
+* ``tmp_size`` 512 MiB: size of the private /tmp (a tmpfs, i.e. memory).
+* ``threads`` min(4, cores): exported as OMP/OPENBLAS/MKL/NUMEXPR thread counts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+__all__ = ["DROPPED_MARK", "GiB", "MiB", "SandboxLimits", "bootstrap_code"]
+
+MiB = 1024**2
+GiB = 1024**3
+
+
+def _default_threads() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SandboxLimits:
+    """Limits for one sandboxed kernel; ``None`` means no limit for that resource.
+
+    Attributes:
+        address_space: RLIMIT_AS in bytes (virtual memory of each process).
+        file_size: RLIMIT_FSIZE in bytes (largest file a process may write).
+        processes: RLIMIT_NPROC (processes and threads of the sandbox uid).
+        cpu_time: RLIMIT_CPU in seconds (CPU time of each process over its life).
+        open_files: RLIMIT_NOFILE.
+        tmp_size: size in bytes of the private /tmp tmpfs (bwrap backend).
+        threads: value of OMP_NUM_THREADS and friends inside the kernel.
+        output_head: bytes of each output stream kept from its start.
+        output_tail: bytes of each output stream kept from its end.
+        interrupt_grace: seconds an interrupted cell gets to stop before the kernel is restarted.
+        startup_timeout: seconds a kernel gets to start and answer.
+    """
+
+    address_space: int | None = 8 * GiB
+    file_size: int | None = 1 * GiB
+    processes: int | None = 256
+    cpu_time: int | None = 4 * 3600
+    open_files: int | None = 1024
+    tmp_size: int = 512 * MiB
+    threads: int = field(default_factory=_default_threads)
+    output_head: int = 20_000
+    output_tail: int = 20_000
+    interrupt_grace: float = 5.0
+    startup_timeout: float = 60.0
+
+    def __post_init__(self) -> None:
+        from cmbagent.exceptions import ConfigError
+
+        for name in ("address_space", "file_size", "processes", "cpu_time", "open_files"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value <= 0):
+                raise ConfigError(f"SandboxLimits.{name} must be a positive integer or None, got {value!r}")
+        if self.processes is not None and self.processes < 16:
+            raise ConfigError("SandboxLimits.processes must be at least 16: the kernel itself runs ~10 threads")
+        if self.threads < 1:
+            raise ConfigError(f"SandboxLimits.threads must be >= 1, got {self.threads}")
+        if self.output_head < 0 or self.output_tail < 0:
+            raise ConfigError("SandboxLimits.output_head/output_tail must be >= 0")
+        if self.interrupt_grace <= 0 or self.startup_timeout <= 0:
+            raise ConfigError("SandboxLimits.interrupt_grace and startup_timeout must be positive seconds")
+
+    def rlimits(self) -> dict[str, int]:
+        """The rlimits to set, by ``resource`` constant name."""
+        pairs = {
+            "RLIMIT_AS": self.address_space,
+            "RLIMIT_FSIZE": self.file_size,
+            "RLIMIT_NPROC": self.processes,
+            "RLIMIT_CPU": self.cpu_time,
+            "RLIMIT_NOFILE": self.open_files,
+        }
+        return {name: value for name, value in pairs.items() if value is not None}
+
+    def thread_env(self) -> dict[str, str]:
+        """Environment that keeps numerical libraries to ``threads`` threads each."""
+        n = str(self.threads)
+        names = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS",
+                 "VECLIB_MAXIMUM_THREADS", "NUMBA_NUM_THREADS")
+        return dict.fromkeys(names, n)
+
+
+# The first code that runs inside the sandbox: apply the rlimits (soft = hard, so the cell cannot raise
+# them back), ignore SIGXFSZ so an oversized write raises OSError instead of killing the process, start
+# the kernel in this process, and bound each cell's stdout/stderr at the source: without that, a 100 MB
+# print piles messages up inside the kernel until it runs out of its address space. The kernel passes
+# the first HEAD bytes of a cell's stream, keeps its last TAIL bytes, and reports what it dropped with
+# DROPPED_MARK, which the host turns back into a count. Standard library and ipykernel only.
+DROPPED_MARK = "\x00cmbagent-dropped:{}\x00"
+
+_BOOTSTRAP = """\
+import collections, os, resource, signal, sys
+for _name, _value in {limits!r}.items():
+    resource.setrlimit(getattr(resource, _name), (_value, _value))
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+os.makedirs(os.environ.get("HOME", "/tmp"), exist_ok=True)
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+from ipykernel.kernelapp import IPKernelApp
+app = IPKernelApp.instance()
+app.initialize(sys.argv[1:])
+HEAD, TAIL, MARK = {head!r}, {tail!r}, {mark!r}
+
+class Limiter:
+    def __init__(self, stream):
+        self.write_through = stream.write
+        self.reset()
+        stream.write = self.write
+
+    def reset(self):
+        self.sent, self.dropped, self.kept, self.tail = 0, 0, 0, collections.deque()
+
+    def write(self, text):
+        if not isinstance(text, str):
+            return self.write_through(text)
+        size = len(text.encode("utf-8", "replace"))
+        if self.sent + size <= HEAD:
+            self.sent += size
+            return self.write_through(text)
+        if self.sent < HEAD:
+            part = text[: HEAD - self.sent]
+            self.write_through(part)
+            self.sent = HEAD
+            text = text[len(part):]
+            size = len(text.encode("utf-8", "replace"))
+        self.tail.append((text, size))
+        self.kept += size
+        while len(self.tail) > 1 and self.kept - self.tail[0][1] >= TAIL:
+            self.kept -= self.tail[0][1]
+            self.dropped += self.tail.popleft()[1]
+        return len(text)
+
+    def finish(self, *args):
+        if self.dropped:
+            self.write_through(MARK.format(self.dropped))
+        if self.tail:
+            self.write_through("".join(t for t, _ in self.tail))
+        self.reset()
+
+for stream in (sys.stdout, sys.stderr):
+    limiter = Limiter(stream)
+    app.shell.events.register("pre_run_cell", lambda *a, lim=limiter: lim.reset())
+    app.shell.events.register("post_run_cell", limiter.finish)
+del stream, limiter
+app.start()
+"""
+
+
+def bootstrap_code(limits: SandboxLimits) -> str:
+    """Python source (for ``python -c``) that applies ``limits`` and runs the kernel with argv[1:]."""
+    return _BOOTSTRAP.format(limits=limits.rlimits(), head=limits.output_head, tail=limits.output_tail,
+                             mark=DROPPED_MARK)

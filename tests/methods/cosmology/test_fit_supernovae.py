@@ -1,0 +1,102 @@
+"""Validation of ``cosmology.fit_supernovae`` against the COMPUTED numbers of shared/data README §1.
+
+Each fit must land within 0.25 sigma of the reference mean, with a standard deviation within 10%.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cmbagent.exceptions import UserError
+from cmbagent.tools.methods import get_method, run_method
+
+from ._paths import JLA, JLA_COV, PANTHEON, UNION
+
+
+def _close(value: dict[str, float], mean: float, std: float) -> None:
+    assert abs(value["mean"] - mean) < 0.25 * std, (value, mean, std)
+    assert value["std"] == pytest.approx(std, rel=0.1)
+    assert value["lower_68"] < value["mean"] < value["upper_68"]
+    assert value["lower_95"] < value["lower_68"] and value["upper_95"] > value["upper_68"]
+
+
+@pytest.mark.slow
+def test_pantheon_plus_diagonal_flat_lcdm(tmp_path: Path) -> None:
+    result = run_method("cosmology.fit_supernovae", {"data": str(PANTHEON), "output_dir": str(tmp_path)})
+    _close(result.values["Omega_m"], 0.351, 0.019)
+    om, ode = result.values["Omega_m"], result.values["Omega_de"]
+    assert ode["mean"] == pytest.approx(1 - om["mean"], abs=1e-12)
+    assert result.values["chi2"] == pytest.approx(697.3, abs=0.1)
+    assert result.values["dof"] == 1590 - 2
+    assert result.ok, [c for c in result.checks if not c.passed]
+    names = {c.name for c in result.checks}
+    assert {"convergence_autocorr", "convergence_rhat", "acceptance_fraction", "posterior_narrower_than_prior"} <= names
+    assert "0.334" in result.summary and "covariance" in result.summary
+    assert all(Path(p).is_file() for p in result.artifacts) and len(result.artifacts) == 3
+
+
+@pytest.mark.slow
+def test_union21_free_h0_and_omega_lambda(tmp_path: Path) -> None:
+    """The cmbagent paper's demo: H0 = 70.00 +- 0.34, Omega_L = 0.7215 +- 0.0195."""
+    result = run_method(
+        "cosmology.fit_supernovae", {"data": str(UNION), "free_h0": True, "seed": 1, "output_dir": str(tmp_path)}
+    )
+    _close(result.values["H0"], 70.00, 0.34)
+    _close(result.values["Omega_de"], 0.7215, 0.0195)
+    assert result.values["chi2"] == pytest.approx(562.227, abs=0.01)
+    assert result.values["dof"] == 578
+    assert result.ok
+
+
+@pytest.mark.slow
+def test_jla_binned_full_covariance(tmp_path: Path) -> None:
+    result = run_method(
+        "cosmology.fit_supernovae",
+        {"data": str(JLA), "covariance": str(JLA_COV), "seed": 2, "output_dir": str(tmp_path)},
+    )
+    _close(result.values["Omega_m"], 0.2970, 0.0338)
+    assert result.values["chi2"] == pytest.approx(33.62, abs=0.01)
+    assert result.ok
+
+
+@pytest.mark.slow
+def test_curved_lcdm_reports_curvature(tmp_path: Path) -> None:
+    result = run_method("cosmology.fit_supernovae",
+                        {"data": str(UNION), "model": "lcdm", "output_dir": str(tmp_path)})
+    ok = result.values["Omega_k"]
+    assert ok["mean"] == pytest.approx(1 - result.values["Omega_m"]["mean"] - result.values["Omega_de"]["mean"], abs=1e-9)
+    assert result.checks[0].passed
+
+
+def test_registered_schema() -> None:
+    spec = get_method("cosmology.fit_supernovae")
+    args = spec.arguments
+    assert spec.required == ["data"]
+    assert args["model"]["default"] == "flat_lcdm"
+    assert set(args["model"]["enum"]) == {"flat_lcdm", "lcdm", "wcdm", "w0wacdm"}
+    assert args["format"]["default"] == "auto"
+    assert {"covariance", "free_h0", "seed", "output_dir"} <= set(args)
+    assert get_method("cosmology.summarize_chain").required == ["chain"]
+
+
+def test_bad_arguments_are_user_errors(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="model"):
+        run_method("cosmology.fit_supernovae", {"data": str(UNION), "model": "lambda"})
+    with pytest.raises(UserError, match="not found"):
+        run_method("cosmology.fit_supernovae", {"data": str(tmp_path / "nope.dat")})
+
+
+def test_cli_prints_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cmbagent.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    args = json.dumps({"data": str(JLA), "covariance": str(JLA_COV), "max_steps": 2000})
+    out = CliRunner().invoke(app, ["methods", "run", "cosmology.fit_supernovae", "--args", args, "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.stdout)
+    assert set(result["values"]["Omega_m"]) >= {"mean", "std", "lower_68", "upper_68"}
+    assert (tmp_path / "figures").is_dir()

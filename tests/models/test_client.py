@@ -1,0 +1,169 @@
+"""ModelClient bookkeeping with the scripted model: repairs, ledger, prices, events, transcripts, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from cmbagent.exceptions import BudgetExceeded, ModelHTTPError, OutputValidationError
+from cmbagent.models import (
+    Budget,
+    Message,
+    ModelClient,
+    ModelRequest,
+    ModelResponse,
+    Routing,
+    ScriptedModel,
+    ScriptExhausted,
+    ToolCall,
+    Usage,
+    cost_usd,
+    price_for,
+)
+from cmbagent.models._transcript import Scrubber, read_transcript
+
+
+class Verdict(BaseModel):
+    accepted: bool
+    issues: list[str] = []
+
+
+def ask(text: str = "go", **kwargs: Any) -> ModelRequest:
+    return ModelRequest(messages=[Message(role="user", content=text)], **kwargs)
+
+
+def client_for(model: ScriptedModel, tmp_path: Path, **kwargs: Any) -> ModelClient:
+    return ModelClient(Routing(default="scripted", models={"scripted": model}),
+                       transcript_path=tmp_path / "transcript.jsonl", **kwargs)
+
+
+def test_prices_match_the_published_table_and_prefixes() -> None:
+    price = price_for("openai", "gpt-4.1")
+    assert price is not None and (price.input, price.output, price.cached) == (2.0, 8.0, 0.5)
+    assert price_for("openai", "gpt-4.1-2025-04-14") == price  # dated ids use their base price
+    assert price_for("openai", "gpt-4.1-mini") != price  # the longest prefix wins
+    usage = Usage(input_tokens=1_000_000, output_tokens=1_000_000, cached_tokens=500_000)
+    assert cost_usd("openai:gpt-4.1", usage) == pytest.approx(0.5 * 2 + 0.5 * 0.5 + 8)
+    assert cost_usd("openai:my-finetune", usage) is None  # unknown: tokens count, cost does not
+    assert cost_usd("openai-compatible:llama@http://127.0.0.1:1/v1", usage) == 0.0
+    assert cost_usd("offline", usage) == 0.0
+
+
+def test_unknown_price_makes_the_total_unknown_but_counts_tokens(tmp_path: Path) -> None:
+    client = ModelClient(
+        Routing(default="openai:my-finetune", models={"openai:my-finetune": ScriptedModel(["a"], usage=Usage(
+            input_tokens=10, output_tokens=5))}),
+    )
+    response = client.request(agent="engineer", request=ask())
+    assert response.cost_usd is None
+    total = client.ledger.totals()
+    assert total["total_tokens"] == 15 and total["cost_usd"] is None and total["cost_known"] is False
+
+
+def test_structured_output_from_objects_dicts_and_repairs(tmp_path: Path) -> None:
+    model = ScriptedModel([Verdict(accepted=True), {"accepted": False, "issues": ["x"]}, "maybe", '{"accepted": 1.5}',
+                           '```json\n{"accepted": true}\n```'])
+    client = client_for(model, tmp_path)
+    assert client.request(agent="critic", request=ask(output_schema=Verdict)).output == Verdict(accepted=True)
+    assert client.request(agent="critic", request=ask(output_schema=Verdict)).output.issues == ["x"]
+    # "maybe" and 1.5 fail, the fenced JSON passes on the second repair
+    repaired = client.request(agent="critic", request=ask(output_schema=Verdict))
+    assert repaired.output == Verdict(accepted=True)
+    last = model.requests[-1].messages
+    assert [m.role for m in last[-4:]] == ["assistant", "user", "assistant", "user"]
+    assert "accepted" in last[-1].text() and last[-2].text() == '{"accepted": 1.5}'
+    assert client.ledger.per_agent()["critic"]["calls"] == 5
+
+
+def test_repairs_are_bounded_and_configurable(tmp_path: Path) -> None:
+    model = ScriptedModel(fn=lambda request: "still prose")
+    with pytest.raises(OutputValidationError) as info:
+        client_for(model, tmp_path, max_repairs=3).request(agent="critic", request=ask(output_schema=Verdict))
+    assert len(model.requests) == 4 and info.value.output == "still prose"
+    assert "'still prose'" in str(info.value) and "--agent-model critic=" in str(info.value)
+
+
+def test_unknown_tool_name_is_repaired(tmp_path: Path) -> None:
+    from cmbagent.models import ToolSpec
+
+    model = ScriptedModel([ToolCall(id="1", name="rm_rf"), ToolCall(id="2", name="run_code", arguments={"code": "1"})])
+    response = client_for(model, tmp_path).request(agent="engineer", request=ask(tools=[ToolSpec(name="run_code")]))
+    assert response.tool_calls[0].name == "run_code"
+    assert "no tool 'rm_rf'" in model.requests[1].messages[-1].text()
+
+
+def test_events_usage_and_budget_warning(tmp_path: Path) -> None:
+    events: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptedModel(["first reply here", "second"], usage=Usage(input_tokens=50, output_tokens=30))
+    client = client_for(model, tmp_path, budget=Budget(tokens=190), on_event=lambda k, d: events.append((k, d)))
+    client.request(agent="planner", request=ask())
+    assert [k for k, _ in events if k == "budget_warning"] == []
+    client.request(agent="planner", request=ask())  # 160 of 190 tokens: past 80 %
+    kinds = [k for k, _ in events]
+    assert kinds.count("model_call") == 2 and "text_delta" in kinds
+    assert ("budget_warning", {"kind": "tokens", "spent": 160, "limit": 190}) in events
+    assert "".join(d["text"] for k, d in events if k == "text_delta") == "first reply heresecond"
+    client.check_budget()  # 160 < 190: still fine
+    assert kinds.count("budget_warning") == 1
+
+
+def test_seconds_and_usd_budgets(tmp_path: Path) -> None:
+    client = client_for(ScriptedModel(["a"]), tmp_path, budget=Budget(seconds=5), elapsed_offset_s=10)
+    with pytest.raises(BudgetExceeded) as info:
+        client.request(agent="planner", request=ask())
+    assert info.value.kind == "seconds" and "--budget-seconds" in str(info.value)
+    costly = ModelClient(Routing(default="openai:gpt-4.1", models={"openai:gpt-4.1": ScriptedModel(
+        ["a", "b"], usage=Usage(input_tokens=1_000_000))}), budget=Budget(usd=1.0))
+    costly.request(agent="planner", request=ask())  # $2 spent: the next call is refused
+    with pytest.raises(BudgetExceeded, match="usd budget"):
+        costly.request(agent="planner", request=ask())
+
+
+def test_resumed_client_continues_the_ledger_from_the_transcript(tmp_path: Path) -> None:
+    first = client_for(ScriptedModel(["a"], usage=Usage(input_tokens=7, output_tokens=3)), tmp_path)
+    first.request(agent="planner", request=ask())
+    resumed = client_for(ScriptedModel(["b"], usage=Usage(input_tokens=1, output_tokens=1)), tmp_path,
+                         budget=Budget(tokens=12))
+    assert resumed.ledger.tokens == 10
+    resumed.request(agent="planner", request=ask())
+    with pytest.raises(BudgetExceeded):
+        resumed.check_budget()
+    assert [r["seq"] for r in read_transcript(tmp_path / "transcript.jsonl")] == [0, 1]
+
+
+def test_model_errors_are_recorded_and_raised(tmp_path: Path) -> None:
+    client = client_for(ScriptedModel([ModelHTTPError("boom", status_code=502)]), tmp_path)
+    with pytest.raises(ModelHTTPError):
+        client.request(agent="engineer", request=ask())
+    record, = read_transcript(tmp_path / "transcript.jsonl")
+    assert record["error"]["type"] == "ModelHTTPError" and record["error"]["status_code"] == 502
+    with pytest.raises(ScriptExhausted, match="no reply left"):
+        client.request(agent="engineer", request=ask())
+
+
+def test_transcript_line_contents_and_torn_tail(tmp_path: Path) -> None:
+    reply = ModelResponse(text="", tool_calls=[ToolCall(id="c1", name="f", arguments={"x": 1})],
+                          usage=Usage(input_tokens=3, output_tokens=2, cached_tokens=1))
+    client = client_for(ScriptedModel([reply]), tmp_path)
+    client.request(agent="engineer", request=ask("hi", metadata={"step": 2},
+                                                 settings={"temperature": 0.2}))  # type: ignore[arg-type]
+    path = tmp_path / "transcript.jsonl"
+    with open(path, "a") as handle:
+        handle.write('{"v": 1, "seq": 1, "agent"')  # a kill -9 in the middle of a write
+    record, = read_transcript(path)
+    assert record["request"]["metadata"] == {"step": 2} and record["request"]["settings"]["temperature"] == 0.2
+    assert record["response"]["tool_calls"][0]["arguments"] == {"x": 1}
+    assert record["usage"] == {"input_tokens": 3, "output_tokens": 2, "cached_tokens": 1}
+    assert set(record) >= {"agent", "model", "request", "response", "usage", "cost_usd", "latency_s", "request_hash"}
+
+
+def test_scrubber_patterns_and_values() -> None:
+    scrub = Scrubber.from_sources({"MY_SERVICE_TOKEN": "tok-abcdef-123", "HOME": "/root"}, {"ui": "session-key-xyz"})
+    text = scrub('sk-proj-AbC123456789 "Authorization": "Bearer eyJhbGciOi" tok-abcdef-123 session-key-xyz /root')
+    assert "AbC123456789" not in text and "eyJhbGciOi" not in text and "tok-abcdef-123" not in text
+    assert "session-key-xyz" not in text and "/root" in text  # only secrets go
+    assert json.loads(json.dumps(scrub.scrub_json({"a": ["sk-abcdefghijk"]}))) == {"a": ["sk-[REDACTED]"]}

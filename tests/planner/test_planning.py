@@ -1,0 +1,100 @@
+"""Planning without a sandbox (text steps only): validation errors go back to the planner, a person can
+approve / reject / edit the plan through the interrupt, and a spent budget still writes a report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cmbagent.agents._schemas import PlanReview
+from cmbagent.api import PlanDecision, resume, solve
+from cmbagent.models import ModelRequest, Usage
+from cmbagent.planner import Plan, PlanStep
+from tests.planner._support import brain, events, of_type, plan_json
+
+
+def text_plan(*titles: str, agent: str = "researcher") -> Plan:
+    return Plan(steps=[PlanStep(id=f"s{i}", title=t, goal=f"Write about {t}.", agent=agent,
+                                acceptance_criteria=["names one caveat"]) for i, t in enumerate(titles, 1)])
+
+
+def test_unknown_agent_goes_back_to_the_planner_not_a_crash(tmp_path: Path) -> None:
+    plans = [text_plan("magic", agent="wizard"), text_plan("physics")]
+    seen: list[str] = []
+
+    def planner(request: ModelRequest) -> Plan:
+        seen.append(request.messages[-1].text())
+        return plans.pop(0)
+
+    model = brain(planner=planner)
+    result = solve("Explain dark energy in one paragraph.", workspace=tmp_path, model="scripted",
+                   models={"scripted": model}, sandbox="process")
+    assert result.status == "done", result.error
+    assert len(seen) == 2
+    assert "unknown agent 'wizard'" in seen[1]
+    assert [s["title"] for s in result.steps] == ["physics"]
+    # no cell ran: text steps never start a kernel
+    assert of_type(result.run_dir, "cell_executed") == []
+
+
+def test_reviewer_change_requests_reach_the_planner(tmp_path: Path) -> None:
+    prompts: list[str] = []
+
+    def planner(request: ModelRequest) -> Plan:
+        prompts.append(request.messages[-1].text())
+        return text_plan("a") if len(prompts) == 1 else text_plan("a", "b")
+
+    reviews = iter([PlanReview(approved=False, comments=["add a step b"]), PlanReview(approved=True)])
+    model = brain(planner=planner, plan_reviewer=lambda r: next(reviews))
+    result = solve("Two things.", workspace=tmp_path, model="scripted", models={"scripted": model}, n_reviews=2)
+    assert result.status == "done"
+    assert "add a step b" in prompts[1]
+    reviewed = of_type(result.run_dir, "plan_reviewed")
+    assert [r["approved"] for r in reviewed] == [False, True]
+    assert len(list((result.run_dir / "plans").glob("plan-*.json"))) == 2
+
+
+def test_person_rejects_then_edits_the_plan(tmp_path: Path) -> None:
+    prompts: list[str] = []
+
+    def planner(request: ModelRequest) -> Plan:
+        prompts.append(request.messages[-1].text())
+        return text_plan("first idea") if len(prompts) == 1 else text_plan("second idea")
+
+    model = brain(planner=planner)
+    first = solve("Plan something.", workspace=tmp_path, model="scripted", models={"scripted": model},
+                  approve_plan=True)
+    assert first.status == "awaiting_approval"
+    assert of_type(first.run_dir, "step_started") == []
+    assert json.loads((first.run_dir / "run.json").read_text())["status"] == "awaiting_approval"
+    # asking again without a decision changes nothing
+    assert resume(first.run_dir, models={"scripted": model}).status == "awaiting_approval"
+
+    second = resume(first.run_dir, decision=PlanDecision(action="reject", comment="needs a second idea"),
+                    models={"scripted": model})
+    assert second.status == "awaiting_approval"
+    assert "needs a second idea" in prompts[-1]
+    assert plan_json(first.run_dir)["steps"][0]["title"] == "second idea"
+
+    edited = plan_json(first.run_dir)
+    edited["steps"][0]["title"] = "edited by a person"
+    third = resume(first.run_dir, decision=PlanDecision(action="edit", plan=edited), models={"scripted": model})
+    assert third.status == "done", third.error
+    approved = of_type(first.run_dir, "plan_approved")
+    assert approved[-1]["by"] == "person" and approved[-1]["edited"] is True
+    assert [s["title"] for s in third.steps] == ["edited by a person"]
+    assert of_type(first.run_dir, "run_finished")[-1]["status"] == "done"
+
+
+def test_spent_budget_ends_cleanly_with_a_partial_report(tmp_path: Path) -> None:
+    model = brain(planner=lambda r: text_plan("a", "b", "c", "d"))
+    model.usage = Usage(input_tokens=400, output_tokens=100)
+    result = solve("Four paragraphs.", workspace=tmp_path, model="scripted", models={"scripted": model},
+                   budget_tokens=3000)
+    assert result.status == "budget_exhausted"
+    report = (result.run_dir / "report.md").read_text()
+    assert "budget" in report.lower()
+    done = [s for s in result.steps if s["status"] == "done"]
+    assert 0 < len(done) < 4
+    kinds = [e.type for e in events(result.run_dir)]
+    assert "budget_warning" in kinds and kinds[-1] == "run_finished"

@@ -1,0 +1,131 @@
+"""The supernova example, run offline from the browser: plan, streaming steps, figures, report, downloads.
+
+One real ``solve`` run (offline model) per test; the browser is Debian's chromium driven by Playwright.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui.conftest import Example, grep_tree, random_secret
+
+pytestmark = [pytest.mark.slow]
+
+
+def _latencies(page: Any, events_path: Path) -> list[float]:
+    """Seconds from each event's write (its ``ts``) to the first screen state that includes it."""
+    seen = page.evaluate("window.__cmbSeen")
+    events = [json.loads(line) for line in events_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    out = []
+    for event in events:
+        shown = [t for t, seq in seen if seq >= event["seq"]]
+        if shown:
+            out.append(min(shown) - event["ts"])
+    return out
+
+
+def _omega_m_on_disk(run_dir: Path) -> float:
+    for step_json in sorted(run_dir.glob("steps/*/step.json")):
+        values = json.loads(step_json.read_text(encoding="utf-8")).get("values") or {}
+        omega = values.get("Omega_m")
+        if isinstance(omega, dict) and "mean" in omega:
+            return float(omega["mean"])
+    raise AssertionError(f"no step of {run_dir} recorded Omega_m")
+
+
+def test_supernova_example_runs_live_in_the_browser(
+    serve_app: Any, new_page: Any, supernova_example: Example, artifacts: Path, tmp_path: Path
+) -> None:
+    served = serve_app()
+    context, page, requests = new_page()
+    secret = random_secret()
+
+    started = time.monotonic()
+    page.goto(served.url)
+    page.locator(".cmb-session").wait_for()
+    page.locator("#cmb-run-example").wait_for(state="visible")
+    interactive_s = time.monotonic() - started
+    page.screenshot(path=str(artifacts / "01-start.png"))
+
+    # a key typed into the settings: used for this run only, never stored
+    page.locator("#cmb-settings").click()
+    page.locator("#cmb-api-key input").fill(secret)
+    page.locator("#cmb-run-example").click()
+
+    page.locator(".cmb-plan table").wait_for(timeout=60_000)
+    plan_text = page.locator(".cmb-plan").inner_text()
+    assert "cosmology.fit_supernovae" in plan_text
+    page.screenshot(path=str(artifacts / "02-plan.png"), full_page=True)
+
+    # steps stream in: a step is shown running while a later one is still pending
+    page.locator(".cmb-step-running").first.wait_for(timeout=60_000)
+    assert page.locator(".cmb-step-pending, .cmb-step-running").count() >= 1
+    page.screenshot(path=str(artifacts / "03-steps-streaming.png"), full_page=True)
+
+    # a figure, served by the session-checked route, actually loads
+    figure = page.locator(".cmb-gallery img").first
+    figure.wait_for(timeout=120_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.cmb-gallery img')].some(i => i.complete && i.naturalWidth > 0)",
+        timeout=30_000,
+    )
+
+    # the final report, rendered, with the measured Omega_m
+    page.locator("#cmb-report h1").wait_for(timeout=180_000)
+    page.locator(".cmb-status[data-state='done']").wait_for(timeout=30_000)
+    report_text = page.locator("#cmb-report").inner_text()
+    match = re.search(r"Omega_m\s*=\s*([0-9.]+)\s*±\s*([0-9.]+)", report_text)
+    assert match, report_text[:2000]
+    run_id = page.locator(".cmb-status").get_attribute("data-run")
+    assert run_id
+    run_dir = next(served.workspaces.glob(f"ui/*/{run_id}"))
+    omega_m = float(match.group(1))
+    assert omega_m == pytest.approx(_omega_m_on_disk(run_dir), abs=6e-4)
+    assert 0.2 < omega_m < 0.5
+    page.screenshot(path=str(artifacts / "04-report.png"), full_page=True)
+
+    # downloads: the run folder as a zip, and the notebook
+    with page.expect_download() as info:
+        page.locator("[data-testid='download-zip']").click()
+    archive = tmp_path / "run.zip"
+    info.value.save_as(archive)
+    with zipfile.ZipFile(archive) as zipped:
+        names = set(zipped.namelist())
+        for required in ("report.md", "notebook.ipynb", "events.jsonl", "run.json", "plan.json", "task.md"):
+            assert f"{run_id}/{required}" in names, sorted(names)[:40]
+        assert any(re.match(rf"{re.escape(run_id)}/figures/.+\.png$", n) for n in names)
+        assert any(re.match(rf"{re.escape(run_id)}/steps/[^/]+/cells/.+\.py$", n) for n in names)
+        assert zipped.read(f"{run_id}/report.md") == (run_dir / "report.md").read_bytes()
+    with page.expect_download() as info:
+        page.locator("[data-testid='download-notebook']").click()
+    notebook = tmp_path / "notebook.ipynb"
+    info.value.save_as(notebook)
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    assert any(c["cell_type"] == "code" for c in cells)
+
+    # the key typed into the page is nowhere on disk: not in the workspace, not in Gradio's upload folder
+    assert grep_tree(served.workspaces, secret.encode()) == []
+    assert grep_tree(Path(__import__("os").environ["GRADIO_TEMP_DIR"]), secret.encode()) == []
+
+    # nothing left the machine
+    assert requests.outside() == [], requests.outside()
+
+    latencies = _latencies(page, run_dir / "events.jsonl")
+    assert latencies, "no event was observed on screen"
+    numbers = {
+        "first_page_interactive_s": round(interactive_s, 3),
+        "event_to_screen_median_s": round(statistics.median(latencies), 3),
+        "event_to_screen_p95_s": round(sorted(latencies)[int(0.95 * (len(latencies) - 1))], 3),
+        "event_to_screen_max_s": round(max(latencies), 3),
+        "events_measured": len(latencies),
+    }
+    (artifacts / "performance.json").write_text(json.dumps(numbers, indent=2), encoding="utf-8")
+    print("UI performance:", json.dumps(numbers))

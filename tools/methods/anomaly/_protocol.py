@@ -1,0 +1,193 @@
+"""The ADBench weakly supervised protocol, data loading, and the baselines run on the same split.
+
+Protocol (ADBench ``run.py`` / ``data_generator.py``): data sets above 10 000 rows are subsampled to
+10 000, below 1 000 duplicated up to 1 000; a stratified 70/30 train/test split seeded by ``seed``;
+MinMax scaling fitted on the training part only; ``n_labeled`` of the *training* anomalies keep label 1
+(with a ratio: ``ceil(ratio * n_train_anomalies)``, at least one), all other training rows get 0;
+AUC-ROC and AUC-PR (average precision) on the test split.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cmbagent.exceptions import DataError, UserError
+from cmbagent.tools.methods.anomaly._wsad_dt import check_features
+
+__all__ = ["ADBenchSplit", "adbench_split", "load_anomaly_data", "run_baseline", "score_metrics"]
+
+LABEL_NAMES = ("y", "label", "labels", "class", "target", "anomaly", "outlier", "is_anomaly")
+MAX_ROWS = 10_000
+MIN_ROWS = 1_000
+
+
+def load_anomaly_data(path: str | Path, label_column: str | None = None) -> tuple[np.ndarray, np.ndarray | None, list[str]]:
+    """Read ``(X, y or None, feature names)`` from an ``.npz`` (arrays X, y) or a CSV file.
+
+    In a CSV the label column is ``label_column`` or, if not given, the first column named one of
+    ``y, label, class, target, anomaly, outlier``; without one the data are unlabeled.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(f"data file {str(path)!r} does not exist; pass the path of an .npz or .csv file")
+    if path.suffix == ".npz":
+        with np.load(path, allow_pickle=False) as data:
+            if "X" not in data:
+                raise DataError(f"{path.name} has arrays {list(data.keys())} but no 'X'; save features as X (and labels as y)")
+            X = np.asarray(data["X"])
+            y = np.asarray(data["y"]) if "y" in data else None
+        names = [f"x{i}" for i in range(X.shape[1] if X.ndim == 2 else 0)]
+    elif path.suffix in {".csv", ".tsv", ".txt"}:
+        import pandas as pd
+
+        frame = pd.read_csv(path, sep="\t" if path.suffix == ".tsv" else ",")
+        if label_column is not None and label_column not in frame.columns:
+            raise DataError(f"label column {label_column!r} not in {path.name}; columns are {list(frame.columns)}")
+        if label_column is None:
+            label_column = next((c for c in frame.columns if str(c).strip().lower() in LABEL_NAMES), None)
+        y = frame[label_column].to_numpy() if label_column is not None else None
+        features = frame.drop(columns=[label_column]) if label_column is not None else frame
+        bad = [str(c) for c in features.columns if not np.issubdtype(features[c].dtype, np.number)]
+        if bad:
+            raise DataError(f"non-numeric feature columns {bad} in {path.name}; encode them as numbers or drop them")
+        X = features.to_numpy()
+        names = [str(c) for c in features.columns]
+    else:
+        raise DataError(f"unsupported data file type {path.suffix!r}; use .npz (X, y) or .csv with a label column")
+    X = check_features(X, name=f"features of {path.name}")
+    if y is not None:
+        y = _binary_labels(y, path.name)
+        if y.shape[0] != X.shape[0]:
+            raise DataError(f"{path.name}: {X.shape[0]} feature rows but {y.shape[0]} labels")
+    return X, y, names
+
+
+def _binary_labels(y: np.ndarray, source: str) -> np.ndarray:
+    y = np.asarray(y).ravel()
+    if y.dtype.kind in "fc" and np.isnan(y).any():
+        raise DataError(f"{source}: {int(np.isnan(y).sum())} labels are NaN; labels must be 0 (normal) or 1 (anomaly)")
+    values = set(np.unique(y).tolist())
+    if not values <= {0, 1, True, False}:
+        raise DataError(f"{source}: labels must be 0 (normal) or 1 (anomaly); found values {sorted(values)[:10]}")
+    y = y.astype(int)
+    if len(set(y.tolist())) < 2:
+        only = "anomalies" if y.all() else "normal rows"
+        raise DataError(f"{source}: a single class ({only} only); the protocol needs both normal rows and anomalies")
+    return y
+
+
+@dataclass(frozen=True)
+class ADBenchSplit:
+    """One seeded ADBench split: scaled features, the partial training labels and the true ones."""
+
+    X_train: np.ndarray
+    y_train_partial: np.ndarray
+    y_train_true: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    n_labeled: int
+    seed: int
+    note: str
+
+
+def adbench_split(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    n_labeled: int | None = None,
+    label_ratio: float | None = None,
+    seed: int = 1,
+    max_rows: int = MAX_ROWS,
+) -> ADBenchSplit:
+    """Apply the ADBench weakly supervised protocol (see the module docstring)."""
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import MinMaxScaler
+
+    if (n_labeled is None) == (label_ratio is None):
+        raise UserError("give exactly one of n_labeled (a count) or label_ratio (a fraction of training anomalies)")
+    if n_labeled is not None and n_labeled < 1:
+        raise UserError(f"n_labeled must be >= 1 (got {n_labeled}); WSAD-DT needs labeled anomalies")
+    if label_ratio is not None and not 0.0 < label_ratio <= 1.0:
+        raise UserError(f"label_ratio must lie in (0, 1], got {label_ratio}")
+    rng = np.random.default_rng(seed)
+    notes = []
+    if X.shape[0] > max_rows:
+        keep = np.sort(rng.choice(X.shape[0], max_rows, replace=False))
+        X, y = X[keep], y[keep]
+        notes.append(f"subsampled to {max_rows} rows")
+    elif X.shape[0] < MIN_ROWS:
+        extra = rng.choice(X.shape[0], MIN_ROWS - X.shape[0], replace=True)
+        X, y = np.concatenate([X, X[extra]]), np.concatenate([y, y[extra]])
+        notes.append(f"duplicated up to {MIN_ROWS} rows")
+    if int(y.sum()) < 2:
+        raise DataError("fewer than 2 anomalies in the data; a stratified split needs at least one per side")
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
+    scaler = MinMaxScaler().fit(X_train)
+    X_train, X_test = scaler.transform(X_train), np.clip(scaler.transform(X_test), -1.0, 2.0)
+    train_anomalies = np.flatnonzero(y_train == 1)
+    if label_ratio is not None:
+        n_labeled = max(1, math.ceil(label_ratio * train_anomalies.size))
+    assert n_labeled is not None
+    if n_labeled > train_anomalies.size:
+        notes.append(f"n_labeled={n_labeled} exceeds the {train_anomalies.size} training anomalies; labeled all")
+        n_labeled = int(train_anomalies.size)
+    labeled = rng.choice(train_anomalies, n_labeled, replace=False)
+    y_partial = np.zeros_like(y_train)
+    y_partial[labeled] = 1
+    return ADBenchSplit(X_train, y_partial, y_train, X_test, y_test, int(n_labeled), seed, "; ".join(notes))
+
+
+def score_metrics(y_true: np.ndarray, score: np.ndarray) -> dict[str, float]:
+    """AUC-ROC and AUC-PR (average precision) of an anomaly score."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    return {"auc_roc": float(roc_auc_score(y_true, score)), "auc_pr": float(average_precision_score(y_true, score))}
+
+
+def run_baseline(name: str, split: ADBenchSplit, *, n_threads: int | None = None, xgbod_max_rows: int | None = None) -> tuple[dict[str, float], float]:
+    """Fit one baseline on the split's training part; return (test metrics, fit+score seconds).
+
+    ``iforest`` ignores the labels (unsupervised); ``devnet`` and ``xgbod`` use the partial labels.
+    ``xgbod_max_rows`` subsamples XGBOD's *training* rows (all labeled anomalies kept) for speed.
+    """
+    start = time.perf_counter()
+    X, y = split.X_train, split.y_train_partial
+    if name == "iforest":
+        from sklearn.ensemble import IsolationForest
+
+        model = IsolationForest(n_estimators=100, random_state=split.seed).fit(X)
+        score = -model.score_samples(split.X_test)
+    elif name == "devnet":
+        from cmbagent.tools.methods.anomaly._devnet import DevNet
+
+        score = DevNet(random_state=split.seed, n_threads=n_threads).fit(X, y).decision_function(split.X_test)
+    elif name == "xgbod":
+        score = _xgbod_scores(split, xgbod_max_rows, n_threads)
+    else:
+        raise UserError(f"unknown baseline {name!r}; choose from iforest, devnet, xgbod")
+    return score_metrics(split.y_test, score), time.perf_counter() - start
+
+
+def _xgbod_scores(split: ADBenchSplit, max_rows: int | None, n_threads: int | None) -> np.ndarray:
+    import warnings
+
+    from pyod.models.xgbod import XGBOD
+
+    X, y = split.X_train, split.y_train_partial
+    if max_rows is not None and X.shape[0] > max_rows:
+        rng = np.random.default_rng(split.seed)
+        keep = np.concatenate([np.flatnonzero(y == 1), rng.choice(np.flatnonzero(y == 0), max_rows - int(y.sum()), replace=False)])
+        X, y = X[keep], y[keep]
+    kwargs: dict[str, Any] = {"random_state": split.seed}
+    if n_threads is not None:
+        kwargs["n_jobs"] = n_threads
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pyod's internal detectors warn about deprecated sklearn args
+        model = XGBOD(**kwargs).fit(X, y)
+        return np.asarray(model.decision_function(split.X_test), dtype=np.float64)

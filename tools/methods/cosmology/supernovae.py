@@ -1,0 +1,261 @@
+"""Registered method tools: ``cosmology.fit_supernovae`` and ``cosmology.summarize_chain``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods.cosmology._likelihood import SNLikelihood
+from cmbagent.tools.methods.cosmology._readers import load_sn_data
+from cmbagent.tools.methods.cosmology._sampler import MCMCResult, SamplerSettings, run_emcee
+from cmbagent.tools.methods.cosmology._summary import load_chain, summarize_samples
+
+from cmbagent.exceptions import UserError
+
+__all__ = ["fit_supernovae", "summarize_chain"]
+
+PANTHEON_PLUS = Paper(
+    title="The Pantheon+ Analysis: Cosmological Constraints",
+    arxiv="2202.04077",
+    authors="Brout, Scolnic, Popovic, Riess, et al.",
+    year=2022,
+    code="https://github.com/PantheonPlusSH0ES/DataRelease",
+)
+
+ModelName = Literal["flat_lcdm", "lcdm", "wcdm", "w0wacdm"]
+FormatName = Literal["auto", "pantheon_plus", "union21", "jla_binned", "lcparam", "csv"]
+
+
+def _fmt(value: float, std: float) -> str:
+    digits = max(2, int(-np.floor(np.log10(std))) + 1) if std > 0 and np.isfinite(std) else 4
+    return f"{value:.{digits}f} ± {std:.{digits}f}"
+
+
+def _checks(like: SNLikelihood, mcmc: MCMCResult, settings: SamplerSettings, chi2: float, dof: int) -> list[Check]:
+    from scipy.stats import chi2 as chi2_dist
+
+    tau_text = ", ".join(f"{n} {t:.1f}" for n, t in zip(mcmc.names, mcmc.tau, strict=True))
+    checks = [
+        Check(
+            name="convergence_autocorr",
+            passed=mcmc.converged,
+            message=(
+                f"{mcmc.n_steps} steps x {mcmc.n_walkers} walkers; tau = {tau_text}; "
+                + (f"stopped after N > {settings.tau_factor:g} tau with tau stable to {100 * settings.tau_rtol:g}%"
+                   if mcmc.converged else f"hit max_steps={settings.max_steps} before the autocorrelation rule held")
+            ),
+        ),
+        Check(
+            name="convergence_rhat",
+            passed=bool(np.all(mcmc.rhat < settings.rhat_max)),
+            message=f"split R-hat over {settings.rhat_groups} walker groups " + ", ".join(f"{n} {r:.4f}" for n, r in zip(mcmc.names, mcmc.rhat, strict=True))
+            + f" (threshold {settings.rhat_max})",
+        ),
+    ]
+    acc = float(np.mean(mcmc.acceptance))
+    checks.append(Check(name="acceptance_fraction", passed=0.15 <= acc <= 0.8,
+                        message=f"mean acceptance {acc:.3f} (healthy range 0.15-0.8)"))
+    ratios = []
+    for j, name in enumerate(mcmc.names):
+        lo, hi = like.bounds[j]
+        ratios.append((name, float(np.std(mcmc.samples[:, j]) / ((hi - lo) / np.sqrt(12.0)))))
+    checks.append(Check(
+        name="posterior_narrower_than_prior",
+        passed=all(r < 0.5 for _, r in ratios),
+        message="posterior std / prior std: " + ", ".join(f"{n} {r:.3f}" for n, r in ratios)
+        + " (a ratio near 1 means the data do not constrain that parameter)",
+    ))
+    edges = []
+    for j, name in enumerate(mcmc.names):
+        lo, hi = like.bounds[j]
+        frac = float(np.mean((mcmc.samples[:, j] - lo < 0.01 * (hi - lo)) | (hi - mcmc.samples[:, j] < 0.01 * (hi - lo))))
+        if frac > 0.01:
+            edges.append(f"{name} ({100 * frac:.1f}% of samples)")
+    checks.append(Check(name="prior_edges", passed=not edges,
+                        message="posterior piles up at a prior edge: " + ", ".join(edges) if edges
+                        else "posterior is away from the prior edges"))
+    p_value = float(chi2_dist.sf(chi2, dof)) if dof > 0 else float("nan")
+    checks.append(Check(name="goodness_of_fit", passed=bool(p_value > 1e-3),
+                        message=f"chi2 = {chi2:.2f} for {dof} dof (chi2/dof = {chi2 / max(dof, 1):.3f}, p = {p_value:.3g})"))
+    return checks
+
+
+@method(
+    "cosmology.fit_supernovae",
+    paper=PANTHEON_PLUS,
+    keywords=["supernova", "supernovae", "SN Ia", "Pantheon+", "Union2.1", "JLA", "Hubble diagram",
+              "distance modulus", "Omega_m", "dark energy", "Hubble constant", "H0", "LCDM", "wCDM",
+              "cosmological parameters", "MCMC", "emcee"],
+    example='fit_supernovae(data="data/sn/Pantheon+SH0ES.dat", model="flat_lcdm")',
+)
+def fit_supernovae(
+    data: str,
+    covariance: str | None = None,
+    model: ModelName = "flat_lcdm",
+    format: FormatName = "auto",
+    free_h0: bool = False,
+    priors: dict[str, list[float]] | None = None,
+    n_walkers: int = 32,
+    max_steps: int = 20000,
+    seed: int = 0,
+    output_dir: str = "figures",
+) -> MethodResult:
+    """Measure cosmological parameters from Type Ia supernova distances with an MCMC fit.
+
+    Reads Pantheon+, Union2.1, JLA-style binned, CosmoMC lcparam or CSV supernova tables, fits a flat or
+    curved LCDM, wCDM or w0waCDM background with a Gaussian likelihood (full covariance when given,
+    additive offset M/H0 marginalised analytically unless ``free_h0``), samples with emcee from a
+    maximum-likelihood start until the autocorrelation-time stopping rule holds, and reports posterior
+    means, standard deviations, 68%/95% intervals, the best fit and chi2/dof, with a corner plot and a
+    Hubble diagram.  Model: mu = 5 log10[(1 + z_hel) D_M(z_cmb) c/H0/Mpc] + 25, no radiation.
+
+    Args:
+        data: Path of the supernova data file (Pantheon+SH0ES.dat, SCPUnion2.1_mu_vs_z.txt, jla_mub.txt, an
+            lcparam file or a CSV with columns z, mu or mb, and an error column).
+        covariance: Path of a covariance file (N*N values, optionally preceded by N), or null for the
+            diagonal errors in the data file. Pantheon+ covariances are restricted to the kept zHD > 0.01 rows;
+            an lcparam covariance is systematic and is added to the statistical errors.
+        model: Background model: flat_lcdm (Omega_m), lcdm (Omega_m, Omega_de with curvature), wcdm (flat,
+            Omega_m and w0) or w0wacdm (flat, Omega_m, w0, wa).
+        format: File format, or auto to detect it from the header and first rows.
+        free_h0: Sample the offset instead of marginalising it: H0 for distance moduli (mu), the absolute
+            magnitude M at H0 = 70 for magnitudes (mb), which cannot constrain H0 on their own.
+        priors: Flat prior bounds overriding the defaults, e.g. {"Omega_m": [0.1, 0.9]}. Defaults:
+            Omega_m [0.01, 0.99], Omega_de [0, 1.5], w0 [-3, 1], wa [-3, 2], H0 [50, 100], M [-21, -17].
+        n_walkers: Number of emcee walkers.
+        max_steps: Upper limit on the chain length; a chain stopped here fails the convergence check.
+        seed: Seed of every random choice (optimiser restarts, walker start, emcee moves).
+        output_dir: Folder for the corner plot, Hubble diagram and the posterior samples.
+    """
+    started = time.perf_counter()
+    sn = load_sn_data(data, covariance, format)
+    like = SNLikelihood(sn, model, sample_offset=free_h0, priors={k: tuple(v) for k, v in (priors or {}).items()})
+    if n_walkers < 4:
+        raise UserError(f"n_walkers must be at least 4 (got {n_walkers}); 32 is a good default")
+    settings = SamplerSettings(n_walkers=n_walkers, max_steps=max_steps)
+    mcmc = run_emcee(like.log_posterior, like.names, like.start, like.bounds, seed=seed, settings=settings)
+    sampled_at = time.perf_counter()
+
+    derived = like.model.derive(mcmc.samples)
+    names = list(like.names) + list(derived)
+    table = np.column_stack([mcmc.samples, *derived.values()]) if derived else mcmc.samples
+    best_derived = like.model.derive(mcmc.best_fit[None, :])
+    best = dict(zip(like.names, mcmc.best_fit.tolist(), strict=True)) | {k: float(v[0]) for k, v in best_derived.items()}
+    values: dict[str, Any] = {}
+    for name, summary in summarize_samples(table, names).items():
+        values[name] = summary | {"best_fit": best[name]}
+    chi2 = float(like.chi2(mcmc.best_fit)[0])
+    dof = sn.n - like.n_constant
+    values |= {"chi2": chi2, "dof": dof, "chi2_per_dof": chi2 / dof if dof > 0 else float("nan"), "n_sne": sn.n}
+
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"sn_{sn.format}_{model}" + ("_freeH0" if free_h0 else "")
+    from cmbagent.tools.methods.cosmology._plots import corner_plot, hubble_diagram
+
+    artifacts = [
+        # derived parameters are deterministic functions of the sampled ones: a corner panel adds nothing
+        str(corner_plot(mcmc.samples, like.names, out / f"{stem}_corner.png", truths=mcmc.best_fit.tolist())),
+        str(hubble_diagram(like, mcmc.best_fit, out / f"{stem}_hubble.png",
+                           title=f"{Path(sn.source).name}: {like.model.description}")),
+    ]
+    chain_path = out / f"{stem}_samples.txt.gz"
+    np.savetxt(chain_path, np.column_stack([table, mcmc.log_prob]), header=" ".join([*names, "log_post"]), fmt="%.8g")
+    artifacts.append(str(chain_path))
+
+    checks = _checks(like, mcmc, settings, chi2, dof)
+    offset = "sampled" if free_h0 else "marginalised analytically"
+    quoted = "; ".join(f"{n} = {_fmt(values[n]['mean'], values[n]['std'])} "
+                       f"(68%: {values[n]['lower_68']:.4g} to {values[n]['upper_68']:.4g})" for n in names)
+    summary = (
+        f"{like.model.description} fit to {sn.n} supernovae from {Path(sn.source).name} ({sn.format}, "
+        f"{'full covariance' if sn.covariance is not None else 'diagonal errors'}; offset {offset}): {quoted}. "
+        f"Best fit chi2 = {chi2:.2f} for {dof} dof. emcee: {mcmc.n_walkers} walkers x {mcmc.n_steps} steps, "
+        f"{'converged' if mcmc.converged else 'NOT converged'} (max tau {np.max(mcmc.tau):.1f}, "
+        f"max R-hat {np.max(mcmc.rhat):.4f}, min ESS {np.min(mcmc.ess):.0f})."
+    )
+    if sn.format == "pantheon_plus" and sn.covariance is None:
+        summary += (
+            " Note: with diagonal errors the Pantheon+ release notes warn against cosmology fits; the published "
+            "Omega_m = 0.334 ± 0.018 (Brout et al. 2022) needs the full STAT+SYS covariance "
+            "(Pantheon+SH0ES_STAT+SYS.cov); diagonal errors give about 0.351 ± 0.019."
+        )
+    diagnostics = {
+        "model": model, "format": sn.format, "kind": sn.kind, "parameters": list(like.names),
+        "priors": {n: like.bounds[j].tolist() for j, n in enumerate(like.names)},
+        "offset": offset, "data_notes": list(sn.notes), "n_walkers": mcmc.n_walkers, "n_steps": mcmc.n_steps,
+        "burn_in": mcmc.burn, "thin": mcmc.thin, "n_samples": int(mcmc.samples.shape[0]),
+        "tau": dict(zip(like.names, mcmc.tau.tolist(), strict=True)),
+        "rhat": dict(zip(like.names, mcmc.rhat.tolist(), strict=True)),
+        "ess": dict(zip(like.names, mcmc.ess.tolist(), strict=True)),
+        "acceptance_fraction": float(np.mean(mcmc.acceptance)), "tau_history": mcmc.history,
+        "best_fit": best, "seed": seed,
+        "timing_s": {"sampling": sampled_at - started, "total": time.perf_counter() - started},
+    }
+    h0 = like.implied_h0(mcmc.best_fit)
+    if h0 is not None and not free_h0:
+        diagnostics["implied_H0_at_best_fit"] = h0
+    return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)
+
+
+@method(
+    "cosmology.summarize_chain",
+    paper=PANTHEON_PLUS,
+    keywords=["chain", "MCMC chain", "posterior summary", "CosmoSIS", "GetDist", "published chain"],
+    example='summarize_chain(chain="Pantheon+only_FlatLambdaCDM_chain.txt.gz", burn_in_fraction=0.25)',
+)
+def summarize_chain(
+    chain: str,
+    burn_in_fraction: float = 0.25,
+    parameters: list[str] | None = None,
+    output_dir: str = "figures",
+) -> MethodResult:
+    """Summarise an MCMC chain file (mean, std, 68%/95% intervals) with the same code as our own fits.
+
+    Reads a text or gzip chain whose columns are named in a header line (CosmoSIS '#section--name',
+    GetDist-style or plain), drops the first burn_in_fraction of the rows, uses a weight column when
+    present, and writes a corner plot.  Parameter names are normalised (omega_m -> Omega_m, h0 -> h,
+    supernova M -> M).
+
+    Args:
+        chain: Path of the chain file (text or .gz).
+        burn_in_fraction: Fraction of rows dropped from the start as burn-in.
+        parameters: Parameters to summarise (default: every non-bookkeeping column).
+        output_dir: Folder for the corner plot.
+    """
+    loaded = load_chain(chain, burn_in_fraction)
+    names = list(loaded.names)
+    wanted = parameters or names
+    missing = [p for p in wanted if p not in names]
+    if missing:
+        raise UserError(f"parameter(s) {', '.join(missing)} not in the chain; it has {', '.join(names)}")
+    cols = [names.index(p) for p in wanted]
+    samples = loaded.samples[:, cols]
+    values: dict[str, Any] = dict(summarize_samples(samples, wanted, loaded.weights))
+    n = samples.shape[0]
+    n_eff = n if loaded.weights is None else float(loaded.weights.sum() ** 2 / np.sum(loaded.weights**2))
+    values["n_samples"] = n
+    from cmbagent.tools.methods.cosmology._plots import corner_plot
+
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    artifacts: list[str] = []
+    if n > len(wanted):
+        stem = Path(chain).name.split(".")[0]
+        artifacts.append(str(corner_plot(samples, wanted, out / f"{stem}_corner.png", weights=loaded.weights)))
+    checks = [
+        Check(name="enough_samples", passed=n_eff >= 1000,
+              message=f"{n} samples after dropping {loaded.n_dropped} of {loaded.n_total} rows as burn-in "
+                      f"(weighted sample size {n_eff:.0f})"),
+        Check(name="finite_values", passed=bool(np.all(np.isfinite(samples))),
+              message="all sample values finite" if np.all(np.isfinite(samples)) else "chain contains NaN/inf"),
+    ]
+    quoted = "; ".join(f"{p} = {_fmt(values[p]['mean'], values[p]['std'])}" for p in wanted)
+    summary = (f"Chain {Path(chain).name}: {n} samples after dropping the first {100 * burn_in_fraction:.0f}% "
+               f"({loaded.n_dropped} rows); {quoted}.")
+    diagnostics = {"columns": list(loaded.raw_names), "parameters": names, "weighted": loaded.weights is not None,
+                   "n_total": loaded.n_total, "n_dropped": loaded.n_dropped}
+    return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)
