@@ -3,7 +3,7 @@
 Space secrets arrive as environment variables: ``OPENAI_API_KEY``/``ANTHROPIC_API_KEY`` (used when a visitor
 gives no key of their own), ``CMBAGENT_MODEL`` (default model; ``offline`` when unset),
 ``CMBAGENT_UI_MAX_CONCURRENT_RUNS``, ``CMBAGENT_UI_MAX_BUDGET_USD`` (caps every run), ``CMBAGENT_UI_AUTH``
-(USER:PASS), ``CMBAGENT_UI_SANDBOX`` (auto, bubblewrap, docker, process) and ``CMBAGENT_UI_WORKSPACES``.
+(USER:PASS), ``CMBAGENT_UI_SANDBOX`` (auto, bwrap, docker, process) and ``CMBAGENT_UI_WORKSPACES``.
 The port is ``GRADIO_SERVER_PORT`` (7860) and the interface ``GRADIO_SERVER_NAME`` (0.0.0.0 in the image).
 """
 

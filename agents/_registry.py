@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from cmbagent.agents._schemas import SCHEMAS
 from pydantic import BaseModel
 
+from cmbagent.agents._schemas import SCHEMAS
 from cmbagent.exceptions import ConfigError, UnknownAgentError
 
 __all__ = [

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from cmbagent.planner._plan import MethodCall, Plan, PlanStep
 from pydantic import BaseModel, Field
+
+from cmbagent.planner._plan import MethodCall, Plan, PlanStep
 
 __all__ = [
     "SCHEMAS",

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cmbagent.events import Event, EventLog, read_events
 from cmbagent.exceptions import CmbagentError, ConfigError, TaskError, UserError
-from cmbagent.run import RunFolder
+from cmbagent.run import RunFolder, open_checkpoints
 from cmbagent.task import Task, load_task
 
 __all__ = ["PlanDecision", "RunResult", "offline_fallback", "replay", "resume", "solve"]
@@ -127,6 +127,9 @@ def solve(
     _check_offline_reach(parsed, routing)
     if sandbox not in {"auto", "bwrap", "docker", "process"}:
         raise ConfigError(f"unknown sandbox {sandbox!r}; choose auto, bwrap, docker or process")
+    from cmbagent.sandbox import get_backend
+
+    get_backend(sandbox)  # SandboxUnavailable (saying why and what to do) before any run folder exists
     settings = {"max_steps": max_steps, "n_reviews": n_reviews, "max_attempts": max_attempts,
                 "approve_plan": approve_plan, "sandbox": sandbox}
     run_config = {"model": routing.default, "agent_models": dict(routing.agents), "tiers": dict(routing.tiers),
@@ -146,8 +149,11 @@ def _settings(config: dict[str, Any]) -> Any:
     from cmbagent.planner._runtime import GraphSettings
 
     s = config.get("settings", {})
+    # the plot critic sees the figures themselves when a vision model is routed to it
+    vision = "vision" in config.get("tiers", {}) or "plot_critic" in config.get("agent_models", {})
     return GraphSettings(max_steps=s.get("max_steps", 12), n_reviews=s.get("n_reviews", 1),
-                         max_attempts=s.get("max_attempts", 3), approve_plan=s.get("approve_plan", False))
+                         max_attempts=s.get("max_attempts", 3), approve_plan=s.get("approve_plan", False),
+                         vision=vision)
 
 
 def _drive(
@@ -162,8 +168,6 @@ def _drive(
     replay_lenient: bool = False,
 ) -> RunResult:
     """Run (or continue) the graph for ``folder`` and finish the run's bookkeeping."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
     from cmbagent.agents import load_registry
     from cmbagent.models import ModelClient
     from cmbagent.planner._graph import build_graph
@@ -173,8 +177,15 @@ def _drive(
     run_id = run.get("run_id", folder.path.name)
     events = EventLog(folder.events, run_id, listener=on_event)
     previous = float(run.get("duration_s") or 0.0)
+    def model_event(kind: str, data: dict[str, Any]) -> None:
+        if kind == "text_delta":  # streamed text goes to the live listener only, not into events.jsonl
+            if on_event is not None:
+                on_event(Event(seq=-1, ts=time.time(), type="text_delta", run_id=run_id, data=data))
+            return
+        events.emit(kind, **data)
+
     client = ModelClient(routing, transcript_path=folder.transcript, budget=budget, api_keys=api_keys,
-                         on_event=lambda kind, data: events.emit(kind, **data), elapsed_offset_s=previous,
+                         on_event=model_event, elapsed_offset_s=previous,
                          replay_lenient=replay_lenient)
     sandbox = run.get("config", {}).get("settings", {}).get("sandbox", "auto")
 
@@ -185,8 +196,9 @@ def _drive(
 
     rt = Runtime(folder=folder, registry=load_registry(), client=client, events=events,
                  settings=_settings(run.get("config", {})), open_executor=open_executor)
-    conn = sqlite3.connect(str(folder.checkpoints), check_same_thread=False)
-    graph = build_graph(rt, SqliteSaver(conn))
+    saver = open_checkpoints(folder.checkpoints)
+    conn = saver.conn
+    graph = build_graph(rt, saver)
     thread = {"configurable": {"thread_id": run_id}}
     started = time.monotonic()
     events.emit("run_started", task=run.get("title", ""), model=routing.default, run_dir=str(folder.path),
@@ -205,6 +217,11 @@ def _drive(
         status = "interrupted"
     except CmbagentError as exc:
         status, error = "failed", f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # a bug: record the run as failed (it stays resumable), then surface it
+        folder.update_run(status="failed", error=f"internal error: {type(exc).__name__}: {exc}")
+        events.emit("run_finished", status="failed", report=None, cost_usd=client.ledger.totals().get("cost_usd"),
+                    duration_s=round(previous + time.monotonic() - started, 3))
+        raise
     finally:
         rt.close()
         client.close()
@@ -221,6 +238,10 @@ def _drive(
                       steps_done=sum(1 for s in statuses.values() if s == "done"), steps_total=len(statuses),
                       costs={"total": totals, "per_agent": client.ledger.per_agent()}, error=error,
                       finished=time.time() if status not in {"awaiting_approval", "interrupted"} else None)
+    if report is not None and folder.read_run().get("report_inputs"):
+        from cmbagent.report import rerender
+
+        rerender(folder)  # now with the run's final duration and cost
     if status != "awaiting_approval":
         events.emit("run_finished", status=status, report=str(report) if report else None, cost_usd=cost,
                     duration_s=round(duration, 3))
@@ -297,11 +318,18 @@ def resume(
             raise UserError(f"{folder.path} has no checkpoint yet; start it again with `cmbagent solve`")
         return _drive(folder, run["input"], routing=routing, budget=budget, on_event=on_event, api_keys=api_keys,
                       resumed=True)
+    values = dict(latest.checkpoint.get("channel_values", {}))
+    if decision is None and run.get("finished") and not run.get("error") and run.get("status") in {
+        "done", "failed", "budget_exhausted"
+    }:
+        # nothing left to do: the graph reached its end (its report is written)
+        return _result(folder, run["status"], values, run.get("cost_usd"), float(run.get("duration_s") or 0),
+                       run.get("error"))
     pending = [w for w in (latest.pending_writes or []) if w[1] == "__interrupt__"]
     graph_input: Any = None
     if pending or decision is not None:
         if decision is None:
-            return _result(folder, "awaiting_approval", dict(latest.checkpoint.get("channel_values", {})),
+            return _result(folder, "awaiting_approval", values,
                            run.get("cost_usd"), float(run.get("duration_s") or 0), None)
         graph_input = Command(resume=decision.model_dump())
     return _drive(folder, graph_input, routing=routing, budget=budget, on_event=on_event, api_keys=api_keys,

@@ -12,6 +12,7 @@
     ├── ModelRetry                fixable by the model: goes back to it as an observation
     ├── ModelError                a model call that failed for good
     │   ├── ModelHTTPError        the provider answered with an error status after retries
+    │   │   └── ModelRequestRejected  400/401/403/404/422: the request itself was refused (also a ConfigError)
     │   ├── ModelConnectionError  the endpoint could not be reached after retries
     │   ├── OutputValidationError structured output still invalid after the allowed repairs
     │   └── ReplayDivergence      a replayed run asked something the transcript did not record
@@ -36,6 +37,7 @@ __all__ = [
     "ModelConnectionError",
     "ModelError",
     "ModelHTTPError",
+    "ModelRequestRejected",
     "ModelRetry",
     "OutputValidationError",
     "ReplayDivergence",
@@ -92,6 +94,10 @@ class ModelHTTPError(ModelError):
         self.status_code = status_code
         self.model = model
         self.body = body
+
+
+class ModelRequestRejected(ModelHTTPError, ConfigError):
+    """The provider refused the request itself (bad key, unknown model, invalid parameter); not retried."""
 
 
 class ModelConnectionError(ModelError):

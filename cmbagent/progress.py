@@ -117,14 +117,16 @@ class RichProgress(Progress):
     def _view(self) -> Any:
         from rich.panel import Panel
         from rich.table import Table
+        from rich.text import Text
 
         table = Table.grid(padding=(0, 1))
         for step in self.plan:
             status = self.statuses.get(step["id"], "pending")
-            table.add_row(self._MARK.get(status, "?"), step["id"], step["title"], f"[dim]{step['agent']}[/dim]", status)
+            table.add_row(self._MARK.get(status, "?"), step["id"], Text(step["title"]), Text(step["agent"], style="dim"),
+                          status)
         elapsed = time.monotonic() - self.started
         head = f"step {self.current or '-'} attempt {self.attempt}  |  {elapsed:.0f} s  |  {self.calls} model calls  |  ${self.cost:.4f}"
-        return Panel(table if self.plan else "planning…", title=head, subtitle=self.last[:100])
+        return Panel(table if self.plan else Text("planning…"), title=Text(head), subtitle=Text(self.last[:100]))
 
     def render(self, event: Event) -> None:
         line = _line(event)

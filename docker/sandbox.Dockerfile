@@ -24,7 +24,7 @@ RUN if [ -n "$EXTRAS" ]; then \
     fi
 
 WORKDIR /src
-COPY pyproject.toml setup.py README.md ./
+COPY pyproject.toml setup.py README.md* ./
 COPY cmbagent ./cmbagent
 COPY agents ./agents
 COPY planner ./planner

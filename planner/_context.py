@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cmbagent.planner._plan import Plan, PlanStep
 from pydantic import BaseModel
+
+from cmbagent.planner._plan import Plan, PlanStep
 
 __all__ = [
     "RECENT_STEPS",

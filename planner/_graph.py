@@ -21,13 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from cmbagent.agents._schemas import AuditReport, ReportDraft
+from cmbagent.exceptions import BudgetExceeded
 from cmbagent.planner import _planning, _steps
 from cmbagent.planner._context import brief_text, clip
 from cmbagent.planner._plan import Plan
 from cmbagent.planner._runtime import GraphSettings, Runtime
 from cmbagent.planner._state import RunState
-
-from cmbagent.exceptions import BudgetExceeded
 
 __all__ = ["NODES", "GraphSettings", "Runtime", "build_graph"]
 
@@ -136,8 +135,8 @@ def build_graph(rt: Runtime, checkpointer: Any = None) -> Any:
 
     graph = StateGraph(RunState)
     for name, fn in NODES.items():
-        graph.add_node(name, _guarded(rt, name, fn))
-    graph.add_node("report", _guarded(rt, "report", report_node))
+        graph.add_node(name, _guarded(rt, name, fn))  # type: ignore[call-overload]
+    graph.add_node("report", _guarded(rt, "report", report_node))  # type: ignore[call-overload]
     graph.add_edge(START, "analyse")
     for name, targets in _ROUTES.items():
         graph.add_conditional_edges(name, _route, {t: t for t in targets})

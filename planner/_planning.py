@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import ValidationError
+
 from cmbagent.agents._schemas import PlanReview, ReplanDecision, TaskBrief
 from cmbagent.planner._context import brief_text, clip, recent_text
 from cmbagent.planner._plan import Plan, plan_problems
 from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState
-from pydantic import ValidationError
 
 __all__ = ["analyse", "approve", "plan", "replan", "review"]
 
@@ -92,7 +93,7 @@ def review(rt: Runtime, state: RunState) -> dict[str, Any]:
     approved = verdict.approved and not problems
     comments = list(verdict.comments) + problems
     rt.events.emit("plan_reviewed", approved=approved, comments=comments, round=round_)
-    if not approved and round_ < rt.settings.n_reviews + 1 and comments:
+    if not approved and comments:  # the planner revises; `plan` decides whether another review round follows
         return {"review_round": round_, "feedback": comments, "next": "plan"}
     return {"review_round": round_, "next": "approve"}
 
@@ -151,7 +152,7 @@ def replan(rt: Runtime, state: RunState) -> dict[str, Any]:
     if replans > rt.settings.max_replans:
         statuses[current] = "failed"
         results[current] = record
-        rt.events.emit("step_finished", step_id=current, status="failed", summary=reason, values={})
+        rt.step_finished(current, status="failed", summary=reason, values={})
         for sid, st in statuses.items():
             if st == "pending":
                 statuses[sid] = "skipped"
@@ -198,7 +199,7 @@ def replan(rt: Runtime, state: RunState) -> dict[str, Any]:
     statuses[current] = status
     record.update(status=status, reason=f"{clip(reason, 600)} — replanner: {clip(decision.reason, 400)}")
     results[current] = record
-    rt.events.emit("step_finished", step_id=current, status=status, summary=record["reason"], values={})
+    rt.step_finished(current, status=status, summary=record["reason"], values={})
     rt.events.emit("replanned", reason=decision.reason, skipped=[current, *skipped] if not new_ids else skipped,
                    new_steps=new_ids)
     update: dict[str, Any] = {"statuses": statuses, "results": results, "replans": replans, "current": None,

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cmbagent.agents import AgentRegistry
-from cmbagent.planner._context import output_format
-from cmbagent.sandbox._types import Executor
 from pydantic import BaseModel
 
-from cmbagent.events import EventLog
-from cmbagent.models._protocol import Message, ModelRequest, ModelResponse
+from cmbagent.agents import AgentRegistry
+from cmbagent.events import EventLog, read_events
+from cmbagent.models._protocol import ImagePart, Message, ModelRequest, ModelResponse, TextPart
+from cmbagent.planner._context import output_format
 from cmbagent.run import RunFolder
+from cmbagent.sandbox._types import Executor
 
 __all__ = ["Client", "GraphSettings", "Runtime"]
 
@@ -64,6 +64,16 @@ class Runtime:
         self._open_executor = open_executor
         self._executor: Executor | None = None
         self.turns = 0  # agent turns (model calls made by the graph), for the benchmark
+        # a node killed after emitting and before its checkpoint committed runs again on resume;
+        # step ids are unique within a run, so each step's final event is written once
+        self._finished = {e.data.get("step_id") for e in read_events(events.path) if e.type == "step_finished"}
+
+    def step_finished(self, step_id: str, **data: Any) -> None:
+        """Emit ``step_finished`` for ``step_id`` unless an earlier (killed) attempt of this node did."""
+        if step_id in self._finished:
+            return
+        self._finished.add(step_id)
+        self.events.emit("step_finished", step_id=step_id, **data)
 
     @property
     def executor(self) -> Executor:
@@ -87,8 +97,13 @@ class Runtime:
             lines.append(f"- {spec.name}: {spec.summary} (arguments: {args})")
         return "\n".join(lines) or "(no method tools installed)"
 
-    def ask(self, agent: str, sections: list[tuple[str, str]], metadata: dict[str, Any]) -> Any:
-        """One judgement: render the agent's prompt and context, call its model, return the validated output."""
+    def ask(self, agent: str, sections: list[tuple[str, str]], metadata: dict[str, Any],
+            images: list[str] | None = None) -> Any:
+        """One judgement: render the agent's prompt and context, call its model, return the validated output.
+
+        ``images`` (run-relative paths) are attached as image parts; callers pass them only when a
+        vision-capable model is configured for the agent.
+        """
         spec = self.registry.get(agent)
         schema: type[BaseModel] | None = spec.schema
         system = spec.render(
@@ -98,8 +113,11 @@ class Runtime:
             max_steps=self.settings.max_steps,
         )
         user = "\n\n".join(f"## {title}\n{body}" for title, body in sections if body)
+        content: str | list[TextPart | ImagePart] = user
+        if images:
+            content = [TextPart(text=user), *(ImagePart(path=str(self.folder.path / rel)) for rel in images)]
         request = ModelRequest(
-            messages=[Message(role="system", content=system), Message(role="user", content=user)],
+            messages=[Message(role="system", content=system), Message(role="user", content=content)],
             output_schema=schema,
             agent=agent,
             metadata={"agent": agent, **metadata},

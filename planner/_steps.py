@@ -25,6 +25,7 @@ from cmbagent.agents._schemas import (
     StepSummary,
     TextAnswer,
 )
+from cmbagent.exceptions import UserError
 from cmbagent.planner._context import (
     CODE_CHARS,
     brief_text,
@@ -37,8 +38,6 @@ from cmbagent.planner._context import (
 from cmbagent.planner._plan import Plan, PlanStep
 from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState
-
-from cmbagent.exceptions import UserError
 from cmbagent.run import write_json, write_text
 
 __all__ = ["RESULT_BEGIN", "RESULT_END", "act", "critique", "dispatch", "method_cell", "parse_result", "summarise"]
@@ -87,7 +86,7 @@ def _step(state: RunState) -> tuple[Plan, PlanStep]:
 
 
 def _dir(state: RunState) -> str:
-    return str(state["results"][state["current"]]["dir"])  # type: ignore[index]
+    return str(state["results"][str(state["current"])]["dir"])
 
 
 def dispatch(rt: Runtime, state: RunState) -> dict[str, Any]:
@@ -197,6 +196,7 @@ def _execute(rt: Runtime, state: RunState, step: PlanStep, code: str) -> dict[st
     cell_path = folder / "cells" / f"attempt-{attempt}.py"
     write_text(cell_path, code)
     code_hash = hashlib.sha256(code.strip().encode()).hexdigest()[:16]
+    record: dict[str, Any]
     try:
         compile(code, str(cell_path), "exec")
     except SyntaxError as exc:
@@ -214,12 +214,13 @@ def _execute(rt: Runtime, state: RunState, step: PlanStep, code: str) -> dict[st
                   "traceback": head_tail(result.traceback or "", 1500, 2500), "output": output,
                   "images": list(dict.fromkeys([rt.folder.rel(Path(rt.folder.path, p)) for p in result.images] + made)),
                   "duration_s": round(result.duration_s, 3)}
+    output_text = str(record["output"])
     write_text(folder / "outputs" / f"attempt-{attempt}.txt",
-               record["output"] + (f"\n[error]\n{record['error']}\n{record['traceback']}" if record["error"] else ""))
-    parsed = parse_result(record["output"]) if record["status"] == "ok" else None
+               output_text + (f"\n[error]\n{record['error']}\n{record['traceback']}" if record["error"] else ""))
+    parsed = parse_result(output_text) if record["status"] == "ok" else None
     record.update(cell=rt.folder.rel(cell_path), code_hash=code_hash, attempt=attempt, parsed=parsed)
     rt.events.emit("cell_executed", step_id=step.id, attempt=attempt, cell=record["cell"], status=record["status"],
-                   duration_s=record["duration_s"], stdout_tail=record["output"][-1500:], error=record["error"],
+                   duration_s=record["duration_s"], stdout_tail=output_text[-1500:], error=record["error"],
                    images=record["images"])
     return record
 
@@ -354,7 +355,10 @@ def critique(rt: Runtime, state: RunState) -> dict[str, Any]:
         for rel in images:
             p = Path(rt.folder.path, rel)
             sizes.append(f"- {rel} ({p.stat().st_size if p.is_file() else 'missing'} bytes)")
-        verdicts.append(("plot_critic", rt.ask("plot_critic", [common[0], ("Figures", "\n".join(sizes))], meta)))
+        attach = [rel for rel in images if Path(rt.folder.path, rel).is_file()
+                  and rel.lower().endswith((".png", ".jpg", ".jpeg"))][:4] if rt.settings.vision else None
+        verdicts.append(("plot_critic", rt.ask("plot_critic", [common[0], ("Figures", "\n".join(sizes))], meta,
+                                               images=attach)))
     accepted = all(v.accepted for _, v in verdicts)
     issues: list[str] = []
     for name, v in verdicts:
@@ -389,7 +393,7 @@ def critique(rt: Runtime, state: RunState) -> dict[str, Any]:
         results = dict(state["results"])
         statuses[step.id] = "skipped"
         results[step.id] = {**results[step.id], "status": "skipped", "reason": f"{reason} — controller: {decision.reason}"}
-        rt.events.emit("step_finished", step_id=step.id, status="skipped", summary=results[step.id]["reason"], values={})
+        rt.step_finished(step.id, status="skipped", summary=results[step.id]["reason"], values={})
         return {**base, "statuses": statuses, "results": results, "current": None, "next": "dispatch"}
     return {**base, "stop_reason": f"{reason} — controller: {decision.reason}", "next": "replan"}
 
@@ -421,5 +425,5 @@ def summarise(rt: Runtime, state: RunState) -> dict[str, Any]:
     step_json = json.loads((folder / "step.json").read_text(encoding="utf-8"))
     write_json(folder / "step.json", {**step_json, "status": "done", "cell": record.get("cell"),
                                       "attempts": state.get("attempt", 1), "values": values})
-    rt.events.emit("step_finished", step_id=step.id, status="done", summary=summary.summary, values=values)
+    rt.step_finished(step.id, status="done", summary=summary.summary, values=values)
     return {"statuses": statuses, "results": results, "current": None, "next": "dispatch"}

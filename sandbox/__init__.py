@@ -65,6 +65,18 @@ def _backend_class(name: str) -> type[Backend]:
     raise ConfigError(f"unknown sandbox backend {name!r}; choose one of auto, {', '.join(BACKENDS)}")
 
 
+_working: set[str] = set()  # backends that probed fine in this process: not probed again per executor
+
+
+def _probe(name: str) -> BackendStatus:
+    if name in _working:
+        return BackendStatus(True, "probed earlier in this process")
+    status = _backend_class(name).probe()
+    if status.available:
+        _working.add(name)
+    return status
+
+
 def probe_backends() -> dict[str, BackendStatus]:
     """Which backends can run here, each with the reason (used by ``cmbagent doctor``)."""
     return {name: _backend_class(name).probe() for name in BACKENDS}
@@ -82,10 +94,9 @@ def get_backend(name: str = "auto") -> Backend:
     if name == "auto":
         reasons = []
         for candidate in _AUTO_ORDER:
-            cls = _backend_class(candidate)
-            status = cls.probe()
+            status = _probe(candidate)
             if status.available:
-                return cls()
+                return _backend_class(candidate)()
             reasons.append(f"{candidate}: {status.reason}")
         raise SandboxUnavailable(
             "no isolating sandbox backend works here (" + "; ".join(reasons) + "). Install bubblewrap "
@@ -93,11 +104,10 @@ def get_backend(name: str = "auto") -> Backend:
             "docker/sandbox.Dockerfile -t cmbagent-sandbox .), or choose sandbox='process' explicitly to run "
             "without file-system and network isolation."
         )
-    cls = _backend_class(name)
-    status = cls.probe()
+    status = _probe(name)
     if not status.available:
         raise SandboxUnavailable(f"sandbox backend {name!r} cannot run here: {status.reason}")
-    return cls()
+    return _backend_class(name)()
 
 
 def open_sandbox(

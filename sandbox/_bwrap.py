@@ -27,9 +27,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from cmbagent.sandbox._backend import Backend, BackendStatus, KernelLaunch, LaunchPlan, matplotlib_font_cache
+from cmbagent.sandbox._limits import SandboxLimits
 
 __all__ = ["BwrapBackend", "package_source_dirs"]
 
@@ -159,31 +161,50 @@ class BwrapBackend(Backend):
         exe = _bwrap()
         if exe is None:
             return BackendStatus(False, "bubblewrap is not installed (apt install bubblewrap / dnf install bubblewrap)")
-        argv = [exe, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", *_system_args(),
-                "--proc", "/proc", "--dev", "/dev", "--", "/usr/bin/true"]
-        uid = _UID_BASE if os.geteuid() == 0 else None  # the user namespace stage 2 needs, as a sandbox uid
-        try:
-            proc = subprocess.run(argv, capture_output=True, timeout=10, user=uid, group=uid,
-                                  extra_groups=[] if uid is not None else None)
-        except (OSError, subprocess.SubprocessError) as exc:
-            return BackendStatus(False, f"bwrap could not start: {exc}")
+        # the real sandbox, both stages, with a trivial command instead of the kernel
+        with tempfile.TemporaryDirectory(prefix="cmbagent-probe-") as tmp:
+            run_dir, runtime = Path(tmp) / "run", Path(tmp) / "rt"
+            run_dir.mkdir()
+            runtime.mkdir()
+            try:
+                backend = cls()
+                if backend._root:
+                    _chown_tree(Path(tmp), backend.uid)
+                check = "import os, sys; sys.exit(0 if os.getuid() != 0 and os.access('.', os.W_OK) else 3)"
+                plan = backend._plan(run_dir, runtime, SandboxLimits(), {}, [backend.python(), "-c", check])
+            except (OSError, RuntimeError) as exc:
+                return BackendStatus(False, f"bwrap could not be prepared: {exc}")
+            try:
+                proc = subprocess.run(plan.argv, env=plan.env, pass_fds=plan.pass_fds, capture_output=True,
+                                      timeout=30)
+            except (OSError, subprocess.SubprocessError) as exc:
+                return BackendStatus(False, f"bwrap could not start: {exc}")
+            finally:
+                plan.close()
         if proc.returncode != 0:
-            why = proc.stderr.decode(errors="replace").strip()
-            return BackendStatus(False, f"bwrap cannot create namespaces here ({why}); unprivileged user "
-                                        "namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1)")
-        return BackendStatus(True, f"{exe}: network, pid, ipc and user namespaces, read-only system")
+            why = proc.stderr.decode(errors="replace").strip() or f"exit status {proc.returncode}"
+            return BackendStatus(False, f"bwrap cannot build the sandbox here ({why}); it needs user namespaces "
+                                        "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0)"
+                                        " and, as root, CAP_SYS_ADMIN")
+        mode = "two stages, sandbox uid per executor" if os.geteuid() == 0 else "user namespace"
+        return BackendStatus(True, f"{exe}: no network, read-only system, private /tmp, unprivileged uid ({mode})")
 
     def prepare_run_dir(self, run_dir: Path) -> None:
         if self._root:  # folders the host made since the last cell (steps/NN/...) must be writable
             _chown_tree(run_dir, self.uid, dirs_only=True, max_depth=4)
 
     def wrap(self, launch: KernelLaunch) -> LaunchPlan:
-        exe = _bwrap()
-        if exe is None:
-            raise FileNotFoundError("bwrap")
         if self._root:
             _chown_tree(launch.run_dir, self.uid)
             _chown_tree(launch.runtime_dir, self.uid)
+        kernel = [self.python(), "-c", launch.bootstrap, *launch.kernel_args]
+        return self._plan(launch.run_dir, launch.runtime_dir, launch.limits, launch.env, kernel)
+
+    def _plan(self, run_dir: Path, runtime_dir: Path, limits: SandboxLimits, kernel_env: dict[str, str],
+              command: list[str]) -> LaunchPlan:
+        exe = _bwrap()
+        if exe is None:
+            raise FileNotFoundError("bwrap")
         plan = LaunchPlan(argv=[], env={"PATH": "/usr/bin:/bin"}, cwd=Path("/"))
         fds: list[int] = []
 
@@ -213,8 +234,10 @@ class BwrapBackend(Backend):
                  "--ro-bind-data", data_fd("group", group), "/etc/group",
                  "--ro-bind-data", data_fd("hosts", "127.0.0.1 localhost sandbox\n::1 localhost\n"), "/etc/hosts"]
         args += ["--proc", "/proc", "--dev", "/dev"]
+        # POSIX semaphores and shared memory (multiprocessing, joblib) live in /dev/shm
+        args += ["--perms", "1777", "--size", str(limits.tmp_size), "--tmpfs", "/dev/shm"]
         # private /tmp first: binds below /tmp (a run folder or the runtime dir there) must come after it
-        args += ["--perms", "1777", "--size", str(launch.limits.tmp_size), "--tmpfs", "/tmp"]
+        args += ["--perms", "1777", "--size", str(limits.tmp_size), "--tmpfs", "/tmp"]
         for folder in ("/tmp/home", "/tmp/home/.config", _MPL_DIR):
             args += ["--perms", "1777", "--dir", folder]
         font_cache = matplotlib_font_cache()
@@ -237,23 +260,22 @@ class BwrapBackend(Backend):
             bind("--ro-bind", prefix)
         for src in package_source_dirs():
             bind("--ro-bind", src)
-        bind("--bind", launch.run_dir)
-        bind("--bind", launch.runtime_dir)
-        args += ["--chdir", str(launch.run_dir), "--clearenv"]
-        env = dict(launch.env)
+        bind("--bind", run_dir)
+        bind("--bind", runtime_dir)
+        args += ["--chdir", str(run_dir), "--clearenv"]
+        env = dict(kernel_env)
         env.update(HOME="/tmp/home", TMPDIR="/tmp", USER="sandbox", LOGNAME="sandbox",
                    MPLCONFIGDIR=_MPL_DIR)
         for key, value in sorted(env.items()):
             args += ["--setenv", key, value]
-        kernel = [self.python(), "-c", launch.bootstrap, *launch.kernel_args]
         if self._root:
             # stage 2: drop to the sandbox uid for good, then a user namespace that forbids further ones
-            # (so no mount, no unshare) around the kernel
+            # (so no mount, no unshare) around the kernel; --dev-bind keeps /dev/null, /dev/urandom usable
             stage2 = [exe, "--unshare-user", "--disable-userns", "--uid", str(self.uid), "--gid", str(self.gid),
-                      "--bind", "/", "/", "--die-with-parent", "--chdir", str(launch.run_dir), "--", *kernel]
+                      "--dev-bind", "/", "/", "--die-with-parent", "--chdir", str(run_dir), "--", *command]
             args += ["--", self.python(), "-c", _DROP_PRIVILEGES, str(self.uid), str(self.gid), *stage2]
         else:
-            args += ["--", *kernel]
+            args += ["--", *command]
         plan.argv = args
         plan.pass_fds = tuple(fds)
         return plan

@@ -9,17 +9,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from cmbagent.exceptions import KernelDied
 from cmbagent.sandbox._backend import Backend, KernelLaunch, LaunchPlan
 from cmbagent.sandbox._limits import DROPPED_MARK, SandboxLimits, bootstrap_code
 from cmbagent.sandbox._notebook import NotebookRecorder
 from cmbagent.sandbox._output import BoundedText, save_image, strip_ansi, text_bundle
 from cmbagent.sandbox._types import CellResult, Executor
-
-from cmbagent.exceptions import KernelDied
 
 __all__ = ["KernelExecutor", "kernel_env"]
 
@@ -29,6 +29,37 @@ _RESULT_TEXT_LIMIT = 20_000
 _MARK_BEFORE, _MARK_AFTER = DROPPED_MARK.split("{}")
 _DROPPED = re.compile(re.escape(_MARK_BEFORE) + r"(\d+)" + re.escape(_MARK_AFTER))
 _SECRET = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)", re.IGNORECASE)
+
+
+_spawner: Any = None
+_spawner_lock = threading.Lock()
+
+
+def _spawn(start: Any) -> subprocess.Popen[bytes]:
+    """Start a kernel process from one long-lived thread.
+
+    The kernel (and bwrap, with --die-with-parent) is killed when its parent *thread* ends
+    (PR_SET_PDEATHSIG), which is what takes it down with a host killed by -9. Starting it from a
+    short-lived worker thread (a graph node running in a pool) would kill the kernel when that thread
+    finished; one spawner thread that lives as long as the process avoids that.
+    """
+    global _spawner
+    with _spawner_lock:
+        if _spawner is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cmbagent-kernel-spawner")
+    proc: subprocess.Popen[bytes] = _spawner.submit(start).result()
+    return proc
+
+
+def _sweep_stale_runtime_dirs(base: Path) -> None:
+    """Remove runtime folders left by hosts that were killed (their pid is in the name and is gone)."""
+    for path in base.glob("cmbagent-k-*-*"):
+        pid = path.name.split("-")[2]
+        if not pid.isdigit() or Path(f"/proc/{pid}").exists():
+            continue
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def kernel_env(allow_env: tuple[str, ...], limits: SandboxLimits, backend: str, sandbox_id: str) -> dict[str, str]:
@@ -107,7 +138,8 @@ class KernelExecutor(Executor):
         base = Path(tempfile.gettempdir())
         if len(str(base)) > 60:  # ipc socket paths must stay under the 107-byte sun_path limit
             base = Path("/tmp")
-        path = Path(tempfile.mkdtemp(prefix="cmbagent-k-", dir=base))
+        _sweep_stale_runtime_dirs(base)
+        path = Path(tempfile.mkdtemp(prefix=f"cmbagent-k-{os.getpid()}-", dir=base))
         path.chmod(0o700)
         return path
 
@@ -129,11 +161,15 @@ class KernelExecutor(Executor):
         self._plan = plan
         log = open(self._runtime / "kernel.log", "wb")
         try:
-            self._proc = subprocess.Popen(
+            self._proc = _spawn(lambda: subprocess.Popen(
                 plan.argv, env=plan.env, cwd=plan.cwd, pass_fds=plan.pass_fds, user=plan.user,
                 group=plan.group, extra_groups=[] if plan.user is not None else None,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-            )
+            ))
+        except OSError as exc:
+            shutil.rmtree(self._runtime, ignore_errors=True)
+            self._runtime = None
+            raise KernelDied(f"could not start the {self.backend.name} kernel ({plan.argv[0]}): {exc}") from exc
         finally:
             log.close()
             plan.close()
@@ -141,7 +177,11 @@ class KernelExecutor(Executor):
         client.load_connection_file(str(conn))
         client.start_channels()
         self._client = client
-        self._wait_ready()
+        try:
+            self._wait_ready()
+        except BaseException:
+            self._kill()  # no half-started kernel, runtime folder or channel left behind
+            raise
 
     def _log_tail(self, size: int = 2000) -> str:
         try:
@@ -155,7 +195,7 @@ class KernelExecutor(Executor):
         while time.monotonic() < deadline:
             if self._proc is not None and self._proc.poll() is not None:
                 raise KernelDied(f"the {self.backend.name} kernel exited during start-up (code "
-                                 f"{self._proc.returncode}): {self._log_tail()}")
+                                 f"{self._proc.returncode}): {self._log_tail() or 'no output'}")
             self._client.kernel_info()
             try:
                 reply = self._client.get_shell_msg(timeout=0.5)
@@ -165,7 +205,6 @@ class KernelExecutor(Executor):
                 self._drain_shell()
                 self._drain_iopub()
                 return
-        self._kill()
         raise KernelDied(f"the {self.backend.name} kernel did not answer within {self.limits.startup_timeout:.0f} s: "
                          f"{self._log_tail()}")
 
@@ -245,21 +284,50 @@ class KernelExecutor(Executor):
     def _alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    def _disk_low(self) -> str | None:
+        """Why the cell must stop for lack of disk space, or None."""
+        floor = self.limits.min_free_disk
+        if floor is None:
+            return None
+        try:
+            st = os.statvfs(self.run_dir)
+        except OSError:
+            return None
+        free = st.f_bavail * st.f_frsize
+        if free >= floor:
+            return None
+        return (f"the disk holding the run folder has {free / 2**20:.0f} MiB free, below the "
+                f"{floor / 2**20:.0f} MiB floor (SandboxLimits.min_free_disk); delete or shrink files the cell wrote")
+
     def _wait(self, msg_id: str, collector: _Collector, deadline: float, timeout: float) -> tuple[str, str]:
         interrupted_at: float | None = None
+        last_interrupt = 0.0
+        why_stopped = f"the cell ran past its {timeout:g} s limit"
+        disk_stop: str | None = None
+        next_disk_check = 0.0
         while True:
             now = time.monotonic()
+            if interrupted_at is None and now >= next_disk_check:
+                next_disk_check = now + 0.1
+                disk_stop = self._disk_low()
+                if disk_stop is not None:
+                    self._interrupt()
+                    interrupted_at = last_interrupt = now
+                    why_stopped = f"the cell was stopped: {disk_stop}"
             if interrupted_at is None and now >= deadline:
                 self._interrupt()
-                interrupted_at = now
+                interrupted_at = last_interrupt = now
+            elif interrupted_at is not None and collector.error is None and now >= last_interrupt + 0.5:
+                # an interrupt that arrives before the kernel starts the cell is lost: repeat it
+                self._interrupt()
+                last_interrupt = now
             if interrupted_at is not None and now >= interrupted_at + self.limits.interrupt_grace:
                 why = self._restart()
                 grace = self.limits.interrupt_grace
                 if why is None:
-                    return "restarted", (f"the cell ran past its {timeout:g} s limit and the kernel did not stop within "
-                                         f"{grace:g} s of an interrupt; the kernel was restarted: all variables and "
-                                         "imports are lost")
-                return "died", f"the cell ran past its {timeout:g} s limit and the kernel could not be restarted: {why}"
+                    return "restarted", (f"{why_stopped} and the kernel did not stop within {grace:g} s of an "
+                                         "interrupt; the kernel was restarted: all variables and imports are lost")
+                return "died", f"{why_stopped} and the kernel could not be restarted: {why}"
             try:
                 msg = self._client.get_iopub_msg(timeout=_POLL)
             except Exception:  # queue.Empty
@@ -271,6 +339,10 @@ class KernelExecutor(Executor):
             kind = msg["msg_type"]
             if kind == "status" and msg["content"].get("execution_state") == "idle":
                 self._read_reply(msg_id)
+                if disk_stop is not None:
+                    collector.error = {"ename": "DiskSpaceExhausted", "evalue": disk_stop,
+                                       "traceback": (collector.error or {}).get("traceback", "")}
+                    return "error", why_stopped
                 if interrupted_at is not None:
                     return "timeout", (f"the cell ran past its {timeout:g} s wall-clock limit and was interrupted "
                                        "(KeyboardInterrupt); the kernel and its state are kept")

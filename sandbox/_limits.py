@@ -17,7 +17,9 @@ Why these defaults (measured on the project's machine; see bench/ and the issue 
 * ``cpu_time`` 4 h: CPU seconds over the kernel's whole life (it lives across cells); past it the kernel
   is killed by SIGXCPU and the executor restarts it. Per-cell runaway loops are stopped by the wall-clock
   timeout long before that.
-* ``tmp_size`` 512 MiB: size of the private /tmp (a tmpfs, i.e. memory).
+* ``tmp_size`` 512 MiB: size of the private /tmp (a tmpfs, i.e. memory); /dev/shm gets the same.
+* ``min_free_disk`` 1 GiB: the file-size limit bounds one file, not many; so while a cell runs the executor
+  watches the free space of the run folder's disk and stops the cell (``DiskSpaceExhausted``) below this.
 * ``threads`` min(4, cores): exported as OMP/OPENBLAS/MKL/NUMEXPR thread counts.
 """
 
@@ -47,6 +49,7 @@ class SandboxLimits:
         cpu_time: RLIMIT_CPU in seconds (CPU time of each process over its life).
         open_files: RLIMIT_NOFILE.
         tmp_size: size in bytes of the private /tmp tmpfs (bwrap backend).
+        min_free_disk: a cell is stopped when the disk holding the run folder has less free space than this.
         threads: value of OMP_NUM_THREADS and friends inside the kernel.
         output_head: bytes of each output stream kept from its start.
         output_tail: bytes of each output stream kept from its end.
@@ -60,6 +63,7 @@ class SandboxLimits:
     cpu_time: int | None = 4 * 3600
     open_files: int | None = 1024
     tmp_size: int = 512 * MiB
+    min_free_disk: int | None = 1 * GiB
     threads: int = field(default_factory=_default_threads)
     output_head: int = 20_000
     output_tail: int = 20_000
@@ -79,6 +83,8 @@ class SandboxLimits:
             raise ConfigError(f"SandboxLimits.threads must be >= 1, got {self.threads}")
         if self.output_head < 0 or self.output_tail < 0:
             raise ConfigError("SandboxLimits.output_head/output_tail must be >= 0")
+        if self.min_free_disk is not None and self.min_free_disk < 0:
+            raise ConfigError("SandboxLimits.min_free_disk must be >= 0 bytes or None")
         if self.interrupt_grace <= 0 or self.startup_timeout <= 0:
             raise ConfigError("SandboxLimits.interrupt_grace and startup_timeout must be positive seconds")
 
@@ -103,7 +109,7 @@ class SandboxLimits:
 
 # The first code that runs inside the sandbox: apply the rlimits (soft = hard, so the cell cannot raise
 # them back), ignore SIGXFSZ so an oversized write raises OSError instead of killing the process, start
-# the kernel in this process, and bound each cell's stdout/stderr at the source: without that, a 100 MB
+# the kernel in this process (set to die with its parent), and bound each cell's stdout/stderr at the source: without that, a 100 MB
 # print piles messages up inside the kernel until it runs out of its address space. The kernel passes
 # the first HEAD bytes of a cell's stream, keeps its last TAIL bytes, and reports what it dropped with
 # DROPPED_MARK, which the host turns back into a count. Standard library and ipykernel only.
@@ -115,6 +121,11 @@ for _name, _value in {limits!r}.items():
     resource.setrlimit(getattr(resource, _name), (_value, _value))
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 os.makedirs(os.environ.get("HOME", "/tmp"), exist_ok=True)
+try:  # die with the process that started us, even if it is killed -9 (PR_SET_PDEATHSIG = 1)
+    import ctypes
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+except (OSError, AttributeError):
+    pass
 if sys.path and sys.path[0] == "":
     del sys.path[0]
 from ipykernel.kernelapp import IPKernelApp

@@ -1,8 +1,10 @@
-"""``notebook.ipynb``: every executed cell with its outputs, in order, rewritten after each cell.
+"""``notebook.ipynb``: every executed cell with its outputs, in order, on disk after each cell.
 
-The file is replaced atomically (write a sibling, then ``os.replace``), so a run killed at any moment
-keeps every cell recorded before the kill and never leaves a half-written notebook (no fsync: a killed
-process loses nothing the kernel's page cache holds, and fsync would cost more than a trivial cell).
+The file is JSON whose last bytes are always the closing ``\\n]}\\n`` of the cell list. A new cell is
+written with one ``pwrite`` over that footer (the cell, then a fresh footer), so each cell costs O(1)
+whatever the notebook's length, and a process killed at any moment (kill -9 included) leaves every
+earlier cell on disk: a single small write is never half-done by a killed process. A notebook that
+exists when the executor starts (a resumed run) is continued.
 """
 
 from __future__ import annotations
@@ -16,66 +18,77 @@ from cmbagent.sandbox._types import CellResult
 
 __all__ = ["NotebookRecorder"]
 
+_FOOTER = b"\n]}\n"
+_METADATA = {
+    "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+    "language_info": {"name": "python"},
+}
+
+
+def _dumps(obj: Any) -> bytes:
+    # lone surrogates (undecodable bytes a cell printed) become "?", so the file is always valid UTF-8
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True).encode("utf-8", errors="replace")
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
 
 class NotebookRecorder:
-    """Appends executed cells to a notebook file; continues an existing one (a resumed run)."""
+    """Appends executed cells to a notebook file (nbformat 4.5)."""
 
     def __init__(self, path: Path) -> None:
-        import nbformat
-
         self.path = path
-        self._nbformat = nbformat
+        cells: list[dict[str, Any]] = []
         if path.exists():
             try:
-                self._nb = nbformat.read(str(path), as_version=4)
-            except Exception:  # a corrupt notebook must not stop the run: keep it aside, start afresh
+                cells = json.loads(path.read_bytes())["cells"]
+            except (ValueError, KeyError, TypeError):  # a corrupt notebook must not stop the run: keep it aside
                 path.replace(path.with_suffix(".ipynb.corrupt"))
-                self._nb = self._new()
-        else:
-            self._nb = self._new()
-        # each cell serialised once; the file is re-assembled from these strings (nbformat.write would
-        # re-validate the whole notebook after every cell, costing more than a trivial cell's round trip)
-        self._cell_json = [json.dumps(cell, ensure_ascii=False, sort_keys=True) for cell in self._nb.cells]
-
-    def _new(self) -> Any:
-        nb = self._nbformat.v4.new_notebook()
-        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-        nb.metadata["language_info"] = {"name": "python"}
-        return nb
-
-    @property
-    def cell_count(self) -> int:
-        return len(self._nb.cells)
+        self.cell_count = len(cells)
+        self._ids = {str(c.get("id")) for c in cells}
+        head = _dumps({"metadata": _METADATA, "nbformat": 4, "nbformat_minor": 5})[:-1] + b', "cells": [\n'
+        body = b",\n".join(_dumps(c) for c in cells)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(head + body + _FOOTER)
+        os.replace(tmp, path)
+        self._end = len(head) + len(body)  # offset of the footer
 
     def append(self, code: str, result: CellResult, outputs: list[dict[str, Any]]) -> None:
-        """Record one cell. ``outputs`` are nbformat output dicts (already bounded by the caller)."""
-        v4 = self._nbformat.v4
-        cell = v4.new_code_cell(source=code, execution_count=result.execution_count)
-        nb_outputs = []
+        """Record one cell. ``outputs`` are nbformat-shaped output dicts (already bounded by the caller)."""
+        nb_outputs: list[dict[str, Any]] = []
         for out in outputs:
             kind = out["output_type"]
             if kind == "stream":
-                nb_outputs.append(v4.new_output("stream", name=out["name"], text=out["text"]))
+                nb_outputs.append({"output_type": "stream", "name": out["name"], "text": _lines(out["text"])})
             elif kind in ("display_data", "execute_result"):
-                extra = {"execution_count": result.execution_count} if kind == "execute_result" else {}
-                nb_outputs.append(v4.new_output(kind, data=out["data"], metadata=out.get("metadata", {}), **extra))
+                item = {"output_type": kind, "data": out["data"], "metadata": out.get("metadata", {})}
+                if kind == "execute_result":
+                    item["execution_count"] = result.execution_count
+                nb_outputs.append(item)
             elif kind == "error":
-                nb_outputs.append(v4.new_output("error", ename=out["ename"], evalue=out["evalue"],
-                                                traceback=out["traceback"]))
+                nb_outputs.append({"output_type": "error", "ename": out["ename"], "evalue": out["evalue"],
+                                   "traceback": out["traceback"]})
         if result.status not in ("ok", "error"):
-            nb_outputs.append(v4.new_output("stream", name="stderr", text=f"[cmbagent] {result.message}\n"))
-        cell.outputs = nb_outputs
-        cell.metadata["cmbagent"] = {"status": result.status, "duration_s": round(result.duration_s, 3),
-                                     "images": result.images}
-        self._nb.cells.append(cell)
-        self._cell_json.append(json.dumps(cell, ensure_ascii=False, sort_keys=True))
-        self._write()
-
-    def _write(self) -> None:
-        head = {k: v for k, v in self._nb.items() if k != "cells"}
-        text = json.dumps(head, ensure_ascii=False, sort_keys=True)
-        text = text[:-1] + ', "cells": [\n' + ",\n".join(self._cell_json) + "\n]}\n"
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(text.encode("utf-8", errors="replace"))  # lone surrogates from bad bytes become "?"
-        os.replace(tmp, self.path)
+            nb_outputs.append({"output_type": "stream", "name": "stderr", "text": [f"[cmbagent] {result.message}\n"]})
+        cell_id = f"cell-{self.cell_count + 1:04d}"
+        while cell_id in self._ids:
+            cell_id += "x"
+        self._ids.add(cell_id)
+        cell = {
+            "cell_type": "code",
+            "id": cell_id,
+            "execution_count": result.execution_count,
+            "metadata": {"cmbagent": {"status": result.status, "duration_s": round(result.duration_s, 3),
+                                      "images": result.images}},
+            "outputs": nb_outputs,
+            "source": _lines(code),
+        }
+        data = (b",\n" if self.cell_count else b"") + _dumps(cell)
+        fd = os.open(self.path, os.O_WRONLY)
+        try:
+            os.pwrite(fd, data + _FOOTER, self._end)
+        finally:
+            os.close(fd)
+        self._end += len(data)
+        self.cell_count += 1

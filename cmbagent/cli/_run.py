@@ -6,7 +6,9 @@ report written), 130 interrupted (resumable).
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +42,24 @@ def _finish(result: Any, as_json: bool) -> None:
     raise typer.Exit(_EXIT.get(result.status, EXIT_FAILED))
 
 
-def _install_sigterm() -> None:
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM stops a run the way Ctrl-C does: checkpointed, status interrupted, exit 130."""
     import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
 
     def handler(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, handler)
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _interactive_approval(result: Any, as_json: bool) -> Any:
@@ -114,7 +127,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Plan, run, critique and report a task."""
         from cmbagent.api import offline_fallback, solve
-        from cmbagent.exceptions import UserError
+        from cmbagent.exceptions import SandboxUnavailable, UserError
         from cmbagent.models import parse_agent_models
 
         out = sys.stderr if as_json else sys.stdout
@@ -126,15 +139,15 @@ def register(app: typer.Typer) -> None:
             else:
                 out.write(f"model: {model or 'from configuration'}\n")
             out.flush()
-            _install_sigterm()
             listener = _listener(as_json)
-            result = solve(task, workspace=workspace, run_dir=run_dir, model=model, agent_models=overrides,
-                           config=config, max_steps=max_steps, n_reviews=n_reviews, max_attempts=max_attempts,
-                           budget_usd=budget_usd, budget_tokens=budget_tokens, timeout=timeout,
-                           approve_plan=approve_plan, sandbox=sandbox, data_files=list(data), on_event=listener)
+            with _sigterm_interrupts():
+                result = solve(task, workspace=workspace, run_dir=run_dir, model=model, agent_models=overrides,
+                               config=config, max_steps=max_steps, n_reviews=n_reviews, max_attempts=max_attempts,
+                               budget_usd=budget_usd, budget_tokens=budget_tokens, timeout=timeout,
+                               approve_plan=approve_plan, sandbox=sandbox, data_files=list(data), on_event=listener)
             _close_progress()
             result = _interactive_approval(result, as_json)
-        except UserError as exc:
+        except (UserError, SandboxUnavailable) as exc:
             _close_progress()
             fail(str(exc))
         _finish(result, as_json)
@@ -166,8 +179,8 @@ def register(app: typer.Typer) -> None:
             except (OSError, json.JSONDecodeError) as exc:
                 fail(f"cannot read the edited plan {edit}: {exc}")
         try:
-            _install_sigterm()
-            result = resume(run_dir, decision=decision, on_event=_listener(as_json))
+            with _sigterm_interrupts():
+                result = resume(run_dir, decision=decision, on_event=_listener(as_json))
             _close_progress()
             result = _interactive_approval(result, as_json)
         except UserError as exc:
@@ -178,7 +191,7 @@ def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay_cmd(
         run_dir: Path = typer.Argument(..., help="Recorded run folder."),
-        lenient: bool = typer.Option(False, "--lenient", help="Continue past requests that differ from the recording."),
+        lenient: bool = typer.Option(False, "--replay-lenient", "--lenient", help="Continue past requests that differ from the recording (e.g. a changed method catalogue)."),
         workspace: Path | None = typer.Option(None, "--workspace", help="Where the replay's run folder goes."),
         sandbox: str | None = typer.Option(None, "--sandbox", help="Sandbox backend (default: the recorded one)."),
         as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),

@@ -17,7 +17,13 @@ import time
 from abc import abstractmethod
 from typing import Any
 
-from cmbagent.exceptions import ConfigError, ModelConnectionError, ModelError, ModelHTTPError
+from cmbagent.exceptions import (
+    ConfigError,
+    ModelConnectionError,
+    ModelError,
+    ModelHTTPError,
+    ModelRequestRejected,
+)
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
 from cmbagent.models._specs import ensure_network_allowed
 from cmbagent.models._structured import finish
@@ -25,10 +31,6 @@ from cmbagent.models._structured import finish
 __all__ = ["HTTPModel", "ModelRequestRejected", "image_base64", "parse_arguments"]
 
 _CALLER_STATUSES = {400, 401, 403, 404, 413, 422}
-
-
-class ModelRequestRejected(ModelHTTPError, ConfigError):
-    """The provider refused the request itself (bad key, unknown model, invalid parameter); not retried."""
 
 
 def _transport_errors() -> tuple[type[BaseException], ...]:

@@ -70,6 +70,8 @@ PROVIDERS: dict[str, tuple[str | None, str, str]] = {
 }
 
 _DEFAULTS_BY_KEY = (("OPENAI_API_KEY", "openai:gpt-4.1"), ("ANTHROPIC_API_KEY", "anthropic:claude-sonnet-4-5"))
+#: the cheapest current model per hosted provider, used by ``cmbagent doctor --ping``
+_PING_SPECS = {"openai": "openai:gpt-4.1-nano", "anthropic": "anthropic:claude-haiku-4-5"}
 
 
 @dataclass(frozen=True)
@@ -130,12 +132,16 @@ def default_model_spec(env: Mapping[str, str] | None = None) -> str:
 
 
 def configured_providers(env: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """Which providers have their key variable set (for ``cmbagent doctor``); never reveals values."""
+    """Which providers have their key variable set (for ``cmbagent doctor``); never reveals values.
+
+    Each row: ``provider``, ``env_var``, ``is_set`` (``None`` when no variable applies), ``description``,
+    ``example`` and ``ping_spec`` (a cheap spec to ping, or ``None``).
+    """
     env = os.environ if env is None else env
     rows: list[dict[str, Any]] = []
     for provider, (variable, description, example) in PROVIDERS.items():
         row: dict[str, Any] = {"provider": provider, "env_var": variable, "description": description,
-                               "example": example}
+                               "example": example, "ping_spec": _PING_SPECS.get(provider)}
         if variable is None:
             row["is_set"] = None
         else:

@@ -34,13 +34,20 @@ def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
         if not isinstance(node, dict):
             return True
         node.pop("default", None)
+        ok = True
         if node.get("type") == "object" or "properties" in node:
-            extra = node.get("additionalProperties")
-            if extra not in (None, False) or "properties" not in node:
+            if node.get("additionalProperties") not in (None, False) or "properties" not in node:
                 return False  # a free-form mapping has no strict form
             node["additionalProperties"] = False
             node["required"] = list(node["properties"])
-        return all(visit(value) for key, value in node.items() if key not in {"required", "enum", "const"})
+            ok = all(visit(child) for child in node["properties"].values())
+        for key in ("items", "prefixItems", "anyOf", "allOf", "oneOf"):
+            if key in node:
+                ok = ok and visit(node[key])
+        for key in ("$defs", "definitions"):
+            if key in node:
+                ok = ok and all(visit(child) for child in node[key].values())
+        return ok
 
     return schema if visit(schema) else None
 

@@ -323,6 +323,8 @@ class OfflineModel(Model):
         data_files = list(task.get("data_files", []))
         arguments = fill_arguments(method, text, dict(task.get("arguments") or {}), data_files)
         first = next((p.strip() for p in text.split("\n\n") if p.strip() and not p.lstrip().startswith("#")), text)
+        if len(first) > 600:  # keep whole sentences
+            first = first[:600].rsplit(". ", 1)[0] + "."
         return TaskBrief(title=str(task.get("title") or method), objective=first[:600], domain=method.split(".")[0],
                          data_files=data_files, method=method, arguments=arguments,
                          deliverables=["the method's values with uncertainties", "its checks", "its figures"])
@@ -487,9 +489,15 @@ class OfflineModel(Model):
                     conclusions.append(f"{check['name']}: {'passed' if check.get('passed') else 'FAILED'} — {check.get('message', '')}")
             elif record.get("status") in {"failed", "skipped"}:
                 limitations.append(f"{sid} {record['status']}: {record.get('reason', '')}")
-        summary = f"{brief.get('objective') or meta.get('task', {}).get('title', '')}".strip()
+        title = str(brief.get("title") or meta.get("task", {}).get("title", "")).rstrip(".")
+        checks = [c for r in results.values() if r.get("status") == "done" for c in (r.get("checks") or [])]
+        summary = f"{title}."
         if numbers:
-            summary += " Result: " + "; ".join(numbers) + "."
+            methods = sorted({str(r["method"]) for r in results.values() if r.get("status") == "done" and r.get("method")})
+            summary += f" Result of {', '.join(methods)}: " + "; ".join(numbers) + "."
+            if checks:
+                passed = sum(1 for c in checks if c.get("passed"))
+                summary += f" {passed} of {len(checks)} of the method's own checks passed."
         else:
             summary += f" The run ended with status '{meta.get('status')}' without method results."
         limitations.append("Written by the offline backend: the narrative restates the method's numbers and checks; "

@@ -17,6 +17,7 @@ import gradio as gr
 from cmbagent.exceptions import UserError
 from cmbagent.ui._render import (
     fmt_cost,
+    render_chat,
     render_downloads,
     render_gallery,
     render_plan,
@@ -86,13 +87,14 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         return (
             header,
             _runs_table(runs),
-            gr.update(choices=[r.run_id for r in runs]),
+            gr.update(choices=[r.run_id for r in runs], value=current.run_id if current else None),
             (current.run_id if current else None),
         )
 
     @_friendly
     def submit_task(
-        message: dict[str, Any] | None,
+        message: str | None,
+        uploads: list[str] | None,
         provider: str,
         model_name: str,
         base_url: str,
@@ -105,11 +107,8 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         request: gr.Request,
     ) -> tuple[Any, ...]:
         session = session_of(request)
-        message = message or {}
-        text = str(message.get("text") or "").strip()
-        files = [
-            Path(str(f if isinstance(f, str) else f.get("path", ""))) for f in message.get("files") or []
-        ]
+        text = (message or "").strip()
+        files = [Path(str(f)) for f in uploads or []]
         if not text and not files:
             raise gr.Error("Type a task, attach a task.md, or pick an example.")
         spec, keys = model_spec(provider, model_name, base_url, api_key)
@@ -131,7 +130,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
             ),
             keys,
         )
-        return run_id, gr.update(value=None)
+        return run_id, gr.update(value=""), gr.update(value=None)
 
     @_friendly
     def run_example(
@@ -188,10 +187,10 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         else:
             proposed = _load_plan(run_dir)
             edited = plan_from_table(proposed, table)
-            action = "edit" if edited != proposed else "approve"
-            decision = PlanDecision(
-                action=action, plan=edited if action == "edit" else None, comment=(comment or "").strip()
-            )
+            if edited != proposed:
+                decision = PlanDecision(action="edit", plan=edited, comment=(comment or "").strip())
+            else:
+                decision = PlanDecision(action="approve", comment=(comment or "").strip())
         manager.submit_resume(session, run_id or "", decision, keys)
         return run_id
 
@@ -242,9 +241,11 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
             raise gr.Error("Pick one of your runs first.")
         return run_id, gr.Tabs(selected="run")
 
-    def refresh_runs(request: gr.Request) -> tuple[Any, ...]:
+    def refresh_runs(shown: str | None, request: gr.Request) -> tuple[Any, ...]:
         runs = list_runs(session_of(request), manager)
-        return _runs_table(runs), gr.update(choices=[r.run_id for r in runs])
+        ids = [r.run_id for r in runs]
+        chosen = shown if shown in ids else (ids[0] if ids else None)
+        return _runs_table(runs), gr.update(choices=ids, value=chosen)
 
     async def follow(run_id: str | None, request: gr.Request) -> AsyncIterator[tuple[Any, ...]]:
         """Stream the view of one run to this page until the run rests or the page follows another."""
@@ -252,76 +253,115 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         page = request.session_hash or ""
         generation = followers.get(page, 0) + 1
         followers[page] = generation
-        run_dir = session.run_dir(run_id or "")
-        if run_dir is None:
-            yield _blank_view()
-            return
-        tail = EventTail(run_dir / "events.jsonl")
-        view = RunView(run_id=run_id or "")
-        sent: dict[str, Any] = {}
-        plan_seq_in_table = -2
-        last_tick = 0.0
-        settled_at: float | None = None
-        while followers.get(page) == generation:
-            events = tail.read_new()
-            for event in events:
-                view.apply(event)
-            state, position, error = run_state(session, run_id or "", view)
-            handle = manager.handle(session, run_id or "")
-            now = time.time()
-            if events or now - last_tick >= _TICK_S or not sent:
-                last_tick = now
-                started = handle.started if handle and handle.started else None
-                parts: dict[str, Any] = {
-                    "status": render_status(
-                        view, state=state, queue_position=position, error=error, started=started
-                    ),
-                    "chat": chat_messages(view, state, handle.title if handle else "", error),
-                    "plan": render_plan(view),
-                    "steps": render_steps(view, run_dir, prefix=prefix),
-                    "gallery": render_gallery(view, run_dir, prefix=prefix),
-                    "report": render_report(run_id or "", run_dir, prefix=prefix),
-                    "downloads": render_downloads(run_id or "", run_dir, prefix=prefix),
-                    "approval": state == "awaiting_approval",
-                }
-                out = []
-                for key in ("status", "chat", "plan", "steps", "gallery", "report", "downloads", "approval"):
-                    if sent.get(key) == parts[key]:
-                        out.append(gr.skip())
-                        continue
-                    sent[key] = parts[key]
-                    out.append(gr.update(visible=parts[key]) if key == "approval" else parts[key])
-                table_update: Any = gr.skip()
-                if parts["approval"] and view.plan_seq != plan_seq_in_table:
-                    plan_seq_in_table = view.plan_seq
-                    table_update = plan_to_table(_load_plan(run_dir) or view.plan or {})
-                out.append(table_update)
-                if any(not _is_skip(o) for o in out):
-                    yield tuple(out)
-            resting = state in _TERMINAL and (handle is None or handle.state not in ACTIVE)
-            if resting and not tail.changed():
-                settled_at = settled_at or now
-                if now - settled_at > 1.5:
-                    return
-            else:
-                settled_at = None
-            await asyncio.sleep(_POLL_S)
+        try:
+            run_dir = session.run_dir(run_id or "")
+            if run_dir is None:
+                yield _blank_view()
+                return
+            tail = EventTail(run_dir / "events.jsonl")
+            view = RunView(run_id=run_id or "")
+            sent: dict[str, Any] = {}
+            plan_seq_in_table = -2
+            last_tick = 0.0
+            settled_at: float | None = None
+            seen_handle: tuple[Any, ...] | None = None
+            state = ""
+            while followers.get(page) == generation:
+                events = tail.read_new()
+                for event in events:
+                    view.apply(event)
+                handle = manager.handle(session, run_id or "")
+                handle_key = (handle.state, handle.ended, handle.order) if handle else None
+                now = time.time()
+                if events or handle_key != seen_handle or now - last_tick >= _TICK_S or not sent:
+                    last_tick, seen_handle = now, handle_key
+                    state, position, error = run_state(session, run_id or "", view)
+                    parts: dict[str, Any] = {
+                        "status": render_status(
+                            view,
+                            state=state,
+                            queue_position=position,
+                            error=error,
+                            started=handle.started if handle else None,
+                            ended=handle.ended if handle else None,
+                            title=handle.title if handle else "",
+                        ),
+                        "chat": render_chat(
+                            chat_messages(view, state, handle.title if handle else "", error)
+                        ),
+                        "plan": render_plan(view),
+                        "steps": render_steps(view, run_dir, prefix=prefix),
+                        "gallery": render_gallery(view, run_dir, prefix=prefix),
+                        "report": render_report(run_id or "", run_dir, prefix=prefix),
+                        "downloads": render_downloads(run_id or "", run_dir, prefix=prefix),
+                        "approval": state == "awaiting_approval",
+                    }
+                    out = []
+                    for key in (
+                        "status",
+                        "chat",
+                        "plan",
+                        "steps",
+                        "gallery",
+                        "report",
+                        "downloads",
+                        "approval",
+                    ):
+                        if sent.get(key) == parts[key]:
+                            out.append(gr.skip())
+                            continue
+                        sent[key] = parts[key]
+                        out.append(gr.update(visible=parts[key]) if key == "approval" else parts[key])
+                    table_update: Any = gr.skip()
+                    if parts["approval"] and view.plan_seq != plan_seq_in_table:
+                        plan_seq_in_table = view.plan_seq
+                        table_update = plan_to_table(_load_plan(run_dir) or view.plan or {})
+                    out.append(table_update)
+                    if any(not _is_skip(o) for o in out):
+                        yield tuple(out)
+                resting = state in _TERMINAL and (handle is None or handle.state not in ACTIVE)
+                if resting and not tail.changed():
+                    settled_at = settled_at or now
+                    if now - settled_at > 1.5:
+                        return
+                else:
+                    settled_at = None
+                await asyncio.sleep(_POLL_S)
+        finally:
+            if followers.get(page) == generation:  # the page is gone or done: forget it
+                del followers[page]
 
     # -- layout ----------------------------------------------------------------------------------------------
 
-    with gr.Blocks(title="cmbagent", analytics_enabled=False, fill_width=True) as demo:
+    with gr.Blocks(
+        title="cmbagent", analytics_enabled=False, fill_width=True, delete_cache=(3600, 3600)
+    ) as demo:
         header = gr.HTML(elem_id="cmb-header")
         current = gr.State(None)
         with gr.Tabs(selected="run") as tabs:
             with gr.Tab("Run", id="run"), gr.Row(equal_height=False):
                 with gr.Column(scale=2, min_width=340):
-                    chat = gr.Chatbot(label="cmbagent", height=420, elem_id="cmb-chat", buttons=[])
-                    task_box = gr.MultimodalTextbox(
-                        placeholder="Describe a task, or attach a task.md and its data files…",
+                    # plain components, not gr.Chatbot/gr.MultimodalTextbox: their bundles bring media players
+                    # (hls.js, audio) this page never uses, a third of its script weight
+                    chat = gr.HTML(render_chat([]), elem_id="cmb-chat")
+                    with gr.Row(equal_height=True):
+                        task_box = gr.Textbox(
+                            placeholder="Describe a task (Enter sends), or attach a task.md and its data files below",
+                            show_label=False,
+                            lines=1,
+                            max_lines=8,
+                            scale=5,
+                            elem_id="cmb-task",
+                        )
+                        send_btn = gr.Button(
+                            "Send", variant="primary", scale=1, min_width=80, elem_id="cmb-send"
+                        )
+                    uploads = gr.File(
+                        label="Attach a task.md and data files",
                         file_count="multiple",
-                        sources=["upload"],
-                        show_label=False,
-                        elem_id="cmb-task",
+                        type="filepath",
+                        height=110,
+                        elem_id="cmb-files",
                     )
                     with gr.Row():
                         example_pick = gr.Dropdown(
@@ -360,7 +400,9 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                             budget_usd = gr.Number(
                                 label="Budget (USD; 0 = none)", value=settings.max_budget_usd, minimum=0
                             )
-                            budget_tokens = gr.Number(label="Budget (tokens; 0 = none)", precision=0, minimum=0)
+                            budget_tokens = gr.Number(
+                                label="Budget (tokens; 0 = none)", precision=0, minimum=0
+                            )
                             timeout_min = gr.Number(label="Time limit (min; 0 = none)", minimum=0)
                         n_reviews = gr.Slider(0, 3, value=1, step=1, label="Plan review rounds")
                         approve_plan = gr.Checkbox(
@@ -398,7 +440,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                         ],
                     )
                     downloads_html = gr.HTML(elem_id="cmb-downloads")
-            with gr.Tab("Runs", id="runs"):
+            with gr.Tab("Runs", id="runs") as runs_tab:
                 runs_table = gr.Dataframe(
                     headers=RUN_COLUMNS, interactive=False, wrap=True, elem_id="cmb-runs"
                 )
@@ -437,9 +479,10 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         demo.load(on_load, None, [header, runs_table, run_pick, current], **quiet).then(
             follow, current, view_outputs, **follow_kw
         )
-        task_box.submit(submit_task, [task_box, *settings_inputs], [current, task_box], **quiet).then(
-            follow, current, view_outputs, **follow_kw
-        )
+        for trigger in (task_box.submit, send_btn.click):
+            trigger(
+                submit_task, [task_box, uploads, *settings_inputs], [current, task_box, uploads], **quiet
+            ).then(follow, current, view_outputs, **follow_kw)
         example_btn.click(run_example, [example_pick, *settings_inputs], current, **quiet).then(
             follow, current, view_outputs, **follow_kw
         )
@@ -456,7 +499,8 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         resume_btn.click(resume_run, [run_pick, *key_inputs], [current, tabs], **quiet).then(
             follow, current, view_outputs, **follow_kw
         )
-        refresh_btn.click(refresh_runs, None, [runs_table, run_pick], **quiet)
+        refresh_btn.click(refresh_runs, current, [runs_table, run_pick], **quiet)
+        runs_tab.select(refresh_runs, current, [runs_table, run_pick], **quiet)
         runs_table.select(_pick_row, None, run_pick, **quiet)
         provider_pick.change(_provider_changed, provider_pick, [model_name, base_url], **quiet)
     return demo
@@ -481,7 +525,7 @@ def _is_skip(value: Any) -> bool:
 
 def _blank_view() -> tuple[Any, ...]:
     empty = '<div class="cmb-empty">No run yet: type a task, attach a task.md, or run an example.</div>'
-    return (empty, [], "", "", "", "", "", gr.update(visible=False), gr.skip())
+    return (empty, render_chat([]), "", "", "", "", "", gr.update(visible=False), gr.skip())
 
 
 def _pick_row(evt: gr.SelectData) -> Any:

@@ -18,6 +18,7 @@ from cmbagent.ui._view import CellView, RunView, StepView
 
 __all__ = [
     "file_url",
+    "render_chat",
     "render_downloads",
     "render_gallery",
     "render_plan",
@@ -80,18 +81,23 @@ def render_status(
     error: str | None = None,
     now: float | None = None,
     started: float | None = None,
+    ended: float | None = None,
+    title: str = "",
 ) -> str:
     """The header of a run: status, elapsed time, cost; carries ``data-last-seq`` for latency probes."""
     now = time.time() if now is None else now
+    elapsed: float | None = None
     if view.finished and view.finished.get("duration_s") is not None:
-        elapsed: float | None = float(view.finished["duration_s"])
-    elif started is not None or view.started_ts is not None:
-        elapsed = now - (view.started_ts or started or now)
-    else:
-        elapsed = None
+        elapsed = float(view.finished["duration_s"])
+    elif state == "running" and (view.started_ts or started):
+        elapsed = now - float(view.started_ts or started or now)
+    elif view.started_ts is not None:  # resting (e.g. awaiting approval): the clock stops at the last event
+        elapsed = view.last_ts - view.started_ts
+    elif started is not None:
+        elapsed = (ended or now) - started
     parts = [
         f'<span class="cmb-badge cmb-{esc(state)}">{esc(state.replace("_", " "))}</span>',
-        f'<span class="cmb-title">{esc(view.title or view.run_id)}</span>',
+        f'<span class="cmb-title">{esc(view.title or title or view.run_id)}</span>',
         f'<span class="cmb-meta" data-testid="elapsed">elapsed {_fmt_duration(elapsed)}</span>',
         f'<span class="cmb-meta" data-testid="cost">{fmt_cost(view.cost_usd)}</span>',
     ]
@@ -117,6 +123,22 @@ def render_status(
         f'<div class="cmb-status" data-run="{esc(view.run_id)}" data-state="{esc(state)}" '
         f'data-last-seq="{view.last_seq}" data-last-ts="{view.last_ts:.6f}">' + "".join(lines) + "</div>"
     )
+
+
+def render_chat(messages: list[dict[str, str]]) -> str:
+    """The conversation as bubbles (escaped).  Written newest first into a ``column-reverse`` box, so the
+    browser shows them in order and keeps the newest in view without any script."""
+    if not messages:
+        return (
+            '<div class="cmb-chat"><div class="cmb-msg cmb-assistant">Describe a task, attach a task.md with its '
+            "data files, or run an example. I will plan it, run each step in a sandbox, check the results and "
+            "write a report.</div></div>"
+        )
+    bubbles = "".join(
+        f'<div class="cmb-msg cmb-{esc(m.get("role", "assistant"))}">{esc(m.get("content", ""))}</div>'
+        for m in reversed(messages)
+    )
+    return f'<div class="cmb-chat">{bubbles}</div>'
 
 
 def render_plan(view: RunView) -> str:

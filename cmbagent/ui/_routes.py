@@ -65,7 +65,8 @@ def _mounted_gradio(app: Any) -> Any:
 def _gradio_user(gradio_app: Any, cookies: MutableMapping[str, str]) -> str | None:
     cookie_id = gradio_app.cookie_id
     token = cookies.get(f"access-token-{cookie_id}") or cookies.get(f"access-token-unsecure-{cookie_id}")
-    return gradio_app.tokens.get(token) if token else None  # type: ignore[no-any-return]
+    user = gradio_app.tokens.get(token) if token else None
+    return str(user) if user else None
 
 
 def add_file_routes(app: FastAPI, store: SessionStore, settings: UISettings, *, prefix: str = "") -> None:

@@ -219,7 +219,8 @@ class RunManager:
 def _default(name: str) -> Callable[..., Any]:
     from cmbagent import api
 
-    return getattr(api, name)  # type: ignore[no-any-return]
+    function: Callable[..., Any] = getattr(api, name)
+    return function
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
@@ -259,7 +260,8 @@ def list_runs(session: Session, manager: RunManager) -> list[RunSummary]:
             if not run_dir.is_dir() or not valid_run_id(run_dir.name):
                 continue
             info = read_run_json(run_dir)
-            costs = info.get("costs") if isinstance(info.get("costs"), dict) else {}
+            raw_costs = info.get("costs")
+            costs: dict[str, Any] = raw_costs if isinstance(raw_costs, dict) else {}
             status = str(info.get("status") or "unknown")
             if status == "running" and manager.handle(session, run_dir.name) is None:
                 status = "interrupted"  # its process is gone (server restart, kill): resumable

@@ -173,7 +173,7 @@ def session_from_cookies(
     store: SessionStore, cookies: MutableMapping[str, str] | dict[str, str]
 ) -> Session | None:
     token = cookies.get(COOKIE_NAME)
-    return store.session(token) if valid_token(token) else None
+    return store.session(token) if token is not None and valid_token(token) else None
 
 
 def create_server(settings: UISettings) -> tuple[Any, Any]:
@@ -187,6 +187,9 @@ def create_server(settings: UISettings) -> tuple[Any, Any]:
     from cmbagent.ui._style import CSS, HEAD
 
     os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+    # Gradio rebuilds a pandas table of every past event after each event, only for its monitoring dashboard
+    # (off here): O(events) work per event on a long-lived server, so it is pushed out of reach.
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", str(2**62))
     settings.workspaces = Path(settings.workspaces).expanduser().resolve()
     settings.workspaces.mkdir(parents=True, exist_ok=True)
     store = SessionStore(settings.workspaces)

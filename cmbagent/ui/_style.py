@@ -47,6 +47,11 @@ CSS = """
 .cmb-dl { font-weight: 600; }
 .cmb-empty { color: var(--body-text-color-subdued); font-size: 0.9em; }
 .cmb-session code { user-select: all; }
+.cmb-chat { display: flex; flex-direction: column-reverse; gap: 6px; min-height: 160px; max-height: 420px; overflow-y: auto;
+            padding: 8px; border: 1px solid var(--border-color-primary); border-radius: 8px; }
+.cmb-msg { padding: 6px 10px; border-radius: 10px; max-width: 90%; white-space: pre-wrap; line-height: 1.35; }
+.cmb-user { align-self: flex-end; background: var(--color-accent-soft); }
+.cmb-assistant { align-self: flex-start; background: var(--background-fill-secondary); }
 """
 
 # Re-rendering a section replaces its HTML; remember which code cells a person opened and keep them open.

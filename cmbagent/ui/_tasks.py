@@ -198,12 +198,16 @@ def plan_from_table(proposed: dict[str, Any], table: Any) -> dict[str, Any]:
     same id; a new row becomes a new step (agent ``engineer`` unless one is given).
     """
     by_id = {str(s.get("id")): s for s in proposed.get("steps") or [] if isinstance(s, dict)}
+    rows = [dict(zip(PLAN_COLUMNS, cells, strict=True)) for cells in _rows(table)]
+    used = {row["id"] for row in rows if row["id"]}
     steps = []
-    for n, cells in enumerate(_rows(table), 1):
-        values = dict(zip(PLAN_COLUMNS, cells, strict=True))
-        step_id = values["id"] or f"s{n}"
+    for n, values in enumerate(rows, 1):
+        step_id = values["id"]
+        if not step_id:  # a new row: the first free id of the form sN
+            step_id = next(f"s{k}" for k in range(n, n + len(rows) + len(used) + 1) if f"s{k}" not in used)
+            used.add(step_id)
         step = dict(by_id.get(step_id) or {"id": step_id, "agent": "engineer"})
-        for col in PLAN_COLUMNS:
+        for col in PLAN_COLUMNS[1:]:
             if values[col] != str(step.get(col) or "") and (values[col] or col != "agent"):
                 step[col] = values[col]
         steps.append(step)

@@ -77,7 +77,10 @@ class Slow:
 
 @dataclass
 class Drop:
-    """Close the connection without sending a response."""
+    """Close the connection without sending a response, or (``during``) in the middle of a streamed answer."""
+
+    during: Text | Json | ToolCalls | None = None
+    after_events: int = 2
 
 
 @dataclass

@@ -203,17 +203,27 @@ class _Handler(BaseHTTPRequestHandler):
     def _json(self, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
         self._send(status, json.dumps(obj).encode(), "application/json", headers)
 
+    drop_after: int | None = None
+
     def _sse(self, events: list[tuple[str | None, Any]]) -> None:
+        """Stream events with chunked encoding, as real servers do (so a cut-off stream is detectable)."""
+        if self.drop_after is not None:
+            events = events[: self.drop_after]
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("cache-control", "no-cache")
-        self.send_header("connection", "close")
+        self.send_header("transfer-encoding", "chunked")
         self.end_headers()
-        self.close_connection = True
         for name, data in events:
-            chunk = (f"event: {name}\n" if name else "") + f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n"
-            self.wfile.write(chunk.encode())
+            text = (f"event: {name}\n" if name else "") + f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n"
+            payload = text.encode()
+            self.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
             self.wfile.flush()
+        if self.drop_after is not None:
+            self._drop()
+            return
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
 
     def _drop(self) -> None:
         self.close_connection = True
@@ -226,8 +236,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, request: RecordedRequest, reply: Reply) -> None:
         if isinstance(reply, Drop):
-            self._drop()
-            return
+            if reply.during is not None and request.stream:
+                self.drop_after = reply.after_events
+                reply = reply.during
+            else:
+                self._drop()
+                return
         if isinstance(reply, Status):
             headers = {} if reply.retry_after is None else {"retry-after": f"{reply.retry_after:g}"}
             if request.wire == "anthropic":

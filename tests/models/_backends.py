@@ -55,7 +55,7 @@ def network_off() -> Iterator[None]:
     def refuse(self: socket.socket, address: object) -> None:
         raise ConnectionRefusedError(f"network is switched off in this test (tried {address!r})")
 
-    socket.socket.connect = refuse  # type: ignore[method-assign]
+    socket.socket.connect = refuse  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:

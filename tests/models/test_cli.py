@@ -17,7 +17,7 @@ SPECS = {"openai": "openai:gpt-4.1", "anthropic": "anthropic:claude-sonnet-4-5"}
 
 
 @pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def server(monkeypatch: pytest.MonkeyPatch):
     with FakeLLMServer() as fake:
         monkeypatch.setenv("OPENAI_API_KEY", KEYS["OPENAI_API_KEY"])
         monkeypatch.setenv("ANTHROPIC_API_KEY", KEYS["ANTHROPIC_API_KEY"])
@@ -26,7 +26,7 @@ def server(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
         yield fake
 
 
-def invoke(*args: str):  # type: ignore[no-untyped-def]
+def invoke(*args: str):
     return CliRunner().invoke(app, list(args))
 
 
@@ -75,7 +75,7 @@ def test_ping_missing_key_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> N
     assert result.exit_code == 2 and "ANTHROPIC_API_KEY" in result.stderr
 
 
-def test_models_lists_providers_and_routing(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_models_lists_providers_and_routing(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "cmbagent.toml").write_text('[models.agents]\nplanner = "openai:o3"\n')
     monkeypatch.setenv("OPENAI_API_KEY", "sk-list-test-123456789")

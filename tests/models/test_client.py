@@ -150,7 +150,7 @@ def test_transcript_line_contents_and_torn_tail(tmp_path: Path) -> None:
                           usage=Usage(input_tokens=3, output_tokens=2, cached_tokens=1))
     client = client_for(ScriptedModel([reply]), tmp_path)
     client.request(agent="engineer", request=ask("hi", metadata={"step": 2},
-                                                 settings={"temperature": 0.2}))  # type: ignore[arg-type]
+                                                 settings={"temperature": 0.2}))
     path = tmp_path / "transcript.jsonl"
     with open(path, "a") as handle:
         handle.write('{"v": 1, "seq": 1, "agent"')  # a kill -9 in the middle of a write
@@ -167,3 +167,11 @@ def test_scrubber_patterns_and_values() -> None:
     assert "AbC123456789" not in text and "eyJhbGciOi" not in text and "tok-abcdef-123" not in text
     assert "session-key-xyz" not in text and "/root" in text  # only secrets go
     assert json.loads(json.dumps(scrub.scrub_json({"a": ["sk-abcdefghijk"]}))) == {"a": ["sk-[REDACTED]"]}
+
+
+def test_session_keys_from_the_ui_are_scrubbed(tmp_path: Path) -> None:
+    session_key = "browser-session-key-42"  # not sk-shaped: only the injected value identifies it
+    client = client_for(ScriptedModel([f"you said {session_key}"]), tmp_path, api_keys={"openai": session_key})
+    client.request(agent="engineer", request=ask(f"key={session_key}"))
+    text = (tmp_path / "transcript.jsonl").read_text()
+    assert session_key not in text and text.count("[REDACTED]") == 2

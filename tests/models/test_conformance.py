@@ -41,7 +41,7 @@ def ask(text: str, **kwargs: object) -> ModelRequest:
                         **kwargs)  # type: ignore[arg-type]
 
 
-def run(name: str, tmp_path: Path, replies: list, scenario, **options) -> Outcome:  # type: ignore[no-untyped-def]
+def run(name: str, tmp_path: Path, replies: list, scenario, **options) -> Outcome:
     return backend(name).run(tmp_path, replies, scenario, **options)
 
 
@@ -68,7 +68,7 @@ def test_text_usage_and_cost(name: str, tmp_path: Path) -> None:
     totals = out.client.ledger.to_dict()
     assert totals["per_agent"]["researcher"]["total_tokens"] == 49
     assert totals["total"]["calls"] == 1
-    (kind, data), = [(k, d) for k, d in out.events if k == "model_call"]
+    data, = [d for k, d in out.events if k == "model_call"]
     assert data["agent"] == "researcher" and data["input_tokens"] == 40 and data["output_tokens"] == 9
     line, = out.transcript_lines()
     assert line["agent"] == "researcher" and line["response"]["text"] == "H0 is about 70."
@@ -82,10 +82,10 @@ def test_streaming_text_deltas(name: str, tmp_path: Path) -> None:
     def scenario(client: ModelClient) -> tuple:
         deltas: list[str] = []
         response = client.request(agent="engineer", request=ask("stream"), on_text=deltas.append)
-        return response.text, "".join(deltas)
+        return response.text, "".join(deltas), response.usage.model_dump()
 
-    out = run(name, tmp_path, [Text(text)], scenario)
-    assert out.result == (text, text)
+    out = run(name, tmp_path, [Text(text, input_tokens=21, output_tokens=8, cached_tokens=4)], scenario)
+    assert out.result == (text, text, {"input_tokens": 21, "output_tokens": 8, "cached_tokens": 4})
     streamed = [d["text"] for kind, d in out.events if kind == "text_delta"]
     assert "".join(streamed) == text
     live = out.recorded or out  # a replay has no stream of its own; its recording had
@@ -167,7 +167,7 @@ def test_structured_output_gives_up_with_quoted_output(name: str, tmp_path: Path
 
 @pytest.mark.parametrize("name", ALL_BACKENDS)
 def test_invalid_tool_arguments_go_back_to_the_model(name: str, tmp_path: Path) -> None:
-    def scenario(client: ModelClient) -> tuple:
+    def scenario(client: ModelClient) -> list:
         response = client.request(agent="engineer", request=ask("add", tools=[ADD]))
         return [(c.name, c.arguments) for c in response.tool_calls]
 

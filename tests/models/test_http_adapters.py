@@ -31,7 +31,7 @@ class Point(BaseModel):
     y: float
 
 
-def model_for(kind: str, server: FakeLLMServer, **kwargs: Any):  # type: ignore[no-untyped-def]
+def model_for(kind: str, server: FakeLLMServer, **kwargs: Any):
     env = {**KEYS, "OPENAI_BASE_URL": server.openai_url, "ANTHROPIC_BASE_URL": server.anthropic_url}
     spec = {"openai": "openai:gpt-4.1", "anthropic": "anthropic:claude-sonnet-4-5",
             "openai-compatible": f"openai-compatible:local@{server.openai_url}"}[kind]
@@ -113,7 +113,7 @@ def test_settings_images_and_wire_parameters(tmp_path: Path) -> None:
     image = tmp_path / "fig.png"
     image.write_bytes(b"\x89PNG fake bytes")
     encoded = base64.b64encode(image.read_bytes()).decode()
-    content = [TextPart(text="what is this?"), ImagePart(path=str(image))]
+    content: list[TextPart | ImagePart] = [TextPart(text="what is this?"), ImagePart(path=str(image))]
     request = ModelRequest(messages=[Message(role="user", content=content)],
                            settings=ModelSettings(temperature=0.1, max_tokens=99))
     with FakeLLMServer() as server:
@@ -135,3 +135,25 @@ def test_free_form_schema_is_sent_non_strict() -> None:
     with FakeLLMServer([Json({"values": {"h0": 70.0}})]) as server:
         assert model_for("openai", server).request(ask(output_schema=Notes)).output == Notes(values={"h0": 70.0})
         assert server.requests[0].body["response_format"]["json_schema"]["strict"] is False
+
+
+def test_reasoning_effort_reaches_both_wires() -> None:
+    request = ask(settings=ModelSettings(reasoning_effort="high", max_tokens=500))
+    with FakeLLMServer() as server:
+        model_for("openai", server).request(request)
+        model_for("anthropic", server).request(request)
+        openai, anthropic = (r.body for r in server.requests)
+    assert openai["reasoning_effort"] == "high"
+    assert anthropic["thinking"] == {"type": "enabled", "budget_tokens": 16384}
+    assert anthropic["max_tokens"] > 16384  # the answer needs room beyond the thinking budget
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+def test_stream_cut_off_midway_is_a_connection_error(kind: str) -> None:
+    with FakeLLMServer([Drop(during=Text("this answer never finishes"), after_events=3)]) as server:
+        deltas: list[str] = []
+        with pytest.raises(ModelConnectionError) as info:
+            model_for(kind, server, max_retries=2).request(ask(), on_text=deltas.append)
+        assert info.value.url == (server.openai_url if kind == "openai" else server.anthropic_url)
+        assert deltas and "".join(deltas) != "this answer never finishes"
+        assert len(server.requests) == 1  # a broken stream is not silently re-sent (its text was shown)

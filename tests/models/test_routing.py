@@ -72,7 +72,7 @@ def test_no_model_anywhere_defaults_to_offline_or_the_keyed_provider() -> None:
 
 
 def test_bad_specs_and_flags_name_their_source(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="agent:planner \\(from env\\).*provider:"):
+    with pytest.raises(ConfigError, match=r"agent:planner \(from env\).*provider:"):
         Routing.from_sources(env={"CMBAGENT_MODEL_PLANNER": "gpt4"})
     with pytest.raises(ConfigError, match="AGENT=SPEC"):
         parse_agent_models(["planner"])

@@ -84,11 +84,11 @@ def test_network_switch_refuses_remote_urls_before_any_request() -> None:
         model.request(ModelRequest(messages=[Message(role="user", content="hi")]))
     assert model._client is None  # type: ignore[attr-defined]  # refused before the SDK was even set up
     remote = resolve("openai-compatible:m@http://10.1.2.3:8000/v1", env={})
-    with pytest.raises(ConfigError, match="10.1.2.3"):
+    with pytest.raises(ConfigError, match=r"10\.1\.2\.3"):
         remote.request(ModelRequest(messages=[Message(role="user", content="hi")]))
 
 
-def test_replay_spec_needs_an_existing_transcript(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_replay_spec_needs_an_existing_transcript(tmp_path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         resolve(f"replay:{tmp_path / 'missing.jsonl'}")
     path = tmp_path / "t.jsonl"

@@ -46,7 +46,8 @@ def test_reviewer_change_requests_reach_the_planner(tmp_path: Path) -> None:
 
     reviews = iter([PlanReview(approved=False, comments=["add a step b"]), PlanReview(approved=True)])
     model = brain(planner=planner, plan_reviewer=lambda r: next(reviews))
-    result = solve("Two things.", workspace=tmp_path, model="scripted", models={"scripted": model}, n_reviews=2)
+    result = solve("Two things.", workspace=tmp_path, model="scripted", models={"scripted": model}, n_reviews=2,
+                   sandbox="process")
     assert result.status == "done"
     assert "add a step b" in prompts[1]
     reviewed = of_type(result.run_dir, "plan_reviewed")
@@ -63,7 +64,7 @@ def test_person_rejects_then_edits_the_plan(tmp_path: Path) -> None:
 
     model = brain(planner=planner)
     first = solve("Plan something.", workspace=tmp_path, model="scripted", models={"scripted": model},
-                  approve_plan=True)
+                  approve_plan=True, sandbox="process")
     assert first.status == "awaiting_approval"
     assert of_type(first.run_dir, "step_started") == []
     assert json.loads((first.run_dir / "run.json").read_text())["status"] == "awaiting_approval"
@@ -90,7 +91,7 @@ def test_spent_budget_ends_cleanly_with_a_partial_report(tmp_path: Path) -> None
     model = brain(planner=lambda r: text_plan("a", "b", "c", "d"))
     model.usage = Usage(input_tokens=400, output_tokens=100)
     result = solve("Four paragraphs.", workspace=tmp_path, model="scripted", models={"scripted": model},
-                   budget_tokens=3000)
+                   budget_tokens=3000, sandbox="process")
     assert result.status == "budget_exhausted"
     report = (result.run_dir / "report.md").read_text()
     assert "budget" in report.lower()
@@ -98,3 +99,13 @@ def test_spent_budget_ends_cleanly_with_a_partial_report(tmp_path: Path) -> None
     assert 0 < len(done) < 4
     kinds = [e.type for e in events(result.run_dir)]
     assert "budget_warning" in kinds and kinds[-1] == "run_finished"
+
+
+def test_resuming_a_finished_run_changes_nothing(tmp_path: Path) -> None:
+    model = brain(planner=lambda r: text_plan("a"))
+    done = solve("One paragraph.", workspace=tmp_path, model="scripted", models={"scripted": model},
+                 sandbox="process")
+    calls = len(model.requests)
+    again = resume(done.run_dir, models={"scripted": model})
+    assert again.status == "done" and len(model.requests) == calls
+    assert [e.type for e in events(done.run_dir)].count("run_started") == 1

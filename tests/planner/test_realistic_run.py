@@ -70,11 +70,15 @@ class Agents:
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        self.images: list[dict[str, Any]] = []
 
     def __call__(self, request: RecordedRequest) -> Json:
         messages = request.body["messages"]
         system = messages[0]["content"]
         user = messages[-1]["content"]
+        if isinstance(user, list):  # text + images (the plot critic on a vision model)
+            self.images += [part for part in user if part.get("type") == "image_url"]
+            user = "\n".join(part["text"] for part in user if part.get("type") == "text")
         words = re.match(r"You are the (\w+)(?: (\w+))?", system.strip())
         assert words is not None, system[:80]
         two = f"{words.group(1)}_{words.group(2)}".lower()
@@ -139,10 +143,13 @@ def test_debugger_fix_critic_rejection_replan_and_report(tmp_path: Path) -> None
     with FakeLLMServer(fn=agents) as server:
         result = solve("Measure the slope of y against x in line.csv and plot it.", data_files=[data],
                        workspace=tmp_path / "ws", model=f"openai-compatible:fake-model@{server.openai_url}",
+                       agent_models={"plot_critic": f"openai-compatible:fake-vision@{server.openai_url}"},
                        sandbox=sandbox_backend())
     run = result.run_dir
     assert result.status == "done", result.error
     assert agents.calls[0] == "task_analyst" and "debugger" in agents.calls and "replanner" in agents.calls
+    # the plot critic, routed to a vision model, saw the figures themselves
+    assert agents.images and agents.images[0]["image_url"]["url"].startswith("data:image/png;base64,")
 
     cells = [c for c in of_type(run, "cell_executed") if c["step_id"] == "s1"]
     assert [c["status"] for c in cells] == ["error", "ok"]

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from cmbagent.sandbox import Executor, SandboxLimits, UnisolatedSandboxWarning, open_sandbox, probe_backends
 
 BACKENDS = ("bwrap", "process", "docker")

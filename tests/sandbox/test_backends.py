@@ -6,13 +6,13 @@ import base64
 from pathlib import Path
 
 import pytest
+
+from cmbagent.exceptions import ConfigError, SandboxUnavailable
 from cmbagent.sandbox import GiB, SandboxLimits, available_backends, get_backend, probe_backends
 from cmbagent.sandbox import _backend as backend_module
 from cmbagent.sandbox._bwrap import package_source_dirs
 from cmbagent.sandbox._output import BoundedText, save_image, strip_ansi
 from cmbagent.sandbox._types import CellResult
-
-from cmbagent.exceptions import ConfigError, SandboxUnavailable
 
 
 def test_probe_reports_every_backend_with_a_reason() -> None:
@@ -25,8 +25,10 @@ def test_probe_reports_every_backend_with_a_reason() -> None:
 
 
 def test_auto_never_falls_back_to_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cmbagent.sandbox as sandbox
     from cmbagent.sandbox import _bwrap, _docker
 
+    monkeypatch.setattr(sandbox, "_working", set())
     monkeypatch.setattr(_bwrap.BwrapBackend, "probe", classmethod(lambda cls: backend_module.BackendStatus(False, "no bwrap")))
     monkeypatch.setattr(_docker.DockerBackend, "probe", classmethod(lambda cls: backend_module.BackendStatus(False, "no engine")))
     with pytest.raises(SandboxUnavailable) as info:
@@ -100,3 +102,22 @@ def test_strip_ansi() -> None:
 
 def test_cell_result_ok_property() -> None:
     assert CellResult(status="ok").ok and not CellResult(status="timeout").ok
+
+
+def test_a_kernel_that_cannot_start_is_reported_with_its_log(tmp_path: Path) -> None:
+    import sys
+    import warnings
+
+    from cmbagent.exceptions import KernelDied
+    from cmbagent.sandbox import LaunchPlan, ProcessBackend, UnisolatedSandboxWarning, open_sandbox
+
+    class Broken(ProcessBackend):
+        def wrap(self, launch):  # type: ignore[no-untyped-def]
+            plan: LaunchPlan = super().wrap(launch)
+            plan.argv = [sys.executable, "-c", "import sys; print('boom on start', file=sys.stderr); sys.exit(3)"]
+            return plan
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnisolatedSandboxWarning)
+        with pytest.raises(KernelDied, match="boom on start"):
+            open_sandbox(tmp_path / "run", Broken())

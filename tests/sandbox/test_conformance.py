@@ -8,6 +8,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
 from cmbagent.sandbox import CellResult, Executor, SandboxLimits
 
 from .conftest import start
@@ -126,7 +127,7 @@ def test_notebook_records_every_cell_in_order(backend: str, tmp_path: Path) -> N
     finally:
         ex2.close()
     nb = json.loads((tmp_path / "run" / "notebook.ipynb").read_text())
-    assert len(nb["cells"]) == 4 and nb["cells"][3]["source"] == "print('resumed')"
+    assert len(nb["cells"]) == 4 and "".join(nb["cells"][3]["source"]) == "print('resumed')"
 
 
 def test_environment_is_cleared_but_allow_list_passes(backend: str, tmp_path: Path,
@@ -191,3 +192,64 @@ def test_limits_reach_the_kernel(backend: str, tmp_path: Path) -> None:
     assert res.stdout.text.startswith(f"{8 * 1024 * 1024} 300 2\n")
     assert res.stdout.dropped_bytes == len("8388608 300 2\n") + 1001 - 150
     assert big.status == "error" and big.error_name == "OSError" and "File too large" in (big.error_value or "")
+
+
+_HOST = """\
+import os, sys, threading, warnings
+warnings.simplefilter("ignore")
+from cmbagent.sandbox import open_sandbox
+box = {}
+t = threading.Thread(target=lambda: box.update(ex=open_sandbox(sys.argv[1], sys.argv[2])))
+t.start(); t.join()  # made in a thread that has ended: the kernel must not die with that thread
+res = box["ex"].execute("print('alive')", timeout=60)
+print(box["ex"].sandbox_id, res.stdout.text.strip(), flush=True)
+os.kill(os.getpid(), 9)
+"""
+
+
+def _marked(sandbox_id: str) -> list[int]:
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            env = Path(f"/proc/{pid}/environ").read_bytes()
+        except OSError:
+            continue
+        if f"CMBAGENT_SANDBOX_ID={sandbox_id}".encode() in env.split(b"\0"):
+            found.append(int(pid))
+    return found
+
+
+def test_kernel_dies_with_a_host_killed_by_sigkill(backend: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from .conftest import require_backend
+
+    require_backend(backend)
+    out = subprocess.run([sys.executable, "-c", _HOST, str(tmp_path / "run"), backend], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == -9, out.stderr
+    sandbox_id, answer = out.stdout.split()
+    assert answer == "alive"
+    deadline = time.monotonic() + 5
+    while _marked(sandbox_id) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _marked(sandbox_id), "the kernel outlived its host"
+
+
+def test_cell_is_stopped_when_the_disk_runs_low(backend: str, tmp_path: Path) -> None:
+    import shutil
+
+    free = shutil.disk_usage(tmp_path).free
+    # a floor above the current free space: the guard must stop the first cell that runs for a while
+    ex = start(tmp_path / "run", backend, limits=SandboxLimits(min_free_disk=free + 2**40))
+    try:
+        res = ex.execute("import time\ntime.sleep(30)", timeout=60)
+        after = ex.execute("print('fine')", timeout=30)
+    finally:
+        ex.close()
+    assert res.status == "error" and res.error_name == "DiskSpaceExhausted", res
+    assert "min_free_disk" in res.message and res.duration_s < 20
+    assert after.status == "error" or after.stdout.text == "fine\n"

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from cmbagent.sandbox import Executor, GiB, MiB, SandboxLimits
 
 from .conftest import ISOLATING, start
@@ -27,7 +28,7 @@ pytestmark = [pytest.mark.hostile, pytest.mark.filterwarnings("ignore::Deprecati
 HOSTILE = Path(__file__).parent / "hostile"
 FILES = sorted(p.name for p in HOSTILE.glob("*.py"))
 # smaller than the defaults so the bombs are quick; the defaults are checked in test_backends.py
-LIMITS = SandboxLimits(address_space=4 * GiB, file_size=64 * MiB, tmp_size=64 * MiB, processes=128,
+LIMITS = SandboxLimits(address_space=2 * GiB, file_size=64 * MiB, tmp_size=64 * MiB, processes=128,
                        interrupt_grace=2.0)
 
 _ISOLATION_PROBE = """\
@@ -160,3 +161,34 @@ def test_daemon_is_gone_when_the_run_ends(tmp_path: Path) -> None:
         last = beat.stat().st_mtime
         time.sleep(1.0)
         assert beat.stat().st_mtime == last, "the daemon outlived the run"
+
+
+MANY_FILES = """\
+import os
+os.makedirs("fill", exist_ok=True)
+chunk = b"\\0" * (16 * 1024 * 1024)
+for i in range(4096):  # 64 GiB in files that each stay under the file-size limit
+    with open(f"fill/{i}", "wb") as fh:
+        fh.write(chunk)
+print("ESCAPED: wrote 64 GiB")
+"""
+
+
+@pytest.mark.parametrize("backend", ISOLATING)
+def test_disk_fill_with_many_small_files_is_stopped(backend: str, tmp_path: Path) -> None:
+    import dataclasses
+    import shutil
+
+    free = shutil.disk_usage(tmp_path).free
+    limits = dataclasses.replace(LIMITS, min_free_disk=max(free - 256 * MiB, 0))
+    ex = start(tmp_path / "run", backend, limits=limits)
+    try:
+        assert_isolated(ex)
+        res = ex.execute(MANY_FILES, timeout=120)
+        shutil.rmtree(tmp_path / "run" / "fill")
+        nxt = ex.execute("print('next cell answers')", timeout=60)
+    finally:
+        ex.close()
+    assert "ESCAPED" not in res.stdout.text
+    assert res.status == "error" and res.error_name == "DiskSpaceExhausted", res
+    assert nxt.stdout.text == "next cell answers\n"

@@ -117,7 +117,12 @@ def supernova_example(tmp_path_factory: pytest.TempPathFactory) -> Example:
         )
     task = folder / "supernova.md"
     match = re.search(r"^title:\s*(.+)$", task.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    return Example(folder=folder, task=task, data=_file_arguments(task), title=match.group(1).strip() if match else "supernova")
+    return Example(
+        folder=folder,
+        task=task,
+        data=_file_arguments(task),
+        title=match.group(1).strip() if match else "supernova",
+    )
 
 
 @dataclass
@@ -157,7 +162,9 @@ def serve_app(tmp_path: Path, supernova_example: Example) -> Iterator[Any]:
                 raise RuntimeError("the UI server did not start")
             time.sleep(0.05)
         started.append((server, thread, manager))
-        return Served(url=f"http://127.0.0.1:{port}/", workspaces=settings.workspaces, app=app, manager=manager)
+        return Served(
+            url=f"http://127.0.0.1:{port}/", workspaces=settings.workspaces, app=app, manager=manager
+        )
 
     yield start
     for server, thread, manager in started:

@@ -23,7 +23,9 @@ pytestmark = [pytest.mark.slow]
 def _latencies(page: Any, events_path: Path) -> list[float]:
     """Seconds from each event's write (its ``ts``) to the first screen state that includes it."""
     seen = page.evaluate("window.__cmbSeen")
-    events = [json.loads(line) for line in events_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    events = [
+        json.loads(line) for line in events_path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     out = []
     for event in events:
         shown = [t for t, seq in seen if seq >= event["seq"]]
@@ -45,7 +47,7 @@ def test_supernova_example_runs_live_in_the_browser(
     serve_app: Any, new_page: Any, supernova_example: Example, artifacts: Path, tmp_path: Path
 ) -> None:
     served = serve_app()
-    context, page, requests = new_page()
+    _, page, requests = new_page()
     secret = random_secret()
 
     started = time.monotonic()
@@ -79,7 +81,7 @@ def test_supernova_example_runs_live_in_the_browser(
     )
 
     # the final report, rendered, with the measured Omega_m
-    page.locator("#cmb-report h1").wait_for(timeout=180_000)
+    page.locator("#cmb-report h1").first.wait_for(timeout=180_000)
     page.locator(".cmb-status[data-state='done']").wait_for(timeout=30_000)
     report_text = page.locator("#cmb-report").inner_text()
     match = re.search(r"Omega_m\s*=\s*([0-9.]+)\s*±\s*([0-9.]+)", report_text)
@@ -129,3 +131,19 @@ def test_supernova_example_runs_live_in_the_browser(
     }
     (artifacts / "performance.json").write_text(json.dumps(numbers, indent=2), encoding="utf-8")
     print("UI performance:", json.dumps(numbers))
+
+
+def test_a_task_the_offline_backend_cannot_map_says_how_to_fix_it(
+    serve_app: Any, new_page: Any, artifacts: Path
+) -> None:
+    served = serve_app()
+    _, page, requests = new_page()
+    page.goto(served.url)
+    page.locator(".cmb-session").wait_for()
+    page.locator("#cmb-task textarea").fill("Write me a poem about the sea.")
+    page.locator("#cmb-task textarea").press("Enter")
+    page.locator(".cmb-status[data-state='error']").wait_for(timeout=60_000)
+    message = page.locator(".cmb-status div.cmb-error").inner_text()
+    assert "offline backend" in message and "method" in message
+    page.screenshot(path=str(artifacts / "05-offline-cannot-map.png"))
+    assert requests.outside() == []

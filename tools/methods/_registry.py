@@ -141,20 +141,34 @@ def method(
     return decorator
 
 
+_LOADED_FAMILIES: set[str] = set()
+
+
+def _load_entry(entry: Any) -> None:
+    if entry.name in _LOADED_FAMILIES:
+        return
+    _LOADED_FAMILIES.add(entry.name)
+    try:
+        importlib.import_module(entry.value)
+    except MethodRegistrationError:
+        raise
+    except Exception as exc:  # a broken plugin must not take the others down
+        _LOAD_ERRORS[entry.name] = f"{type(exc).__name__}: {exc}"
+
+
+def _load_family(family: str) -> None:
+    """Import only the plugin that provides ``family`` (fast path for ``get_method``)."""
+    for entry in entry_points(group=ENTRY_POINT_GROUP, name=family):
+        _load_entry(entry)
+
+
 def _load_plugins() -> None:
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
     for entry in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            importlib.import_module(entry.value)
-        except ModuleNotFoundError as exc:
-            _LOAD_ERRORS[entry.name] = f"{type(exc).__name__}: {exc}"
-        except MethodRegistrationError:
-            raise
-        except Exception as exc:  # a broken plugin must not take the others down
-            _LOAD_ERRORS[entry.name] = f"{type(exc).__name__}: {exc}"
+        _load_entry(entry)
 
 
 def load_errors() -> dict[str, str]:
@@ -172,7 +186,10 @@ def iter_methods() -> Iterator[MethodSpec]:
 
 def get_method(name: str) -> MethodSpec:
     """The spec of ``name``; raises :class:`UnknownMethodError` listing the known names."""
-    _load_plugins()
+    if name not in _REGISTRY:
+        _load_family(name.split(".")[0])
+    if name not in _REGISTRY:
+        _load_plugins()
     try:
         return _REGISTRY[name]
     except KeyError:

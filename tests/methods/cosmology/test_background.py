@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from astropy import units as u
-from astropy.cosmology import FlatLambdaCDM, LambdaCDM, w0waCDM, wCDM
+from astropy.cosmology import FLRW, FlatLambdaCDM, LambdaCDM, w0waCDM, wCDM
 
 from cmbagent.tools.methods.cosmology import DistanceGrid, expansion_rate
 
@@ -23,7 +23,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("label", "cosmo", "params"), CASES, ids=[c[0] for c in CASES])
-def test_transverse_distance_matches_astropy(label: str, cosmo: object, params: tuple[float, ...]) -> None:
+def test_transverse_distance_matches_astropy(label: str, cosmo: FLRW, params: tuple[float, ...]) -> None:
     ref = cosmo.comoving_transverse_distance(Z).to_value(u.Mpc) / cosmo.hubble_distance.to_value(u.Mpc)
     ours = DistanceGrid.build(Z).transverse(*params)[0]
     assert np.max(np.abs(ours / ref - 1.0)) < 1e-6, label

@@ -73,3 +73,13 @@ def test_priors_can_be_overridden_and_are_validated() -> None:
         SNLikelihood(data, priors={"Omega_m": (0.5, 0.1)})
     with pytest.raises(UserError, match="unknown model"):
         SNLikelihood(data, "lambda_cdm")
+
+
+def test_dark_energy_models_reduce_to_lcdm() -> None:
+    data = load_sn_data(UNION)
+    flat = SNLikelihood(data, "flat_lcdm").chi2([[0.3]])[0]
+    assert SNLikelihood(data, "wcdm").chi2([[0.3, -1.0]])[0] == pytest.approx(flat, rel=1e-12)
+    assert SNLikelihood(data, "w0wacdm").chi2([[0.3, -1.0, 0.0]])[0] == pytest.approx(flat, rel=1e-12)
+    assert SNLikelihood(data, "lcdm").chi2([[0.3, 0.7]])[0] == pytest.approx(flat, rel=1e-12)
+    # and they respond to their extra parameters
+    assert SNLikelihood(data, "w0wacdm").chi2([[0.3, -1.0, 1.0]])[0] > flat + 1.0

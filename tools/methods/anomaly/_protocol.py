@@ -27,7 +27,9 @@ MAX_ROWS = 10_000
 MIN_ROWS = 1_000
 
 
-def load_anomaly_data(path: str | Path, label_column: str | None = None) -> tuple[np.ndarray, np.ndarray | None, list[str]]:
+def load_anomaly_data(
+    path: str | Path, label_column: str | None = None
+) -> tuple[np.ndarray, np.ndarray | None, list[str]]:
     """Read ``(X, y or None, feature names)`` from an ``.npz`` (arrays X, y) or a CSV file.
 
     In a CSV the label column is ``label_column`` or, if not given, the first column named one of
@@ -39,7 +41,9 @@ def load_anomaly_data(path: str | Path, label_column: str | None = None) -> tupl
     if path.suffix == ".npz":
         with np.load(path, allow_pickle=False) as data:
             if "X" not in data:
-                raise DataError(f"{path.name} has arrays {list(data.keys())} but no 'X'; save features as X (and labels as y)")
+                raise DataError(
+                    f"{path.name} has arrays {list(data.keys())} but no 'X'; save features as X (and labels as y)"
+                )
             X = np.asarray(data["X"])
             y = np.asarray(data["y"]) if "y" in data else None
         names = [f"x{i}" for i in range(X.shape[1] if X.ndim == 2 else 0)]
@@ -48,18 +52,24 @@ def load_anomaly_data(path: str | Path, label_column: str | None = None) -> tupl
 
         frame = pd.read_csv(path, sep="\t" if path.suffix == ".tsv" else ",")
         if label_column is not None and label_column not in frame.columns:
-            raise DataError(f"label column {label_column!r} not in {path.name}; columns are {list(frame.columns)}")
+            raise DataError(
+                f"label column {label_column!r} not in {path.name}; columns are {list(frame.columns)}"
+            )
         if label_column is None:
             label_column = next((c for c in frame.columns if str(c).strip().lower() in LABEL_NAMES), None)
         y = frame[label_column].to_numpy() if label_column is not None else None
         features = frame.drop(columns=[label_column]) if label_column is not None else frame
         bad = [str(c) for c in features.columns if not np.issubdtype(features[c].dtype, np.number)]
         if bad:
-            raise DataError(f"non-numeric feature columns {bad} in {path.name}; encode them as numbers or drop them")
+            raise DataError(
+                f"non-numeric feature columns {bad} in {path.name}; encode them as numbers or drop them"
+            )
         X = features.to_numpy()
         names = [str(c) for c in features.columns]
     else:
-        raise DataError(f"unsupported data file type {path.suffix!r}; use .npz (X, y) or .csv with a label column")
+        raise DataError(
+            f"unsupported data file type {path.suffix!r}; use .npz (X, y) or .csv with a label column"
+        )
     X = check_features(X, name=f"features of {path.name}")
     if y is not None:
         y = _binary_labels(y, path.name)
@@ -71,14 +81,20 @@ def load_anomaly_data(path: str | Path, label_column: str | None = None) -> tupl
 def _binary_labels(y: np.ndarray, source: str) -> np.ndarray:
     y = np.asarray(y).ravel()
     if y.dtype.kind in "fc" and np.isnan(y).any():
-        raise DataError(f"{source}: {int(np.isnan(y).sum())} labels are NaN; labels must be 0 (normal) or 1 (anomaly)")
+        raise DataError(
+            f"{source}: {int(np.isnan(y).sum())} labels are NaN; labels must be 0 (normal) or 1 (anomaly)"
+        )
     values = set(np.unique(y).tolist())
-    if not values <= {0, 1, True, False}:
-        raise DataError(f"{source}: labels must be 0 (normal) or 1 (anomaly); found values {sorted(values)[:10]}")
+    if not values <= {0, 1}:
+        raise DataError(
+            f"{source}: labels must be 0 (normal) or 1 (anomaly); found values {sorted(values)[:10]}"
+        )
     y = y.astype(int)
     if len(set(y.tolist())) < 2:
         only = "anomalies" if y.all() else "normal rows"
-        raise DataError(f"{source}: a single class ({only} only); the protocol needs both normal rows and anomalies")
+        raise DataError(
+            f"{source}: a single class ({only} only); the protocol needs both normal rows and anomalies"
+        )
     return y
 
 
@@ -110,7 +126,9 @@ def adbench_split(
     from sklearn.preprocessing import MinMaxScaler
 
     if (n_labeled is None) == (label_ratio is None):
-        raise UserError("give exactly one of n_labeled (a count) or label_ratio (a fraction of training anomalies)")
+        raise UserError(
+            "give exactly one of n_labeled (a count) or label_ratio (a fraction of training anomalies)"
+        )
     if n_labeled is not None and n_labeled < 1:
         raise UserError(f"n_labeled must be >= 1 (got {n_labeled}); WSAD-DT needs labeled anomalies")
     if label_ratio is not None and not 0.0 < label_ratio <= 1.0:
@@ -135,7 +153,9 @@ def adbench_split(
         n_labeled = max(1, math.ceil(label_ratio * train_anomalies.size))
     assert n_labeled is not None
     if n_labeled > train_anomalies.size:
-        notes.append(f"n_labeled={n_labeled} exceeds the {train_anomalies.size} training anomalies; labeled all")
+        notes.append(
+            f"n_labeled={n_labeled} exceeds the {train_anomalies.size} training anomalies; labeled all"
+        )
         n_labeled = int(train_anomalies.size)
     labeled = rng.choice(train_anomalies, n_labeled, replace=False)
     y_partial = np.zeros_like(y_train)
@@ -147,10 +167,15 @@ def score_metrics(y_true: np.ndarray, score: np.ndarray) -> dict[str, float]:
     """AUC-ROC and AUC-PR (average precision) of an anomaly score."""
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    return {"auc_roc": float(roc_auc_score(y_true, score)), "auc_pr": float(average_precision_score(y_true, score))}
+    return {
+        "auc_roc": float(roc_auc_score(y_true, score)),
+        "auc_pr": float(average_precision_score(y_true, score)),
+    }
 
 
-def run_baseline(name: str, split: ADBenchSplit, *, n_threads: int | None = None, xgbod_max_rows: int | None = None) -> tuple[dict[str, float], float]:
+def run_baseline(
+    name: str, split: ADBenchSplit, *, n_threads: int | None = None, xgbod_max_rows: int | None = None
+) -> tuple[dict[str, float], float]:
     """Fit one baseline on the split's training part; return (test metrics, fit+score seconds).
 
     ``iforest`` ignores the labels (unsupervised); ``devnet`` and ``xgbod`` use the partial labels.
@@ -182,7 +207,12 @@ def _xgbod_scores(split: ADBenchSplit, max_rows: int | None, n_threads: int | No
     X, y = split.X_train, split.y_train_partial
     if max_rows is not None and X.shape[0] > max_rows:
         rng = np.random.default_rng(split.seed)
-        keep = np.concatenate([np.flatnonzero(y == 1), rng.choice(np.flatnonzero(y == 0), max_rows - int(y.sum()), replace=False)])
+        keep = np.concatenate(
+            [
+                np.flatnonzero(y == 1),
+                rng.choice(np.flatnonzero(y == 0), max_rows - int(y.sum()), replace=False),
+            ]
+        )
         X, y = X[keep], y[keep]
     kwargs: dict[str, Any] = {"random_state": split.seed}
     if n_threads is not None:

@@ -26,8 +26,21 @@ PAPER = Paper(
 @method(
     "anomaly.wsad_dt",
     paper=PAPER,
-    keywords=["anomaly", "outlier", "weakly supervised", "labeled anomalies", "adbench", "dual-tailed kernel",
-              "wsad-dt", "devnet", "xgbod", "isolation forest", "auc-pr", "fraud", "novelty"],
+    keywords=[
+        "anomaly",
+        "outlier",
+        "weakly supervised",
+        "labeled anomalies",
+        "adbench",
+        "dual-tailed kernel",
+        "wsad-dt",
+        "devnet",
+        "xgbod",
+        "isolation forest",
+        "auc-pr",
+        "fraud",
+        "novelty",
+    ],
     example='wsad_dt(data="6_cardio.npz", n_labeled=10, seed=1)',
 )
 def wsad_dt(
@@ -71,14 +84,18 @@ def wsad_dt(
     if unknown:
         raise UserError(f"unknown baseline(s) {unknown}; choose from {list(BASELINES)}")
     if label_ratio is None and n_labeled < 1:
-        raise UserError(f"n_labeled must be >= 1 (got {n_labeled}); WSAD-DT needs at least one labeled anomaly")
+        raise UserError(
+            f"n_labeled must be >= 1 (got {n_labeled}); WSAD-DT needs at least one labeled anomaly"
+        )
     X, y, _ = load_anomaly_data(data, label_column)
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     settings = {"n_estimators": n_estimators, "epochs": epochs, "device": device}
     if y is None:
         return _unlabeled(X, Path(data).stem, n_labeled, seed, settings, out)
-    return _protocol_run(X, y, Path(data).stem, n_labeled, label_ratio, seed, chosen, xgbod_max_rows, settings, out)
+    return _protocol_run(
+        X, y, Path(data).stem, n_labeled, label_ratio, seed, chosen, xgbod_max_rows, settings, out
+    )
 
 
 def _protocol_run(
@@ -96,7 +113,9 @@ def _protocol_run(
     from cmbagent.tools.methods.anomaly._protocol import adbench_split, run_baseline, score_metrics
     from cmbagent.tools.methods.anomaly._wsad_dt import WSADDT
 
-    split = adbench_split(X, y, n_labeled=None if label_ratio is not None else n_labeled, label_ratio=label_ratio, seed=seed)
+    split = adbench_split(
+        X, y, n_labeled=None if label_ratio is not None else n_labeled, label_ratio=label_ratio, seed=seed
+    )
     start = time.perf_counter()
     model = WSADDT(random_state=seed, **settings).fit(split.X_train, split.y_train_partial)
     scores = {"wsad_dt": model.decision_function(split.X_test)}
@@ -104,16 +123,30 @@ def _protocol_run(
     values: dict[str, Any] = {"wsad_dt": score_metrics(split.y_test, scores["wsad_dt"])}
     for b in baselines:
         values[b], timings[b] = run_baseline(b, split, xgbod_max_rows=xgbod_max_rows)
-    values |= {"n_labeled": split.n_labeled, "n_train": int(split.X_train.shape[0]), "n_test": int(split.X_test.shape[0]),
-               "test_anomaly_rate": float(split.y_test.mean())}
+    values |= {
+        "n_labeled": split.n_labeled,
+        "n_train": int(split.X_train.shape[0]),
+        "n_test": int(split.X_test.shape[0]),
+        "test_anomaly_rate": float(split.y_test.mean()),
+    }
     artifacts = [str(_plot_scores(out / f"wsad_dt_{name}_seed{seed}.png", split, model, scores["wsad_dt"]))]
     losses = model.loss_curve_
     checks = [
-        Check(name="scores_finite", passed=bool(np.isfinite(scores["wsad_dt"]).all()), message="all test scores finite"),
-        Check(name="training_loss_decreased", passed=bool(losses[-1] < losses[0]),
-              message=f"loss {losses[0]:.3f} (first epoch) -> {losses[-1]:.3f} (last)"),
-        Check(name="better_than_random", passed=values["wsad_dt"]["auc_roc"] > 0.5,
-              message=f"test AUC-ROC {values['wsad_dt']['auc_roc']:.3f} (random ranking: 0.5)"),
+        Check(
+            name="scores_finite",
+            passed=bool(np.isfinite(scores["wsad_dt"]).all()),
+            message="all test scores finite",
+        ),
+        Check(
+            name="training_loss_decreased",
+            passed=bool(losses[-1] < losses[0]),
+            message=f"loss {losses[0]:.3f} (first epoch) -> {losses[-1]:.3f} (last)",
+        ),
+        Check(
+            name="better_than_random",
+            passed=values["wsad_dt"]["auc_roc"] > 0.5,
+            message=f"test AUC-ROC {values['wsad_dt']['auc_roc']:.3f} (random ranking: 0.5)",
+        ),
     ]
     table = ", ".join(f"{k} {values[k]['auc_pr']:.3f}" for k in ["wsad_dt", *baselines])
     summary = (
@@ -122,12 +155,22 @@ def _protocol_run(
         f"Test AUC-PR: {table}. WSAD-DT test AUC-ROC {values['wsad_dt']['auc_roc']:.3f}; "
         f"ensemble of {model.n_estimators} members trained on {model.device_}."
     )
-    diagnostics = {"timings_s": timings, "device": str(model.device_), "split_note": split.note,
-                   "loss_curve": losses, "settings": settings, "xgbod_max_rows": xgbod_max_rows}
-    return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)
+    diagnostics = {
+        "timings_s": timings,
+        "device": str(model.device_),
+        "split_note": split.note,
+        "loss_curve": losses,
+        "settings": settings,
+        "xgbod_max_rows": xgbod_max_rows,
+    }
+    return MethodResult(
+        summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts
+    )
 
 
-def _unlabeled(X: np.ndarray, name: str, n_labeled: int, seed: int, settings: dict[str, Any], out: Path) -> MethodResult:
+def _unlabeled(
+    X: np.ndarray, name: str, n_labeled: int, seed: int, settings: dict[str, Any], out: Path
+) -> MethodResult:
     from sklearn.ensemble import IsolationForest
     from sklearn.preprocessing import MinMaxScaler
 
@@ -143,20 +186,42 @@ def _unlabeled(X: np.ndarray, name: str, n_labeled: int, seed: int, settings: di
     scores = model.decision_function(Xs)
     path = out / f"wsad_dt_{name}_scores.csv"
     order = np.argsort(-scores)
-    np.savetxt(path, np.column_stack([np.arange(X.shape[0]), scores]), delimiter=",", header="row,score", comments="", fmt=["%d", "%.6f"])
-    values = {"n_rows": int(X.shape[0]), "n_pseudo_labeled": n_labeled, "n_flagged": int((scores > 0.5).sum()),
-              "top_rows": order[:10].tolist(), "top_scores": scores[order[:10]].tolist(),
-              "rank_correlation_with_iforest": float(_spearman(scores, prior))}
+    np.savetxt(
+        path,
+        np.column_stack([np.arange(X.shape[0]), scores]),
+        delimiter=",",
+        header="row,score",
+        comments="",
+        fmt=["%d", "%.6f"],
+    )
+    values = {
+        "n_rows": int(X.shape[0]),
+        "n_pseudo_labeled": n_labeled,
+        "n_flagged": int((scores > 0.5).sum()),
+        "top_rows": order[:10].tolist(),
+        "top_scores": scores[order[:10]].tolist(),
+        "rank_correlation_with_iforest": float(_spearman(scores, prior)),
+    }
     checks = [
         Check(name="scores_finite", passed=bool(np.isfinite(scores).all()), message="all scores finite"),
-        Check(name="pseudo_labels", passed=True,
-              message=f"no labels given: the {n_labeled} top IsolationForest rows served as labeled anomalies"),
+        Check(
+            name="pseudo_labels",
+            passed=True,
+            message=f"no labels given: the {n_labeled} top IsolationForest rows served as labeled anomalies",
+        ),
     ]
-    summary = (f"No labels in {name}: WSAD-DT was fitted with the {n_labeled} highest IsolationForest scores as "
-               f"pseudo-labeled anomalies and scored all {X.shape[0]} rows; {values['n_flagged']} rows score above 0.5. "
-               "Without labels no accuracy can be reported.")
-    return MethodResult(summary=summary, values=values, checks=checks, artifacts=[str(path)],
-                        diagnostics={"device": str(model.device_), "settings": settings})
+    summary = (
+        f"No labels in {name}: WSAD-DT was fitted with the {n_labeled} highest IsolationForest scores as "
+        f"pseudo-labeled anomalies and scored all {X.shape[0]} rows; {values['n_flagged']} rows score above 0.5. "
+        "Without labels no accuracy can be reported."
+    )
+    return MethodResult(
+        summary=summary,
+        values=values,
+        checks=checks,
+        artifacts=[str(path)],
+        diagnostics={"device": str(model.device_), "settings": settings},
+    )
 
 
 def _spearman(a: np.ndarray, b: np.ndarray) -> float:

@@ -21,6 +21,7 @@ torch is imported inside methods: the method registry imports this module and mu
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from typing import Any
@@ -142,8 +143,13 @@ class WSADDT:
         return self
 
     def _validate_params(self) -> None:
-        positive_ints = {"n_estimators": self.n_estimators, "epochs": self.epochs, "batch_size": self.batch_size,
-                         "latent_dim": self.latent_dim, "diversity_sample": self.diversity_sample}
+        positive_ints = {
+            "n_estimators": self.n_estimators,
+            "epochs": self.epochs,
+            "batch_size": self.batch_size,
+            "latent_dim": self.latent_dim,
+            "diversity_sample": self.diversity_sample,
+        }
         for key, value in positive_ints.items():
             if not isinstance(value, (int, np.integer)) or value < 1:
                 raise UserError(f"WSADDT: {key} must be a positive integer, got {value!r}")
@@ -224,7 +230,7 @@ class WSADDT:
         # Batched encoder weights: layer l has shape (K, fan_in, fan_out), PyTorch's Linear init.
         sizes = [X.shape[1], *[int(h) for h in self.hidden], int(self.latent_dim)]
         weights = []
-        for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
+        for fan_in, fan_out in itertools.pairwise(sizes):
             bound = 1.0 / math.sqrt(fan_in)
             w = (torch.rand(K, fan_in, fan_out, generator=gen) * 2 - 1) * bound
             weights.append(w.to(device).requires_grad_(True))
@@ -336,7 +342,9 @@ class WSADDT:
         order = torch.argsort(noise - 2.0 * mask, dim=1)[:, :m]  # class rows first, random order
         chosen = torch.gather(mask, 1, order)  # 1 where the pick really is of this class
         zs = torch.gather(z, 1, order.unsqueeze(-1).expand(-1, -1, z.shape[-1]))
-        d2 = torch.cdist(zs, zs) ** 2
+        d2 = ((zs.unsqueeze(2) - zs.unsqueeze(1)) ** 2).sum(
+            -1
+        )  # (K, m, m); cheaper to differentiate than cdist
         valid = (d2 > 1e-12) & (chosen.unsqueeze(1) * chosen.unsqueeze(2) > 0)
         valid = valid & ~torch.eye(zs.shape[1], dtype=torch.bool, device=z.device)
         k = torch.exp(-d2 / two_sigma2) * valid

@@ -7,7 +7,7 @@ message names the offending argument and says how to fix it, so a model calling 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -50,8 +50,12 @@ def load_table(path: str, *, argument: str = "data") -> pd.DataFrame:
         if suffix in {".xlsx", ".xls"}:
             return pd.read_excel(file)
     except Exception as exc:  # translate any parser failure at the boundary
-        raise DataError(f"{argument}: could not read {path!r} as a table ({exc}); check the file format") from exc
-    raise UserError(f"{argument}: unsupported file type {file.suffix!r}; use .csv, .tsv, .parquet, .dta or .xlsx")
+        raise DataError(
+            f"{argument}: could not read {path!r} as a table ({exc}); check the file format"
+        ) from exc
+    raise UserError(
+        f"{argument}: unsupported file type {file.suffix!r}; use .csv, .tsv, .parquet, .dta or .xlsx"
+    )
 
 
 def load_array(path: str, *, argument: str) -> np.ndarray:
@@ -90,7 +94,9 @@ def check_finite(values: np.ndarray, *, argument: str) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise DataError(f"{argument}: values must be numeric ({exc}); encode categories as numbers first") from exc
+        raise DataError(
+            f"{argument}: values must be numeric ({exc}); encode categories as numbers first"
+        ) from exc
     bad = ~np.isfinite(array)
     if bad.any():
         rows = np.unique(np.nonzero(bad)[0])[:5].tolist()
@@ -109,7 +115,9 @@ def check_not_constant(values: np.ndarray, *, argument: str, names: list[str] | 
     constant = np.nonzero(np.ptp(array, axis=0) == 0)[0]
     if constant.size:
         labels = [names[i] for i in constant] if names else constant.tolist()
-        raise DataError(f"{argument}: constant column(s) {labels[:10]}; remove them (they carry no information)")
+        raise DataError(
+            f"{argument}: constant column(s) {labels[:10]}; remove them (they carry no information)"
+        )
 
 
 def check_same_length(**arrays: np.ndarray) -> int:
@@ -160,11 +168,3 @@ def output_path(output_dir: str, name: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name
 
-
-def to_list(value: Any) -> list[Any]:
-    """``None`` -> [], a scalar -> [scalar], a list stays a list."""
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    return [value]

@@ -73,24 +73,34 @@ class KernelRidgeRegressor(RegressorMixin, BaseEstimator):
         centred = target - self.y_mean_
         self._projections: dict[float, np.ndarray] = {}
         best: tuple[float, float, float, np.ndarray] | None = None
+        exact = m == n
         for scale in self.scales:
             bandwidth = scale * median
             k_mm = np.exp(-d2 / (2.0 * bandwidth**2))
             eigval, eigvec = np.linalg.eigh(k_mm)
             keep = eigval > 1e-10 * eigval.max()
-            self._projections[bandwidth] = eigvec[:, keep] / np.sqrt(eigval[keep])
-            phi = self._features(x, bandwidth)
-            u, s, vt = np.linalg.svd(phi, full_matrices=False)
+            if exact:  # dual form: K = U diag(s²) Uᵀ, coefficients on the kernel columns
+                u, s2 = eigvec[:, keep], eigval[keep]
+                self._projections[bandwidth] = np.eye(m)
+            else:
+                self._projections[bandwidth] = eigvec[:, keep] / np.sqrt(eigval[keep])
+                u, s, vt = np.linalg.svd(self._features(x, bandwidth), full_matrices=False)
+                s2 = s**2
             uty = u.T @ centred
             for alpha in self.alphas:
-                shrink = s**2 / (s**2 + alpha * n)
+                shrink = s2 / (s2 + alpha * n)
                 fitted = u @ (shrink * uty)
                 leverage = (u**2) @ shrink
-                loo = np.mean(((centred - fitted) / np.maximum(1.0 - leverage, 1e-8)) ** 2)
+                loo = float(np.mean(((centred - fitted) / np.maximum(1.0 - leverage, 1e-8)) ** 2))
                 if best is None or loo < best[0]:
-                    coef = vt.T @ (s / (s**2 + alpha * n) * uty)
-                    best = (float(loo), bandwidth, alpha, coef)
-        assert best is not None  # scales and alphas are non-empty tuples
+                    coef = (
+                        u @ (uty / (s2 + alpha * n))
+                        if exact
+                        else vt.T @ (np.sqrt(s2) / (s2 + alpha * n) * uty)
+                    )
+                    best = (loo, bandwidth, alpha, coef)
+        if best is None:
+            raise ValueError("KernelRidgeRegressor needs non-empty scales and alphas")
         _, self.bandwidth_, self.alpha_, self.coef_ = best
         self._projections = {self.bandwidth_: self._projections[self.bandwidth_]}
         self.n_features_in_ = x.shape[1]
@@ -152,8 +162,10 @@ def make_learners(name: str, *, seed: int, classifier: bool, n_components: int =
 
     if name == "kernel_ridge":
         reg = KernelRidgeRegressor(n_components=n_components, random_state=seed)
-        treat: Any = KernelRidgeClassifier(n_components=n_components, random_state=seed) if classifier else (
-            KernelRidgeRegressor(n_components=n_components, random_state=seed)
+        treat: Any = (
+            KernelRidgeClassifier(n_components=n_components, random_state=seed)
+            if classifier
+            else (KernelRidgeRegressor(n_components=n_components, random_state=seed))
         )
         return reg, treat
     if name == "mlp":
@@ -166,19 +178,31 @@ def make_learners(name: str, *, seed: int, classifier: bool, n_components: int =
         }
         return MLPRegressor(**options), (MLPClassifier(**options) if classifier else MLPRegressor(**options))
     if name == "random_forest":
-        forest: dict[str, Any] = {"n_estimators": 200, "min_samples_leaf": 5, "max_features": 0.5,
-                                  "random_state": seed, "n_jobs": 1}
+        forest: dict[str, Any] = {
+            "n_estimators": 200,
+            "min_samples_leaf": 5,
+            "max_features": 0.5,
+            "random_state": seed,
+            "n_jobs": 1,
+        }
         return RandomForestRegressor(**forest), (
             RandomForestClassifier(**forest) if classifier else RandomForestRegressor(**forest)
         )
     if name == "gradient_boosting":
-        boost: dict[str, Any] = {"max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 15,
-                                 "min_samples_leaf": 20, "random_state": seed}
+        boost: dict[str, Any] = {
+            "max_iter": 200,
+            "learning_rate": 0.05,
+            "max_leaf_nodes": 15,
+            "min_samples_leaf": 20,
+            "random_state": seed,
+        }
         return HistGradientBoostingRegressor(**boost), (
             HistGradientBoostingClassifier(**boost) if classifier else HistGradientBoostingRegressor(**boost)
         )
     if name == "lasso":
         return LassoCV(cv=5, random_state=seed), (
-            LogisticRegressionCV(cv=5, Cs=10, max_iter=2000) if classifier else LassoCV(cv=5, random_state=seed)
+            LogisticRegressionCV(cv=5, Cs=10, max_iter=2000)
+            if classifier
+            else LassoCV(cv=5, random_state=seed)
         )
     raise ValueError(f"unknown learner {name!r}")

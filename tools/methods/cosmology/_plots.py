@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from cmbagent.tools.methods.cosmology._likelihood import LABELS, SNLikelihood
 from numpy.typing import NDArray
+
+from cmbagent.tools.methods.cosmology._likelihood import LABELS, SNLikelihood
 
 __all__ = ["corner_plot", "hubble_diagram"]
 

@@ -414,8 +414,8 @@ def _read_csv(path: Path, text: str, covariance: Path | None) -> SNData:
     names = table.text(namecol) if namecol else tuple(str(i) for i in range(z.size))
     notes = [f"columns z={zcol}, {kind}={obscol}" + (f", error={errcol}" if errcol else "")]
     if covariance is None:
-        assert err is not None
-        return SNData(z, zhel, obs, kind, err, None, names, "csv", str(path), tuple(notes))  # type: ignore[arg-type]
+        sigma = err if err is not None else np.full(z.size, np.nan)  # err is present: checked above
+        return SNData(z, zhel, obs, kind, sigma, None, names, "csv", str(path), tuple(notes))  # type: ignore[arg-type]
     cov = read_covariance(covariance, z.size)
     return SNData(
         z, zhel, obs, kind, np.sqrt(np.diag(cov)), cov, names, "csv", str(path),  # type: ignore[arg-type]

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+
+from cmbagent.exceptions import UserError
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
 from cmbagent.tools.methods.cosmology._likelihood import SNLikelihood
 from cmbagent.tools.methods.cosmology._readers import load_sn_data
 from cmbagent.tools.methods.cosmology._sampler import MCMCResult, SamplerSettings, run_emcee
 from cmbagent.tools.methods.cosmology._summary import load_chain, summarize_samples
-
-from cmbagent.exceptions import UserError
 
 __all__ = ["fit_supernovae", "summarize_chain"]
 

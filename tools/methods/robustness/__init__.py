@@ -7,7 +7,11 @@ search the defensible set of pipelines for a desired SHAP explanation. Heavy lib
 
 from __future__ import annotations
 
-from cmbagent.tools.methods.robustness._stability import StabilityEstimate, estimate_stability, linear_stability
+from cmbagent.tools.methods.robustness._stability import (
+    StabilityEstimate,
+    estimate_stability,
+    linear_stability,
+)
 from cmbagent.tools.methods.robustness._stability_tool import class_stability
 from cmbagent.tools.methods.robustness._width_sweep import noisy_mixture, spectral_complexity, width_sweep
 from cmbagent.tools.methods.robustness._xhacking import XHackingSearch, make_proxy_data, vulnerability_scores

@@ -56,7 +56,9 @@ class StabilityEstimate:
     def summary(self) -> dict[str, Any]:
         """Overall and per-class stability as ``{"mean","std","lower_68","upper_68", "n"}`` dicts."""
         out: dict[str, Any] = {"overall": _summ(self.distances)}
-        out["per_class"] = {str(c): _summ(self.distances[self.predicted == c]) for c in np.unique(self.predicted)}
+        out["per_class"] = {
+            str(c): _summ(self.distances[self.predicted == c]) for c in np.unique(self.predicted)
+        }
         return out
 
 
@@ -93,7 +95,9 @@ def linear_stability(W: np.ndarray, b: np.ndarray, X: np.ndarray) -> tuple[np.nd
         s = X @ W[0] + b[0]
         norm = np.linalg.norm(W[0])
         if norm == 0:
-            raise DataError("the linear classifier has an all-zero weight vector; it has no decision boundary")
+            raise DataError(
+                "the linear classifier has an all-zero weight vector; it has no decision boundary"
+            )
         return np.abs(s) / norm, (s > 0).astype(int)
     S = X @ W.T + b
     k = S.argmax(axis=1)
@@ -168,12 +172,19 @@ def estimate_stability(
         lo = np.where(first > 0, ts[np.maximum(first - 1, 0)], 0.0)
         for _ in range(n_bisect):  # invariant: label at lo equals ys, label at hi differs
             mid = 0.5 * (lo + hi)
-            pm = np.asarray(model.predict((xs[:, None, :] + mid[..., None] * U).reshape(-1, d))).reshape(m, n_directions)
+            pm = np.asarray(model.predict((xs[:, None, :] + mid[..., None] * U).reshape(-1, d))).reshape(
+                m, n_directions
+            )
             moved = pm != ys[:, None]
             hi = np.where(hit & moved, mid, hi)
             lo = np.where(hit & ~moved, mid, lo)
         dist = np.where(hit, hi, max_distance)
         best[start : start + m] = dist.min(axis=1)
     censored = int((best >= max_distance).sum())
-    settings = {"n_directions": n_directions, "max_distance": max_distance, "n_grid": n_grid, "n_bisect": n_bisect}
+    settings = {
+        "n_directions": n_directions,
+        "max_distance": max_distance,
+        "n_grid": n_grid,
+        "n_bisect": n_bisect,
+    }
     return StabilityEstimate(best, base, "line_search", censored, settings)

@@ -28,6 +28,7 @@ __all__ = ["PipelineEval", "XHackingSearch", "check_xy", "make_proxy_data", "vul
 
 MODELS = ("logistic", "random_forest", "xgboost")
 SCALERS = ("none", "standard", "minmax")
+KEEP = 0.8  # feature selection in AutoML drops a few features, not half of them
 
 
 @dataclass
@@ -77,13 +78,19 @@ class XHackingSearch:
         if self.goal not in ("hide", "promote"):
             raise UserError(f"goal must be 'hide' or 'promote', got {self.goal!r}")
         if not 0.0 < self.threshold < 1.0:
-            raise UserError(f"threshold is a share of mean |SHAP| and must lie in (0, 1); got {self.threshold}")
+            raise UserError(
+                f"threshold is a share of mean |SHAP| and must lie in (0, 1); got {self.threshold}"
+            )
         if self.tolerance < 0:
             raise UserError(f"tolerance must be >= 0, got {self.tolerance}")
         split = train_test_split(self.X, self.y, test_size=0.3, random_state=self.seed, stratify=self.y)
         self.X_train, self.X_val, self.y_train, self.y_val = split
         self._shap_rows = self.X_val[: self.n_shap]
-        self._background = self.X_train[np.random.default_rng(self.seed).choice(len(self.X_train), min(100, len(self.X_train)), replace=False)]
+        self._background = self.X_train[
+            np.random.default_rng(self.seed).choice(
+                len(self.X_train), min(100, len(self.X_train)), replace=False
+            )
+        ]
         self._counter = 0
 
     # ------------------------------------------------------------------ pipelines
@@ -92,8 +99,8 @@ class XHackingSearch:
         return self.X.shape[1]
 
     def sample_params(self, rng: np.random.Generator) -> dict[str, Any]:
-        """A uniformly random pipeline (random search)."""
-        keep = rng.random(self.d) < 0.5
+        """A random pipeline (random search); each feature is kept with probability ``KEEP``."""
+        keep = rng.random(self.d) < KEEP
         if not keep.any():
             keep[rng.integers(self.d)] = True
         model = str(rng.choice(MODELS))
@@ -101,10 +108,16 @@ class XHackingSearch:
         if model == "logistic":
             params |= {"C": float(10 ** rng.uniform(-3, 2)), "penalty": str(rng.choice(["l1", "l2"]))}
         elif model == "random_forest":
-            params |= {"max_depth": int(rng.integers(2, 9)), "max_features": float(rng.choice([0.33, 0.66, 1.0]))}
+            params |= {
+                "max_depth": int(rng.integers(2, 9)),
+                "max_features": float(rng.choice([0.33, 0.66, 1.0])),
+            }
         else:
-            params |= {"max_depth": int(rng.integers(1, 6)), "learning_rate": float(10 ** rng.uniform(-1.5, -0.5)),
-                       "n_estimators": int(rng.integers(20, 101))}
+            params |= {
+                "max_depth": int(rng.integers(1, 6)),
+                "learning_rate": float(10 ** rng.uniform(-1.5, -0.5)),
+                "n_estimators": int(rng.integers(20, 101)),
+            }
         return params
 
     def suggest_params(self, trial: Any) -> dict[str, Any]:
@@ -113,14 +126,27 @@ class XHackingSearch:
         if not any(keep):
             keep[self.d - 1 if self.target == 0 else 0] = True
         model = trial.suggest_categorical("model", list(MODELS))
-        params: dict[str, Any] = {"keep": keep, "scaler": trial.suggest_categorical("scaler", list(SCALERS)), "model": model}
+        params: dict[str, Any] = {
+            "keep": keep,
+            "scaler": trial.suggest_categorical("scaler", list(SCALERS)),
+            "model": model,
+        }
         if model == "logistic":
-            params |= {"C": trial.suggest_float("C", 1e-3, 1e2, log=True), "penalty": trial.suggest_categorical("penalty", ["l1", "l2"])}
+            params |= {
+                "C": trial.suggest_float("C", 1e-3, 1e2, log=True),
+                "penalty": trial.suggest_categorical("penalty", ["l1", "l2"]),
+            }
         elif model == "random_forest":
-            params |= {"max_depth": trial.suggest_int("rf_depth", 2, 8), "max_features": trial.suggest_categorical("max_features", [0.33, 0.66, 1.0])}
+            params |= {
+                "max_depth": trial.suggest_int("rf_depth", 2, 8),
+                "max_features": trial.suggest_categorical("max_features", [0.33, 0.66, 1.0]),
+            }
         else:
-            params |= {"max_depth": trial.suggest_int("xgb_depth", 1, 5), "learning_rate": trial.suggest_float("lr", 0.03, 0.3, log=True),
-                       "n_estimators": trial.suggest_int("n_estimators", 20, 100)}
+            params |= {
+                "max_depth": trial.suggest_int("xgb_depth", 1, 5),
+                "learning_rate": trial.suggest_float("lr", 0.03, 0.3, log=True),
+                "n_estimators": trial.suggest_int("n_estimators", 20, 100),
+            }
         return params
 
     def default_pipelines(self) -> list[dict[str, Any]]:
@@ -129,7 +155,14 @@ class XHackingSearch:
         return [
             {"keep": keep, "scaler": "standard", "model": "logistic", "C": 1.0, "penalty": "l2"},
             {"keep": keep, "scaler": "none", "model": "random_forest", "max_depth": 6, "max_features": 0.66},
-            {"keep": keep, "scaler": "none", "model": "xgboost", "max_depth": 3, "learning_rate": 0.1, "n_estimators": 100},
+            {
+                "keep": keep,
+                "scaler": "none",
+                "model": "xgboost",
+                "max_depth": 3,
+                "learning_rate": 0.1,
+                "n_estimators": 100,
+            },
         ]
 
     def evaluate(self, params: dict[str, Any], search: str) -> PipelineEval:
@@ -145,7 +178,9 @@ class XHackingSearch:
         model = _model(params, self.seed)
         model.fit(tr(Xtr), self.y_train)
         auc = float(roc_auc_score(self.y_val, model.predict_proba(tr(self.X_val[:, keep]))[:, 1]))
-        phi = _shap_values(model, params["model"], tr(self._background[:, keep]), tr(self._shap_rows[:, keep]))
+        phi = _shap_values(
+            model, params["model"], tr(self._background[:, keep]), tr(self._shap_rows[:, keep])
+        )
         mean_abs = np.zeros(self.d)
         mean_abs[keep] = np.abs(phi).mean(axis=0)
         total = mean_abs.sum()
@@ -223,7 +258,13 @@ class XHackingSearch:
 def _describe(e: PipelineEval, search: XHackingSearch) -> dict[str, Any]:
     kept = [search.feature_names[j] for j in np.flatnonzero(e.params["keep"])]
     rest = {k: v for k, v in e.params.items() if k != "keep"}
-    return {"features": kept, **rest, "auc": e.auc, "target_share": e.share(search.target), "evaluation": e.evaluation}
+    return {
+        "features": kept,
+        **rest,
+        "auc": e.auc,
+        "target_share": e.share(search.target),
+        "evaluation": e.evaluation,
+    }
 
 
 def _scaler(name: str) -> Any:
@@ -236,17 +277,32 @@ def _model(params: dict[str, Any], seed: int) -> Any:
     if params["model"] == "logistic":
         from sklearn.linear_model import LogisticRegression
 
-        return LogisticRegression(C=params["C"], l1_ratio=1.0 if params["penalty"] == "l1" else 0.0,
-                                  solver="saga" if params["penalty"] == "l1" else "lbfgs", max_iter=2000)
+        return LogisticRegression(
+            C=params["C"],
+            l1_ratio=1.0 if params["penalty"] == "l1" else 0.0,
+            solver="saga" if params["penalty"] == "l1" else "lbfgs",
+            max_iter=2000,
+        )
     if params["model"] == "random_forest":
         from sklearn.ensemble import RandomForestClassifier
 
-        return RandomForestClassifier(n_estimators=30, max_depth=params["max_depth"], max_features=params["max_features"],
-                                      random_state=seed, n_jobs=1)
+        return RandomForestClassifier(
+            n_estimators=30,
+            max_depth=params["max_depth"],
+            max_features=params["max_features"],
+            random_state=seed,
+            n_jobs=1,
+        )
     from xgboost import XGBClassifier
 
-    return XGBClassifier(n_estimators=params["n_estimators"], max_depth=params["max_depth"],
-                         learning_rate=params["learning_rate"], random_state=seed, n_jobs=1, verbosity=0)
+    return XGBClassifier(
+        n_estimators=params["n_estimators"],
+        max_depth=params["max_depth"],
+        learning_rate=params["learning_rate"],
+        random_state=seed,
+        n_jobs=1,
+        verbosity=0,
+    )
 
 
 def _shap_values(model: Any, kind: str, background: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -288,7 +344,9 @@ def vulnerability_scores(X: np.ndarray, *, seed: int = 0) -> np.ndarray:
     return scores
 
 
-def make_proxy_data(n: int = 1000, *, rho: float = 0.95, seed: int = 0) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def make_proxy_data(
+    n: int = 1000, *, rho: float = 0.95, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Synthetic data: outcome driven mainly by ``x0``; ``proxy`` has correlation ``rho`` with ``x0``."""
     if not -1.0 <= rho <= 1.0:
         raise UserError(f"rho must lie in [-1, 1], got {rho}")
@@ -296,7 +354,7 @@ def make_proxy_data(n: int = 1000, *, rho: float = 0.95, seed: int = 0) -> tuple
     x0 = rng.standard_normal(n)
     proxy = rho * x0 + math.sqrt(1 - rho**2) * rng.standard_normal(n)
     others = rng.standard_normal((n, 3))
-    logit = 1.5 * x0 + 1.0 * others[:, 0] + 0.5 * others[:, 1]
+    logit = 1.0 * x0 + 1.0 * others[:, 0] + 0.5 * others[:, 1]
     y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(int)
     X = np.column_stack([x0, proxy, others])
     return X, y, ["x0", "proxy", "x2", "x3", "x4"]
@@ -304,7 +362,9 @@ def make_proxy_data(n: int = 1000, *, rho: float = 0.95, seed: int = 0) -> tuple
 
 def check_xy(X: np.ndarray, y: np.ndarray) -> None:
     if not np.isfinite(X).all():
-        raise DataError(f"features contain {int((~np.isfinite(X)).sum())} NaN/inf values; impute or drop them first")
+        raise DataError(
+            f"features contain {int((~np.isfinite(X)).sum())} NaN/inf values; impute or drop them first"
+        )
     values = np.unique(y)
     if values.size != 2:
         raise DataError(f"the outcome must be binary (two classes); found {values.size} distinct values")

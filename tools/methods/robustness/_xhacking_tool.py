@@ -32,7 +32,11 @@ def load_table(path: str, label_column: str | None) -> tuple[np.ndarray, np.ndar
             if "X" not in d or "y" not in d:
                 raise DataError(f"{p.name} needs arrays X and y; it has {list(d.keys())}")
             X, y = np.asarray(d["X"]), np.asarray(d["y"]).ravel()
-            names = [str(n) for n in d["feature_names"]] if "feature_names" in d else [f"x{i}" for i in range(X.shape[1])]
+            names = (
+                [str(n) for n in d["feature_names"]]
+                if "feature_names" in d
+                else [f"x{i}" for i in range(X.shape[1])]
+            )
     elif p.suffix in {".csv", ".tsv"}:
         import pandas as pd
 
@@ -40,23 +44,33 @@ def load_table(path: str, label_column: str | None) -> tuple[np.ndarray, np.ndar
         if label_column is None:
             label_column = next((c for c in frame.columns if str(c).strip().lower() in LABEL_NAMES), None)
             if label_column is None:
-                raise DataError(f"no label column in {p.name} (columns {list(frame.columns)[:12]}...); pass label_column")
+                raise DataError(
+                    f"no label column in {p.name} (columns {list(frame.columns)[:12]}...); pass label_column"
+                )
         elif label_column not in frame.columns:
-            raise DataError(f"label column {label_column!r} not in {p.name}; columns are {list(frame.columns)}")
+            raise DataError(
+                f"label column {label_column!r} not in {p.name}; columns are {list(frame.columns)}"
+            )
         y = frame[label_column].to_numpy()
         feats = frame.drop(columns=[label_column])
         bad = [str(c) for c in feats.columns if not np.issubdtype(feats[c].dtype, np.number)]
         if bad:
-            raise DataError(f"non-numeric feature columns {bad} in {p.name}; encode them as numbers or drop them")
+            raise DataError(
+                f"non-numeric feature columns {bad} in {p.name}; encode them as numbers or drop them"
+            )
         X, names = feats.to_numpy(), [str(c) for c in feats.columns]
     else:
         raise DataError(f"unsupported file type {p.suffix!r}; use .npz (X, y) or .csv with a label column")
     if X.ndim != 2 or not np.issubdtype(X.dtype, np.number):
-        raise DataError(f"{p.name}: features must be a numeric 2-D table; got dtype {X.dtype}, shape {X.shape}")
+        raise DataError(
+            f"{p.name}: features must be a numeric 2-D table; got dtype {X.dtype}, shape {X.shape}"
+        )
     X = X.astype(float)
     if not np.isfinite(X).all():
         cols = sorted({names[j] for j in np.where(~np.isfinite(X))[1]})[:10]
-        raise DataError(f"{p.name}: {int((~np.isfinite(X)).sum())} NaN/inf feature values (columns {cols}); impute or drop them")
+        raise DataError(
+            f"{p.name}: {int((~np.isfinite(X)).sum())} NaN/inf feature values (columns {cols}); impute or drop them"
+        )
     if y.dtype.kind == "f" and np.isnan(y).any():
         raise DataError(f"{p.name}: {int(np.isnan(y).sum())} labels are missing; drop those rows")
     return X, y, names
@@ -65,8 +79,20 @@ def load_table(path: str, label_column: str | None) -> tuple[np.ndarray, np.ndar
 @method(
     "robustness.x_hacking",
     paper=PAPER,
-    keywords=["x-hacking", "shap", "explanation", "rashomon set", "defensible models", "automl", "feature importance",
-              "hide feature", "explainability", "optuna", "redundancy", "vulnerability"],
+    keywords=[
+        "x-hacking",
+        "shap",
+        "explanation",
+        "rashomon set",
+        "defensible models",
+        "automl",
+        "feature importance",
+        "hide feature",
+        "explainability",
+        "optuna",
+        "redundancy",
+        "vulnerability",
+    ],
     example='x_hacking(data="breast_cancer.csv", target_feature="worst perimeter", goal="hide", threshold=0.1)',
 )
 def x_hacking(
@@ -113,7 +139,9 @@ def x_hacking(
     check_xy(X, y)
     y = (y == np.unique(y)[1]).astype(int)
     target = names.index(target_feature)
-    problem = XHackingSearch(X, y, names, target, goal=goal, threshold=threshold, tolerance=tolerance, seed=seed)
+    problem = XHackingSearch(
+        X, y, names, target, goal=goal, threshold=threshold, tolerance=tolerance, seed=seed
+    )
     for params in problem.default_pipelines():
         problem.evaluate(params, "default")
     runs: dict[str, list[Any]] = {}
@@ -127,18 +155,28 @@ def x_hacking(
     success = any(r["success"] for r in reports.values())
     values: dict[str, Any] = {
         "success": success,
-        "searches": {k: {kk: v[kk] for kk in ("success", "evaluations", "evaluations_to_success", "n_defensible")} for k, v in reports.items()},
+        "searches": {
+            k: {kk: v[kk] for kk in ("success", "evaluations", "evaluations_to_success", "n_defensible")}
+            for k, v in reports.items()
+        },
         "best_auc": problem.best_auc(),
         "target_share_all_features": detection["share_all_features_pipelines"],
-        "vulnerability": dict(zip(names, vuln.tolist())),
+        "vulnerability": dict(zip(names, vuln.tolist(), strict=False)),
         "detection": detection,
     }
     found = [r["best_hit"] for r in reports.values() if r["best_hit"] is not None]
     artifacts = [str(_plot(Path(output_dir), problem, vuln, names))]
     checks = [
-        Check(name="defensible_set_nonempty", passed=detection["n_defensible"] > 0,
-              message=f"{detection['n_defensible']} defensible pipelines (AUC >= {problem.best_auc() - tolerance:.3f})"),
-        Check(name="reference_models_fit", passed=problem.best_auc() > 0.5, message=f"best validation AUC {problem.best_auc():.3f}"),
+        Check(
+            name="defensible_set_nonempty",
+            passed=detection["n_defensible"] > 0,
+            message=f"{detection['n_defensible']} defensible pipelines (AUC >= {problem.best_auc() - tolerance:.3f})",
+        ),
+        Check(
+            name="reference_models_fit",
+            passed=problem.best_auc() > 0.5,
+            message=f"best validation AUC {problem.best_auc():.3f}",
+        ),
     ]
     verb = "below" if goal == "hide" else "above"
     result_text = "succeeded" if success else "failed"
@@ -152,7 +190,9 @@ def x_hacking(
         f"Its redundancy-based vulnerability score is {vuln[target]:.2f} (rank {rank} of {len(names)})."
     )
     diagnostics = {"pipelines_found": found, "reports": reports, "n_evaluations": len(problem.history)}
-    return MethodResult(summary=summary, values=values, checks=checks, artifacts=artifacts, diagnostics=diagnostics)
+    return MethodResult(
+        summary=summary, values=values, checks=checks, artifacts=artifacts, diagnostics=diagnostics
+    )
 
 
 def _plot(out: Path, problem: Any, vuln: np.ndarray, names: list[str]) -> Path:
@@ -168,11 +208,13 @@ def _plot(out: Path, problem: Any, vuln: np.ndarray, names: list[str]) -> Path:
     for kind, marker in (("default", "*"), ("random", "o"), ("tpe", "^")):
         pts = [(e.auc, e.share(problem.target)) for e in problem.history if e.search == kind]
         if pts:
-            a, s = zip(*pts)
+            a, s = zip(*pts, strict=False)
             axes[0].scatter(a, s, marker=marker, s=60 if kind == "default" else 18, label=kind, alpha=0.7)
     axes[0].axvline(floor, ls="--", c="gray", label="defensible AUC floor")
     axes[0].axhline(problem.threshold, ls=":", c="red", label="goal threshold")
-    axes[0].set(xlabel="validation AUC", ylabel=f"SHAP share of {names[problem.target]}", title="pipelines searched")
+    axes[0].set(
+        xlabel="validation AUC", ylabel=f"SHAP share of {names[problem.target]}", title="pipelines searched"
+    )
     axes[0].legend(fontsize=8)
     order = np.argsort(-vuln)[:20]
     colors = ["C3" if j == problem.target else "C0" for j in order]

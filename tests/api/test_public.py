@@ -1,0 +1,28 @@
+"""The public Python surface the CLI and the UI code against."""
+
+from __future__ import annotations
+
+import inspect
+
+import cmbagent
+from cmbagent import api
+
+
+def test_public_names() -> None:
+    assert cmbagent.solve is api.solve and cmbagent.resume is api.resume and cmbagent.RunResult is api.RunResult
+    assert set(api.__all__) == {"PlanDecision", "RunResult", "offline_fallback", "replay", "resume", "solve"}
+
+
+def test_solve_signature_is_keyword_only_and_stable() -> None:
+    params = inspect.signature(api.solve).parameters
+    assert next(iter(params)) == "task"
+    expected = {"workspace": None, "run_dir": None, "model": None, "agent_models": None, "config": None,
+                "max_steps": 12, "n_reviews": 1, "max_attempts": 3, "budget_usd": None, "budget_tokens": None,
+                "timeout": None, "approve_plan": False, "sandbox": "auto", "data_files": None, "api_keys": None,
+                "on_event": None}
+    for name, default in expected.items():
+        assert params[name].kind is inspect.Parameter.KEYWORD_ONLY and params[name].default == default, name
+    assert set(inspect.signature(api.resume).parameters) >= {"run_dir", "decision", "on_event", "api_keys"}
+    assert set(api.RunResult.model_fields) >= {"run_dir", "run_id", "status", "report_path", "values", "cost_usd",
+                                               "duration_s", "steps"}
+    assert api.PlanDecision(action="edit", plan={"steps": []}).comment == ""

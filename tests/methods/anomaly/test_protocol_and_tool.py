@@ -1,0 +1,121 @@
+"""The ADBench protocol, data loading and the anomaly.wsad_dt tool end to end (small data)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cmbagent.exceptions import DataError, UserError
+from cmbagent.tools.methods import get_method, run_method
+from cmbagent.tools.methods.anomaly import adbench_split, load_anomaly_data
+from tests.methods.anomaly._data import blobs
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
+
+
+def test_adbench_split_follows_the_protocol() -> None:
+    X, y = blobs(1400, 100, seed=5)
+    split = adbench_split(X, y, n_labeled=7, seed=2)
+    assert len(split.y_test) == pytest.approx(0.3 * len(y), abs=1)
+    assert split.y_test.mean() == pytest.approx(y.mean(), abs=0.01)  # stratified
+    np.testing.assert_allclose(split.X_train.min(axis=0), 0.0)  # MinMax fitted on train only
+    np.testing.assert_allclose(split.X_train.max(axis=0), 1.0)
+    assert split.y_train_partial.sum() == 7 and split.n_labeled == 7
+    assert np.all(split.y_train_true[split.y_train_partial == 1] == 1)  # only real anomalies are labeled
+    ratio = adbench_split(X, y, label_ratio=0.05, seed=2)
+    assert ratio.n_labeled == int(np.ceil(0.05 * split.y_train_true.sum()))
+    again = adbench_split(X, y, n_labeled=7, seed=2)
+    np.testing.assert_array_equal(again.y_train_partial, split.y_train_partial)
+
+
+def test_small_data_are_duplicated_and_large_subsampled() -> None:
+    X, y = blobs(300, 30)
+    assert len(adbench_split(X, y, n_labeled=3, seed=1).y_test) == 300  # 1000 rows after duplication
+    big = adbench_split(X, y, n_labeled=3, seed=1, max_rows=200)
+    assert len(big.y_test) + len(big.y_train_partial) == 200 and "subsampled" in big.note
+
+
+def test_split_rejects_bad_requests() -> None:
+    X, y = blobs(300, 30)
+    with pytest.raises(UserError, match="n_labeled must be >= 1"):
+        adbench_split(X, y, n_labeled=0)
+    with pytest.raises(UserError, match="exactly one"):
+        adbench_split(X, y, n_labeled=3, label_ratio=0.1)
+
+
+def _csv(tmp_path: Path, with_label: bool = True) -> Path:
+    X, y = blobs(500, 40, seed=3)
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    if with_label:
+        frame["label"] = y
+    path = tmp_path / ("labeled.csv" if with_label else "unlabeled.csv")
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_loader_reads_npz_and_csv_and_names_problems(tmp_path: Path) -> None:
+    X, y = blobs(100, 10)
+    np.savez(tmp_path / "d.npz", X=X, y=y)
+    _Xl, yl, _ = load_anomaly_data(tmp_path / "d.npz")
+    np.testing.assert_array_equal(yl, y)
+    _, ycsv, names = load_anomaly_data(_csv(tmp_path))
+    assert ycsv is not None and "label" not in names
+    assert load_anomaly_data(_csv(tmp_path, with_label=False))[1] is None
+    frame = pd.DataFrame({"a": [1.0, np.nan, 2.0], "label": [0, 1, 0]})
+    frame.to_csv(tmp_path / "nan.csv", index=False)
+    with pytest.raises(DataError, match="NaN"):
+        load_anomaly_data(tmp_path / "nan.csv")
+    pd.DataFrame({"a": ["x", "y"], "b": [1, 2], "label": [0, 1]}).to_csv(tmp_path / "text.csv", index=False)
+    with pytest.raises(DataError, match=r"non-numeric feature columns \['a'\]"):
+        load_anomaly_data(tmp_path / "text.csv")
+    pd.DataFrame({"a": [1.0, 2.0], "label": [0, 0]}).to_csv(tmp_path / "one.csv", index=False)
+    with pytest.raises(DataError, match="single class"):
+        load_anomaly_data(tmp_path / "one.csv")
+    with pytest.raises(DataError, match="does not exist"):
+        load_anomaly_data(tmp_path / "missing.npz")
+
+
+def test_tool_reports_all_methods_on_the_same_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_method(
+        "anomaly.wsad_dt",
+        {
+            "data": str(_csv(tmp_path)),
+            "n_labeled": 5,
+            "seed": 1,
+            "epochs": 10,
+            "n_estimators": 2,
+            "xgbod_max_rows": 400,
+        },
+    )
+    assert result.method == "anomaly.wsad_dt"
+    for key in ("wsad_dt", "iforest", "xgbod", "devnet"):
+        assert set(result.values[key]) == {"auc_roc", "auc_pr"}
+        assert 0.0 <= result.values[key]["auc_pr"] <= 1.0
+    assert result.values["wsad_dt"]["auc_roc"] > 0.85
+    assert result.values["n_labeled"] == 5 and result.ok
+    assert all(Path(p).is_file() for p in result.artifacts)
+    assert "wsad_dt" in result.summary
+
+
+def test_tool_without_labels_fits_and_scores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_method(
+        "anomaly.wsad_dt", {"data": str(_csv(tmp_path, with_label=False)), "n_labeled": 10, "epochs": 5}
+    )
+    assert result.values["n_rows"] == 540
+    scores = pd.read_csv(result.artifacts[0])
+    assert len(scores) == 540 and scores["score"].between(0, 1).all()
+    assert "pseudo" in result.summary
+
+
+def test_tool_rejects_bad_arguments(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="n_labeled must be >= 1"):
+        run_method("anomaly.wsad_dt", {"data": str(_csv(tmp_path)), "n_labeled": 0})
+    with pytest.raises(UserError, match="unknown baseline"):
+        run_method("anomaly.wsad_dt", {"data": str(_csv(tmp_path)), "baselines": ["lof"]})
+    spec = get_method("anomaly.wsad_dt")
+    assert {"data", "n_labeled", "label_ratio", "seed"} <= set(spec.arguments)

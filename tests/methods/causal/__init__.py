@@ -1,0 +1,1 @@
+"""Validation tests of the causal-inference method tools."""

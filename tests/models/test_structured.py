@@ -1,0 +1,67 @@
+"""Strict JSON schemas for OpenAI and the checks behind the repair loop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from cmbagent.models import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec
+from cmbagent.models._structured import finish, problem, strict_json_schema
+
+
+class Step(BaseModel):
+    id: str
+    default: str = "x"  # a field that happens to be called "default"
+    depends_on: list[str] = []
+
+
+class Plan(BaseModel):
+    steps: list[Step]
+    note: str | None = None
+
+
+def walk(node: Any) -> list[dict[str, Any]]:
+    found = []
+    if isinstance(node, dict):
+        if node.get("type") == "object":
+            found.append(node)
+        for value in node.values():
+            found += walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += walk(value)
+    return found
+
+
+def test_strict_schema_closes_every_object_and_requires_every_field() -> None:
+    strict = strict_json_schema(Plan.model_json_schema())
+    assert strict is not None
+    objects = walk(strict)
+    assert len(objects) == 2  # Plan and the Step definition
+    for obj in objects:
+        assert obj["additionalProperties"] is False and obj["required"] == list(obj["properties"])
+    step = strict["$defs"]["Step"]
+    assert "default" in step["properties"] and "default" not in step["properties"]["default"]
+    assert Plan.model_json_schema()["$defs"]["Step"].get("additionalProperties") is None  # input untouched
+
+
+def test_free_form_objects_have_no_strict_form() -> None:
+    class Loose(BaseModel):
+        extra: dict[str, Any]
+
+    assert strict_json_schema(Loose.model_json_schema()) is None
+
+
+def test_problem_and_finish() -> None:
+    request = ModelRequest(messages=[Message(role="user", content="plan")], output_schema=Plan,
+                           tools=[ToolSpec(name="search")])
+    good = finish(request, ModelResponse(text='{"steps": [{"id": "s1"}]}'))
+    assert isinstance(good.output, Plan) and problem(request, good) is None
+    bad = ModelResponse(text='{"steps": [{"name": "s1"}]}')
+    assert finish(request, bad).output is None
+    issue = problem(request, bad)
+    assert issue is not None and "steps.0.id" in issue and "Plan" in issue
+    # a tool call is a legitimate reply even when a schema is asked for
+    calling = ModelResponse(tool_calls=[ToolCall(id="1", name="search", arguments={"q": "h0"})])
+    assert problem(request, calling) is None

@@ -1,0 +1,80 @@
+"""The server around the app: session cookies, session links, refused routes, settings from the environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cmbagent.ui import UISettings, create_server
+from cmbagent.ui._sessions import COOKIE_NAME, new_token
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    from starlette.testclient import TestClient
+
+    app, manager = create_server(UISettings(workspaces=tmp_path / "ws"))
+    with TestClient(app, base_url="http://127.0.0.1") as test_client:
+        yield test_client
+    manager.shutdown(wait=True)
+
+
+def test_first_visit_gets_a_private_session_cookie(client: Any) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE_NAME}=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    # a browser that has one keeps it
+    again = client.get("/")
+    assert COOKIE_NAME not in again.headers.get("set-cookie", "")
+
+
+def test_session_link_is_adopted_then_dropped_from_the_address(client: Any) -> None:
+    token = new_token()
+    response = client.get(f"/?session={token}", follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"] == "/"
+    assert f"{COOKIE_NAME}={token}" in response.headers["set-cookie"]
+    assert client.get("/?session=../../etc", follow_redirects=False).status_code == 400
+
+
+def test_remote_urls_and_workspace_files_are_refused(client: Any, tmp_path: Path) -> None:
+    client.get("/")
+    assert client.get("/gradio_api/file=https://example.com/").status_code == 403
+    assert client.get("/gradio_api/file=http://169.254.169.254/latest/meta-data").status_code == 403
+    (tmp_path / "ws" / "secret.txt").write_text("x")
+    assert client.get(f"/gradio_api/file={tmp_path / 'ws' / 'secret.txt'}").status_code == 403
+    assert client.get("/cmbagent/files/run/plan.json").status_code == 404
+    assert client.get("/cmbagent/download/run.zip").status_code == 404
+
+
+def test_settings_from_the_environment(tmp_path: Path) -> None:
+    env = {
+        "CMBAGENT_UI_WORKSPACES": str(tmp_path),
+        "CMBAGENT_UI_MAX_CONCURRENT_RUNS": "3",
+        "CMBAGENT_MODEL": "openai:gpt-4.1",
+        "CMBAGENT_UI_MAX_BUDGET_USD": "0.5",
+        "CMBAGENT_UI_AUTH": "alice:pw",
+        "SPACE_ID": "someone/cmbagent",
+    }
+    settings = UISettings.from_env(env)
+    assert (settings.workspaces, settings.max_concurrent_runs, settings.default_model) == (
+        tmp_path,
+        3,
+        "openai:gpt-4.1",
+    )
+    assert settings.max_budget_usd == 0.5 and settings.auth == ("alice", "pw") and settings.secure_cookies
+
+
+def test_cli_ui_command() -> None:
+    from cmbagent.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["ui", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--workspaces", "--max-concurrent-runs", "--auth"):
+        assert option in result.output
+    bad = runner.invoke(app, ["ui", "--auth", "nopassword"])
+    assert bad.exit_code == 2 and "USER:PASS" in bad.output
