@@ -177,6 +177,9 @@ def _render(folder: RunFolder, inputs: dict[str, Any], run: dict[str, Any]) -> s
             out += [record["summary"].strip(), ""]
         if record.get("reason"):
             out += [f"Why: {record['reason']}", ""]
+        if record.get("unaccepted_values"):
+            shown = "; ".join(f"{k} = {format_value(v)}" for k, v in list(record["unaccepted_values"].items())[:10])
+            out += [f"Values produced but not accepted (from {_link(record.get('cell'))}): {shown}", ""]
         for check in record.get("checks") or []:
             out.append(f"- [{'pass' if check.get('passed') else 'FAIL'}] {check.get('name')}: {check.get('message', '')}")
         if record.get("checks"):

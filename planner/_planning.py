@@ -149,6 +149,12 @@ def replan(rt: Runtime, state: RunState) -> dict[str, Any]:
     replans = state.get("replans", 0) + 1
     record = dict(results.get(current, {}))
     record.update(status="failed", reason=reason)
+    last = state.get("last") or {}
+    parsed = last.get("parsed") or {}
+    unaccepted = parsed.get("values") if isinstance(parsed.get("values"), dict) else parsed
+    if unaccepted:  # numbers the critic did not accept stay visible in the report, marked as such
+        record["unaccepted_values"] = unaccepted
+        record["cell"] = last.get("cell")
     if replans > rt.settings.max_replans:
         statuses[current] = "failed"
         results[current] = record

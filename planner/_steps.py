@@ -331,15 +331,15 @@ def critique(rt: Runtime, state: RunState) -> dict[str, Any]:
     record = state["last"]
     values = _values_of(record)
     checks = (record.get("parsed") or {}).get("checks", [])
-    findings = sanity_issues(values, record.get("diagnostics"))
-    findings += [f"method check {c['name']} failed: {c.get('message', '')}" for c in checks if not c.get("passed")]
+    sanity = sanity_issues(values, record.get("diagnostics"))
     if record.get("cell") is not None and record.get("parsed") is None:
-        findings.append(f"the cell printed no result JSON between {RESULT_BEGIN} and {RESULT_END}")
+        sanity.append(f"the cell printed no result JSON between {RESULT_BEGIN} and {RESULT_END}")
+    findings = sanity + [f"method check {c['name']} failed: {c.get('message', '')}" for c in checks if not c.get("passed")]
     images = list(dict.fromkeys(list(record.get("images", [])) + [
         a for a in (record.get("parsed") or {}).get("artifacts", [])
         if str(a).lower().endswith((".png", ".jpg", ".jpeg", ".svg", ".pdf"))]))
     output = head_tail(record.get("output", ""))
-    meta = _meta(state, step, plan, values=values, checks=checks, sanity=findings, output=output,
+    meta = _meta(state, step, plan, values=values, checks=checks, sanity=sanity, output=output,
                  method=record.get("method"), images=images, key_points=record.get("key_points", []))
     common = [("Current step", step_text(step, folder=_dir(state))),
               ("Output (head and tail)", output),

@@ -51,6 +51,9 @@ HOW_TO_CONFIGURE = (
 _EXPERTS = {"cosmology": "cosmologist", "causal": "causal_analyst", "anomaly": "anomaly_analyst",
             "robustness": "ml_theorist", "policy": "policy_analyst"}
 _BEGIN, _END = "<<<CMBAGENT_RESULT", "CMBAGENT_RESULT>>>"
+# failed checks with these words in their name mean the numbers cannot be trusted (not a caveat)
+_HARD_CHECKS = ("converg", "rhat", "r_hat", "autocorr", "acceptance", "finite", "nan", "enough_samples",
+                "posterior_narrower", "valid")
 _ALTERNATIVES = {"seaborn": ["matplotlib"], "lmfit": ["scipy.optimize"], "statsmodels": ["scipy.stats", "numpy"],
                  "sklearn": ["scipy", "numpy"], "tqdm": [], "numba": ["numpy"], "getdist": ["corner", "numpy"],
                  "camb": ["astropy.cosmology"], "pymc": ["emcee"], "dynesty": ["emcee"]}
@@ -425,15 +428,26 @@ class OfflineModel(Model):
 
     # -- judging and writing ----------------------------------------------------------------------------
     def _critic(self, meta: dict[str, Any]) -> Critique:
+        # sanity findings and failed convergence/validity checks reject; other failed checks are caveats
         issues = list(meta.get("sanity", []))
+        caveats: list[str] = []
+        for check in meta.get("checks") or []:
+            if check.get("passed"):
+                continue
+            text = f"method check {check.get('name')} failed: {check.get('message', '')}"
+            (issues if any(h in str(check.get("name", "")).lower() for h in _HARD_CHECKS) else caveats).append(text)
         step = meta.get("step", {})
         values = meta.get("values") or {}
         criteria = [CriterionResult(criterion=c, met=not issues, evidence="; ".join(_numbers(values, 4)) or "output")
                     for c in step.get("acceptance_criteria", [])]
         if meta.get("agent") == "step_critic" and not values and not meta.get("key_points") and not meta.get("output"):
             issues.append("the step produced no output to check")
-        verdict = "The step met its goal; its checks pass and its numbers are finite." if not issues else \
-            f"Rejected: {issues[0]}"
+        if issues:
+            verdict = f"Rejected: {issues[0]}"
+        elif caveats:
+            verdict = "Accepted with caveats: " + "; ".join(caveats)
+        else:
+            verdict = "The step met its goal; its checks pass and its numbers are finite."
         return Critique(accepted=not issues, verdict=verdict, issues=issues, criteria=criteria)
 
     def _plot_critic(self, meta: dict[str, Any]) -> Critique:
@@ -455,6 +469,8 @@ class OfflineModel(Model):
             checks = record.get("checks") or []
             failed = [c["name"] for c in checks if not c.get("passed")]
             source = record.get("method") or record.get("title") or sid
+            if record.get("method") and record.get("summary"):
+                lines.append(f"Step {sid} ran {source}: {str(record['summary']).strip()}")
             lines.append(f"Step {sid} ({source}) found " + "; ".join(numbers) + ".")
             if checks:
                 lines.append(f"{len(checks) - len(failed)} of {len(checks)} of the method's checks passed"

@@ -65,12 +65,13 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
             return handle.state, manager.queue_position(handle), None
         if handle is not None and handle.state == "error":
             return "error", None, handle.error
-        status = str(read_run_json(session.root / run_id).get("status") or "")
-        if status == "running" and handle is None:
-            status = "interrupted"
         if handle is not None and handle.result_status:
-            status = handle.result_status
-        return status or view.status, None, None
+            return handle.result_status, None, handle.error
+        info = read_run_json(session.root / run_id)
+        status = str(info.get("status") or "")
+        if status == "running":
+            status = "interrupted"  # no live handle: the process that ran it is gone; it can be resumed
+        return status or view.status, None, str(info["error"]) if info.get("error") else None
 
     # -- handlers ------------------------------------------------------------------------------------------
 
@@ -360,7 +361,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                         label="Attach a task.md and data files",
                         file_count="multiple",
                         type="filepath",
-                        height=110,
+                        height=140,
                         elem_id="cmb-files",
                     )
                     with gr.Row():

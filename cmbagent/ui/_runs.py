@@ -167,13 +167,13 @@ class RunManager:
         try:
             result = job()
             status = str(getattr(result, "status", "done"))
+            failure = getattr(result, "error", None)
             with self._lock:
                 handle.result_status, handle.state = status, status
+                if failure:
+                    handle.error = _mask(str(failure), keys)
         except Exception as exc:  # the view shows it; the server keeps serving other runs
-            message = str(exc) or type(exc).__name__
-            for secret in keys.values():
-                if secret:
-                    message = message.replace(secret, "***")
+            message = _mask(str(exc) or type(exc).__name__, keys)
             with self._lock:
                 handle.state, handle.error = "error", f"{type(exc).__name__}: {message}"
         finally:
@@ -214,6 +214,14 @@ class RunManager:
     def _title_of(run_dir: Path) -> str:
         info = read_run_json(run_dir)
         return str(info.get("title") or info.get("task_title") or "")
+
+
+def _mask(message: str, keys: dict[str, str]) -> str:
+    """An error message with any key it quotes replaced (providers sometimes echo a bad key back)."""
+    for secret in keys.values():
+        if secret:
+            message = message.replace(secret, "***")
+    return message
 
 
 def _default(name: str) -> Callable[..., Any]:

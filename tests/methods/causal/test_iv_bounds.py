@@ -36,7 +36,6 @@ def test_bounds_cover_true_cate_and_learned_partition_is_narrowest(tmp_path: Pat
         n_cells=4,
         outcome_support=[0.0, 1.0],
         reference_cate="cate",
-        epochs=200,
         output_dir=str(tmp_path),
     )
     v = result.values

@@ -13,35 +13,41 @@ from cmbagent.tools.methods import run_method
 from cmbagent.tools.methods.robustness import XHackingSearch, make_proxy_data, vulnerability_scores
 
 SEEDS = range(5)
-TRIALS = 20
+TRIALS = 30  # per search (random and TPE), as in the measurements of the issue note
 
 
 def _success_rate(rho: float) -> tuple[float, list[dict]]:
     outcomes, details = [], []
     for seed in SEEDS:
-        X, y, names = make_proxy_data(800, rho=rho, seed=seed)
+        X, y, names = make_proxy_data(1000, rho=rho, seed=seed)
         search = XHackingSearch(X, y, names, target=0, goal="hide", threshold=0.10, tolerance=0.02, seed=seed)
         for params in search.default_pipelines():
             search.evaluate(params, "default")
-        report = search.search_report(search.random_search(TRIALS))
-        outcomes.append(report["success"])
+        reports = {
+            "random": search.search_report(search.random_search(TRIALS)),
+            "tpe": search.search_report(search.tpe_search(TRIALS)),
+        }
+        success = any(r["success"] for r in reports.values())
+        outcomes.append(success)
         details.append(
             {
                 "seed": seed,
-                "success": report["success"],
-                "to_success": report["evaluations_to_success"],
+                "success": success,
+                "to_success": {k: r["evaluations_to_success"] for k, r in reports.items()},
                 "spread": round(search.detection_report()["spread"], 3),
             }
         )
     return float(np.mean(outcomes)), details
 
 
+@pytest.mark.slow
 def test_a_feature_with_a_redundant_proxy_can_be_hidden() -> None:
     rate, details = _success_rate(0.95)
     print("rho=0.95 success", rate, details)
     assert rate >= 0.8
 
 
+@pytest.mark.slow
 def test_a_feature_without_a_proxy_cannot_be_hidden() -> None:
     rate, details = _success_rate(0.5)
     print("rho=0.5 success", rate, details)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 from typing import Any
 
 import numpy as np
@@ -72,7 +71,8 @@ class WSADDT:
     Args:
         n_estimators: ensemble members; the unlabeled rows are split into this many disjoint parts.
         epochs: passes over the training set (each member draws ``n_rows / batch_size`` batches per epoch).
-        batch_size: rows per batch and member.
+        batch_size: rows per batch and member. The reference uses 64; 256 takes a quarter of the
+            steps for the same epochs and gave the same AUC-PR within seed noise on cardio and thyroid.
         hidden: widths of the encoder's hidden layers (bias-free linear + SELU).
         latent_dim: dimension of the latent space holding the centroids.
         alpha: Student-t degrees of freedom of the heavy-tailed kernel (small = heavy tails).
@@ -95,7 +95,7 @@ class WSADDT:
         *,
         n_estimators: int = 5,
         epochs: int = 100,
-        batch_size: int = 64,
+        batch_size: int = 256,
         hidden: tuple[int, ...] = (100, 50),
         latent_dim: int = 128,
         alpha: float = 0.2,
@@ -402,11 +402,3 @@ class WSADDT:
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.get_params().items() if v != self.__init__.__kwdefaults__[k]}  # type: ignore[misc]
         return f"WSADDT({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
-
-
-def _cpu_threads() -> int:
-    """Threads worth using on this machine (affinity-aware)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - non-Linux
-        return max(1, os.cpu_count() or 1)

@@ -13,10 +13,7 @@ from cmbagent.tools.methods._result import Check, MethodResult
 
 __all__ = ["class_stability"]
 
-PAPER = Paper(
-    title="Class stability: expected distance to the decision boundary, generalisation and a law of robustness",
-    year=2025,
-)
+PAPER = Paper(title="Class stability: expected distance to the decision boundary (workshop paper)")
 ModelName = Literal["logistic", "linear_svm", "mlp", "random_forest", "rbf_svm"]
 
 

@@ -16,7 +16,7 @@ __all__ = ["load_table", "x_hacking"]
 PAPER = Paper(
     title="X Hacking: The Threat of Misguided AutoML",
     arxiv="2401.08513",
-    authors="Rahul Sharma, Sergey Redyuk, Sumantrak Mukherjee, Andrea Šipka, Eyke Hüllermeier, Sebastian Vollmer, David Selby",
+    authors="Sharma et al.",
     year=2024,
 )
 LABEL_NAMES = ("y", "label", "labels", "class", "target", "outcome")
