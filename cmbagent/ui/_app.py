@@ -1,55 +1,33 @@
 """The Gradio Blocks: chat, settings, live run view, plan approval and the Runs page.
 
 Every handler finds its session from the request's cookie (never from a value the page sends), and every run
-id from the page is checked to be a plain folder name inside that session.  The live view is an async
-generator per open page that tails the run's ``events.jsonl`` and sends only the sections that changed.
+id from the page is checked to be a plain folder name inside that session.  The live view of a run is
+streamed by :class:`cmbagent.ui._live.LiveFeed`.
 """
 
-import asyncio
 import functools
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
 from cmbagent.exceptions import UserError
-from cmbagent.ui._render import (
-    fmt_cost,
-    render_chat,
-    render_downloads,
-    render_gallery,
-    render_plan,
-    render_report,
-    render_status,
-    render_steps,
-)
+from cmbagent.ui._live import LiveFeed, load_plan
+from cmbagent.ui._render import fmt_cost, render_chat
 from cmbagent.ui._runs import ACTIVE, RunManager, RunRequest, list_runs, new_run_id, read_run_json
 from cmbagent.ui._server import UISettings, session_from_cookies
 from cmbagent.ui._sessions import Session, SessionStore
-from cmbagent.ui._tasks import (
-    PLAN_COLUMNS,
-    chat_messages,
-    example_tasks,
-    model_spec,
-    plan_from_table,
-    plan_to_table,
-    stage_uploads,
-)
-from cmbagent.ui._view import EventTail, RunView
+from cmbagent.ui._tasks import PLAN_COLUMNS, example_tasks, model_spec, plan_from_table, stage_uploads
 
 __all__ = ["build_blocks"]
 
-_POLL_S = 0.05
-_TICK_S = 1.0
-_TERMINAL = ("done", "failed", "budget_exhausted", "interrupted", "error", "awaiting_approval")
 RUN_COLUMNS = ["run", "title", "status", "cost", "duration", "started"]
 
 
 def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager) -> gr.Blocks:
     examples = example_tasks(settings.examples_dir)
-    followers: dict[str, int] = {}
     prefix = settings.root_path.rstrip("/")
 
     def session_of(request: gr.Request) -> Session:
@@ -59,20 +37,6 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
             raise gr.Error("This browser has no session cookie; reload the page (cookies must be enabled).")
         return session
 
-    def run_state(session: Session, run_id: str, view: RunView) -> tuple[str, int | None, str | None]:
-        handle = manager.handle(session, run_id)
-        if handle is not None and handle.state in ACTIVE:
-            return handle.state, manager.queue_position(handle), None
-        if handle is not None and handle.state == "error":
-            return "error", None, handle.error
-        if handle is not None and handle.result_status:
-            return handle.result_status, None, handle.error
-        info = read_run_json(session.root / run_id)
-        status = str(info.get("status") or "")
-        if status == "running":
-            status = "interrupted"  # no live handle: the process that ran it is gone; it can be resumed
-        return status or view.status, None, str(info["error"]) if info.get("error") else None
-
     # -- handlers ------------------------------------------------------------------------------------------
 
     def on_load(request: gr.Request) -> tuple[Any, ...]:
@@ -81,7 +45,8 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         active = next((r for r in runs if r.status in (*ACTIVE, "awaiting_approval")), None)
         current = active or (runs[0] if runs else None)
         header = (
-            '<div class="cmb-session">Your runs are private to this browser session. Session link (keep it '
+            '<div class="cmb-session"><b>cmbagent</b>: plan, run, check and report a scientific task. '
+            "Your runs are private to this browser session. Session link (keep it "
             f'secret; it reopens your runs from any browser): <a href="?session={session.token}">'
             f"<code>?session={session.token}</code></a></div>"
         )
@@ -186,7 +151,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                 raise gr.Error("Say why you reject the plan (the planner reads your comment).")
             decision = PlanDecision(action="reject", comment=comment.strip())
         else:
-            proposed = _load_plan(run_dir)
+            proposed = load_plan(run_dir)
             edited = plan_from_table(proposed, table)
             if edited != proposed:
                 decision = PlanDecision(action="edit", plan=edited, comment=(comment or "").strip())
@@ -248,89 +213,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         chosen = shown if shown in ids else (ids[0] if ids else None)
         return _runs_table(runs), gr.update(choices=ids, value=chosen)
 
-    async def follow(run_id: str | None, request: gr.Request) -> AsyncIterator[tuple[Any, ...]]:
-        """Stream the view of one run to this page until the run rests or the page follows another."""
-        session = session_of(request)
-        page = request.session_hash or ""
-        generation = followers.get(page, 0) + 1
-        followers[page] = generation
-        try:
-            run_dir = session.run_dir(run_id or "")
-            if run_dir is None:
-                yield _blank_view()
-                return
-            tail = EventTail(run_dir / "events.jsonl")
-            view = RunView(run_id=run_id or "")
-            sent: dict[str, Any] = {}
-            plan_seq_in_table = -2
-            last_tick = 0.0
-            settled_at: float | None = None
-            seen_handle: tuple[Any, ...] | None = None
-            state = ""
-            while followers.get(page) == generation:
-                events = tail.read_new()
-                for event in events:
-                    view.apply(event)
-                handle = manager.handle(session, run_id or "")
-                handle_key = (handle.state, handle.ended, handle.order) if handle else None
-                now = time.time()
-                if events or handle_key != seen_handle or now - last_tick >= _TICK_S or not sent:
-                    last_tick, seen_handle = now, handle_key
-                    state, position, error = run_state(session, run_id or "", view)
-                    parts: dict[str, Any] = {
-                        "status": render_status(
-                            view,
-                            state=state,
-                            queue_position=position,
-                            error=error,
-                            started=handle.started if handle else None,
-                            ended=handle.ended if handle else None,
-                            title=handle.title if handle else "",
-                        ),
-                        "chat": render_chat(
-                            chat_messages(view, state, handle.title if handle else "", error)
-                        ),
-                        "plan": render_plan(view),
-                        "steps": render_steps(view, run_dir, prefix=prefix),
-                        "gallery": render_gallery(view, run_dir, prefix=prefix),
-                        "report": render_report(run_id or "", run_dir, prefix=prefix),
-                        "downloads": render_downloads(run_id or "", run_dir, prefix=prefix),
-                        "approval": state == "awaiting_approval",
-                    }
-                    out = []
-                    for key in (
-                        "status",
-                        "chat",
-                        "plan",
-                        "steps",
-                        "gallery",
-                        "report",
-                        "downloads",
-                        "approval",
-                    ):
-                        if sent.get(key) == parts[key]:
-                            out.append(gr.skip())
-                            continue
-                        sent[key] = parts[key]
-                        out.append(gr.update(visible=parts[key]) if key == "approval" else parts[key])
-                    table_update: Any = gr.skip()
-                    if parts["approval"] and view.plan_seq != plan_seq_in_table:
-                        plan_seq_in_table = view.plan_seq
-                        table_update = plan_to_table(_load_plan(run_dir) or view.plan or {})
-                    out.append(table_update)
-                    if any(not _is_skip(o) for o in out):
-                        yield tuple(out)
-                resting = state in _TERMINAL and (handle is None or handle.state not in ACTIVE)
-                if resting and not tail.changed():
-                    settled_at = settled_at or now
-                    if now - settled_at > 1.5:
-                        return
-                else:
-                    settled_at = None
-                await asyncio.sleep(_POLL_S)
-        finally:
-            if followers.get(page) == generation:  # the page is gone or done: forget it
-                del followers[page]
+    follow = LiveFeed(manager, session_of, prefix=prefix).follow
 
     # -- layout ----------------------------------------------------------------------------------------------
 
@@ -520,15 +403,6 @@ def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _is_skip(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("__type__") == "update" and len(value) == 1
-
-
-def _blank_view() -> tuple[Any, ...]:
-    empty = '<div class="cmb-empty">No run yet: type a task, attach a task.md, or run an example.</div>'
-    return (empty, render_chat([]), "", "", "", "", "", gr.update(visible=False), gr.skip())
-
-
 def _pick_row(evt: gr.SelectData) -> Any:
     row = getattr(evt, "row_value", None)
     return gr.update(value=row[0]) if row else gr.skip()
@@ -568,16 +442,6 @@ def _options(
         "approve_plan": bool(approve_plan),
         "sandbox": settings.sandbox,
     }
-
-
-def _load_plan(run_dir: Path) -> dict[str, Any]:
-    import json
-
-    try:
-        plan = json.loads((run_dir / "plan.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return plan if isinstance(plan, dict) else {}
 
 
 def _runs_table(runs: list[Any]) -> list[list[str]]:

@@ -216,6 +216,29 @@ class RunManager:
         return str(info.get("title") or info.get("task_title") or "")
 
 
+_WARM_LOCK = threading.Lock()
+_warm = False
+
+
+def _warm_registries() -> None:
+    """Load the method and agent registries once, in one thread, before runs start in parallel.
+
+    The method registry loads its plugin families lazily and marks them loaded before their imports
+    finish, so two runs starting at the same moment in two threads could see a half-filled registry and
+    refuse a known method.  Loading it here, under a lock, leaves every run a complete registry.
+    """
+    global _warm
+    with _WARM_LOCK:
+        if _warm:
+            return
+        from cmbagent.agents import load_registry
+        from cmbagent.tools.methods import iter_methods
+
+        list(iter_methods())
+        load_registry()
+        _warm = True
+
+
 def _mask(message: str, keys: dict[str, str]) -> str:
     """An error message with any key it quotes replaced (providers sometimes echo a bad key back)."""
     for secret in keys.values():
@@ -227,6 +250,7 @@ def _mask(message: str, keys: dict[str, str]) -> str:
 def _default(name: str) -> Callable[..., Any]:
     from cmbagent import api
 
+    _warm_registries()
     function: Callable[..., Any] = getattr(api, name)
     return function
 

@@ -42,6 +42,7 @@ class UISettings:
     max_budget_usd: float | None = None
     secure_cookies: bool = False
     root_path: str = ""
+    max_upload: str = "1gb"
 
     @classmethod
     def from_env(cls, env: MutableMapping[str, str] | None = None, **overrides: Any) -> UISettings:
@@ -212,6 +213,7 @@ def create_server(settings: UISettings) -> tuple[Any, Any]:
         run_history=False,
         show_error=True,
         ssr_mode=False,
+        max_file_size=settings.max_upload,
         mcp_server=False,
         pwa=False,
         enable_monitoring=False,

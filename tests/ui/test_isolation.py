@@ -14,17 +14,20 @@ from tests.ui.conftest import Example
 pytestmark = [pytest.mark.slow]
 
 
-def _start_waiting_run(page: Any, url: str) -> str:
+def _submit_waiting_run(page: Any, url: str) -> None:
     """Submit the example with plan approval on: a real run that stops, cheaply, at its plan."""
     page.goto(url)
     page.locator(".cmb-session").wait_for()
     page.locator("#cmb-settings").click()
     page.locator("#cmb-approve-plan input").check()
     page.locator("#cmb-run-example").click()
+
+
+def _waiting_run_id(page: Any) -> str:
     page.locator(".cmb-status[data-state='awaiting_approval']").wait_for(timeout=90_000)
     run_id = page.locator(".cmb-status").get_attribute("data-run")
     assert run_id
-    return run_id
+    return str(run_id)
 
 
 def _runs_page_text(page: Any) -> str:
@@ -40,8 +43,9 @@ def test_two_sessions_cannot_see_each_others_runs_or_files(
     served = serve_app(max_concurrent_runs=2)
     ctx_a, page_a, requests_a = new_page()
     ctx_b, page_b, requests_b = new_page()
-    run_a = _start_waiting_run(page_a, served.url)
-    run_b = _start_waiting_run(page_b, served.url)
+    _submit_waiting_run(page_a, served.url)  # both people start a run; the two run at once
+    _submit_waiting_run(page_b, served.url)
+    run_a, run_b = _waiting_run_id(page_a), _waiting_run_id(page_b)
     dir_a = next(served.workspaces.glob(f"ui/*/{run_a}"))
     dir_b = next(served.workspaces.glob(f"ui/*/{run_b}"))
     assert dir_a.parent != dir_b.parent  # one folder per browser session

@@ -86,7 +86,7 @@ def test_tool_reports_all_methods_on_the_same_split(tmp_path: Path, monkeypatch:
             "data": str(_csv(tmp_path)),
             "n_labeled": 5,
             "seed": 1,
-            "epochs": 10,
+            "epochs": 60,
             "n_estimators": 2,
             "xgbod_max_rows": 400,
         },

@@ -12,7 +12,7 @@ from cmbagent.tools.methods.anomaly import WSADDT, DevNet
 from cmbagent.tools.methods.anomaly._wsad_dt import pick_device
 from tests.methods.anomaly._data import blobs
 
-FAST = {"epochs": 15, "n_estimators": 3, "n_threads": 1}
+FAST = {"epochs": 15, "n_estimators": 3, "batch_size": 64, "n_threads": 1}
 
 
 def _weak(y: np.ndarray, n_labeled: int, seed: int = 0) -> np.ndarray:

@@ -59,7 +59,7 @@ def load_anomaly_data(
             label_column = next((c for c in frame.columns if str(c).strip().lower() in LABEL_NAMES), None)
         y = frame[label_column].to_numpy() if label_column is not None else None
         features = frame.drop(columns=[label_column]) if label_column is not None else frame
-        bad = [str(c) for c in features.columns if not np.issubdtype(features[c].dtype, np.number)]
+        bad = [str(c) for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
         if bad:
             raise DataError(
                 f"non-numeric feature columns {bad} in {path.name}; encode them as numbers or drop them"

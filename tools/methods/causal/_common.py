@@ -167,4 +167,3 @@ def output_path(output_dir: str, name: str) -> Path:
     folder = Path(output_dir)
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name
-

@@ -40,6 +40,7 @@ PAPER = Paper(
     code="https://github.com/rickmer-schulte/Pretrained-Causal-Adjust",
 )
 OVERLAP_BAND = (0.05, 0.95)
+AUTO_KERNEL_MAX_UNITS = 3000  # exact kernel ridge is cheap up to here; larger tabular data get boosting
 
 
 def embed_texts(texts: list[str], *, batch_size: int = 64) -> np.ndarray:
@@ -99,6 +100,7 @@ def estimate_ate(
     out-of-fold nuisance predictions and scores.
     """
     import doubleml
+    from threadpoolctl import threadpool_limits
 
     binary = np.unique(d).size == 2
     if model == "irm" and not binary:
@@ -126,7 +128,10 @@ def estimate_ate(
                 draw_sample_splitting=False,
             )
         dml.set_sample_splitting(_folds(len(y), n_folds, n_rep, seed, d if binary else None))
-        dml.fit(store_predictions=True)
+        # OpenMP learners (histogram boosting) stall badly when their threads are descheduled on a busy or
+        # process-parallel host; one thread per fit is robust and costs at most the core count.
+        with threadpool_limits(limits=1, user_api="openmp"):
+            dml.fit(store_predictions=True)
     preds = {k: np.asarray(v)[:, :, 0] for k, v in dml.predictions.items()}
     return {
         "estimate": float(dml.coef[0]),
@@ -270,9 +275,10 @@ def dml_ate(
         text_column: Optional text column to embed with the shipped all-MiniLM-L6-v2 model (384-d).
         model: "plr" partially linear model Y = θD + g(X) + ε (a variance-weighted effect when effects vary),
             or "irm" interactive model with doubly robust ATE score (binary treatment).
-        learner: Nuisance learner. "auto" (default) uses "kernel_ridge" (RBF kernel ridge, rotation-invariant,
-            self-tuned by leave-one-out) whenever latent features are present and "gradient_boosting" for
-            tabular covariates alone; "mlp" is the other rotation-invariant option.
+        learner: Nuisance learner. "auto" (default) uses "kernel_ridge" (RBF kernel ridge on distances,
+            rotation-invariant, self-tuned by leave-one-out) whenever latent features are present or the data
+            have at most 3000 units, and "gradient_boosting" for larger tabular-only data; "mlp" is the other
+            rotation-invariant option; "random_forest" and "lasso" suit tabular covariates only.
         n_folds: Cross-fitting folds.
         n_rep: Repetitions of the sample split (the estimate is the median over repetitions).
         clipping: Propensities are clipped to [clipping, 1 - clipping] in the interactive model.
@@ -319,7 +325,11 @@ def dml_ate(
         if np.allclose(latent.std(0), 0):
             raise DataError("embeddings: every latent feature is constant; check the embedding file")
     x = _scale_blocks(tabular, latent)
-    chosen = learner if learner != "auto" else ("kernel_ridge" if latent is not None else "gradient_boosting")
+    if learner == "auto":
+        small = len(y) <= AUTO_KERNEL_MAX_UNITS
+        chosen = "kernel_ridge" if latent is not None or small else "gradient_boosting"
+    else:
+        chosen = learner
     fit = estimate_ate(
         y, d, x, model=model, learner=chosen, n_folds=n_folds, n_rep=n_rep, clipping=clipping, seed=seed
     )

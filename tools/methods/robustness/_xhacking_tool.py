@@ -53,7 +53,7 @@ def load_table(path: str, label_column: str | None) -> tuple[np.ndarray, np.ndar
             )
         y = frame[label_column].to_numpy()
         feats = frame.drop(columns=[label_column])
-        bad = [str(c) for c in feats.columns if not np.issubdtype(feats[c].dtype, np.number)]
+        bad = [str(c) for c in feats.columns if not pd.api.types.is_numeric_dtype(feats[c])]
         if bad:
             raise DataError(
                 f"non-numeric feature columns {bad} in {p.name}; encode them as numbers or drop them"
@@ -93,7 +93,7 @@ def load_table(path: str, label_column: str | None) -> tuple[np.ndarray, np.ndar
         "redundancy",
         "vulnerability",
     ],
-    example='x_hacking(data="breast_cancer.csv", target_feature="worst perimeter", goal="hide", threshold=0.1)',
+    example='x_hacking(data="breast_cancer.csv", target_feature="worst concave points", goal="hide", threshold=0.05)',
 )
 def x_hacking(
     data: str,
