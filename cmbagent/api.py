@@ -17,7 +17,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -250,13 +250,14 @@ def _drive(
 
 def _partial_report(rt: Any, values: dict[str, Any], error: str) -> None:
     from cmbagent.planner._graph import audit_facts
+    from cmbagent.planner._state import RunState
     from cmbagent.report import fallback_draft, render_report
 
     if not values.get("task"):
         return
     state = {**values, "status": "failed", "stop_reason": error}
     render_report(rt.folder, state=state, draft=fallback_draft(state, "failed"), audit=None,
-                  facts=audit_facts(rt, state), ledger=rt.client.ledger)
+                  facts=audit_facts(rt, cast(RunState, state)), ledger=rt.client.ledger)
 
 
 def _result(folder: RunFolder, status: str, values: dict[str, Any], cost: float | None, duration: float,

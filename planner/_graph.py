@@ -123,7 +123,7 @@ def report_node(rt: Runtime, state: RunState) -> dict[str, Any]:
             status = "budget_exhausted"
             state = {**state, "stop_reason": str(exc)}
     if draft is None:
-        draft = fallback_draft(state, status)
+        draft = fallback_draft(dict(state), status)
     render_report(rt.folder, state={**state, "status": status}, draft=draft, audit=audit, facts=facts,
                   ledger=getattr(rt.client, "ledger", None))
     return {"status": status, "next": "end"}

@@ -240,7 +240,7 @@ def act(rt: Runtime, state: RunState) -> dict[str, Any]:
         answer: TextAnswer = rt.ask(step.agent, _base_sections(state, plan, step), _meta(state, step, plan))
         path = Path(rt.folder.path, _dir(state), "outputs", "answer.md")
         write_text(path, answer.text.strip() + "\n")
-        record = {"status": "ok", "error": None, "output": answer.text, "cell": None, "answer": rt.folder.rel(path),
+        record: dict[str, Any] = {"status": "ok", "error": None, "output": answer.text, "cell": None, "answer": rt.folder.rel(path),
                   "key_points": answer.key_points, "parsed": {}, "images": [], "attempt": state.get("attempt", 1)}
         return {"last": record, "next": "critique"}
     if role == "method":
@@ -282,7 +282,7 @@ def _method_attempt(rt: Runtime, state: RunState, plan: Plan, step: PlanStep) ->
         validate_arguments(draft.method, arguments)  # a mistake goes back to the method operator
     except UserError as exc:
         attempt = state.get("attempt", 1)
-        record = {"status": "error", "error_name": type(exc).__name__, "error": str(exc), "traceback": "", "output": "",
+        record: dict[str, Any] = {"status": "error", "error_name": type(exc).__name__, "error": str(exc), "traceback": "", "output": "",
                   "images": [], "cell": None, "code_hash": f"args:{json.dumps(arguments, sort_keys=True, default=str)}",
                   "attempt": attempt, "parsed": None}
         rt.events.emit("cell_executed", step_id=step.id, attempt=attempt, cell=None, status="error", duration_s=0.0,

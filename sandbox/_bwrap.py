@@ -22,6 +22,7 @@ As a normal user, one bwrap with a user namespace does it all.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import shutil
@@ -211,7 +212,7 @@ class BwrapBackend(Backend):
         def data_fd(name: str, text: str) -> str:
             fd = _memfd(name, text)
             fds.append(fd)
-            plan.cleanup.append(lambda fd=fd: os.close(fd))
+            plan.cleanup.append(functools.partial(os.close, fd))
             return str(fd)
 
         args = [exe, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
@@ -244,7 +245,7 @@ class BwrapBackend(Backend):
         if font_cache is not None:
             fd = os.open(font_cache, os.O_RDONLY | os.O_CLOEXEC)
             fds.append(fd)
-            plan.cleanup.append(lambda fd=fd: os.close(fd))
+            plan.cleanup.append(functools.partial(os.close, fd))
             args += ["--perms", "0644", "--file", str(fd), f"{_MPL_DIR}/{font_cache.name}"]
         made = {"/", "/tmp"}
 

@@ -19,7 +19,7 @@ from cmbagent.sandbox._backend import Backend, KernelLaunch, LaunchPlan
 from cmbagent.sandbox._limits import DROPPED_MARK, SandboxLimits, bootstrap_code
 from cmbagent.sandbox._notebook import NotebookRecorder
 from cmbagent.sandbox._output import BoundedText, save_image, strip_ansi, text_bundle
-from cmbagent.sandbox._types import CellResult, Executor
+from cmbagent.sandbox._types import CellResult, CellStatus, Executor
 
 __all__ = ["KernelExecutor", "kernel_env"]
 
@@ -299,7 +299,7 @@ class KernelExecutor(Executor):
         return (f"the disk holding the run folder has {free / 2**20:.0f} MiB free, below the "
                 f"{floor / 2**20:.0f} MiB floor (SandboxLimits.min_free_disk); delete or shrink files the cell wrote")
 
-    def _wait(self, msg_id: str, collector: _Collector, deadline: float, timeout: float) -> tuple[str, str]:
+    def _wait(self, msg_id: str, collector: _Collector, deadline: float, timeout: float) -> tuple[CellStatus, str]:
         interrupted_at: float | None = None
         last_interrupt = 0.0
         why_stopped = f"the cell ran past its {timeout:g} s limit"
@@ -349,7 +349,7 @@ class KernelExecutor(Executor):
                 return ("error" if collector.error else "ok"), ""
             collector.handle(kind, msg["content"])
 
-    def _died(self, collector: _Collector) -> tuple[str, str]:
+    def _died(self, collector: _Collector) -> tuple[CellStatus, str]:
         code = self._proc.returncode if self._proc is not None else None
         signal_name = ""
         if code is not None and code > 128:
@@ -455,7 +455,7 @@ class _Collector:
                 out.append(self._rich_outputs[ref])
         return out
 
-    def result(self, status: str, message: str, duration: float) -> CellResult:
+    def result(self, status: CellStatus, message: str, duration: float) -> CellResult:
         err = self.error or {}
         if status == "error" and not message:
             message = f"{err.get('ename', '')}: {err.get('evalue', '')}"

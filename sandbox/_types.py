@@ -7,7 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["CellResult", "Executor", "StreamText"]
+__all__ = ["CellResult", "CellStatus", "Executor", "StreamText"]
+
+CellStatus = Literal["ok", "error", "timeout", "restarted", "died"]
 
 
 class StreamText(BaseModel):
@@ -26,7 +28,7 @@ class CellResult(BaseModel):
         ``died`` the kernel died and could not be restarted.
     """
 
-    status: Literal["ok", "error", "timeout", "restarted", "died"]
+    status: CellStatus
     stdout: StreamText = Field(default_factory=StreamText)
     stderr: StreamText = Field(default_factory=StreamText)
     results: list[dict[str, Any]] = Field(default_factory=list)  # rich results: mime-type -> data (text kinds)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Run the whole test suite (slow and browser tests included) on two workers, then lint the core.
+# Lint (ruff), type-check the core (mypy), then run the whole test suite (slow and browser tests included)
+# on two workers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 export GRADIO_ANALYTICS_ENABLED=False HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 "$VENV/bin/ruff" check .
+bash scripts/typecheck.sh
 "$VENV/bin/python" -m pytest -n "${PYTEST_WORKERS:-2}" --durations=15 "$@"

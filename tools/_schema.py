@@ -67,7 +67,7 @@ def function_schema(fn: Callable[..., Any], *, skip: tuple[str, ...] = ()) -> di
         from pydantic import Field
 
         fields[name] = (hints[name], Field(default, description=arg_docs.get(name) or None))
-    model = create_model(  # type: ignore[call-overload]
+    model = create_model(
         f"{fn.__name__}_arguments", __config__=ConfigDict(arbitrary_types_allowed=False), **fields
     )
     parameters = model.model_json_schema()

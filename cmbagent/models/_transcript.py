@@ -15,6 +15,7 @@ hash is taken after scrubbing so a replay without the keys hashes the same.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -24,6 +25,8 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from cmbagent.exceptions import ConfigError
 from cmbagent.models._protocol import ModelRequest, ModelResponse, ToolCall, Usage
@@ -90,11 +93,16 @@ def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, default=repr, sort_keys=True))
 
 
+@functools.lru_cache(maxsize=256)
+def _schema_json(schema: type[BaseModel]) -> dict[str, Any]:
+    return schema.model_json_schema()
+
+
 def canonical_request(request: ModelRequest, scrub: Scrubber | None = None) -> dict[str, Any]:
     """The request as plain JSON, stable across processes (what is hashed and recorded)."""
     data = request.model_dump(mode="python", exclude={"output_schema"})
     schema = request.output_schema
-    data["output_schema"] = None if schema is None else {"name": schema.__name__, "schema": schema.model_json_schema()}
+    data["output_schema"] = None if schema is None else {"name": schema.__name__, "schema": _schema_json(schema)}
     data = _jsonable(data)
     return (scrub or Scrubber()).scrub_json(data)
 
@@ -187,8 +195,7 @@ class TranscriptWriter:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.path, "a", encoding="utf-8") as handle:
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
+                handle.flush()  # a kill -9 loses nothing flushed; power-cut durability is the checkpoints' job
         return record
 
 

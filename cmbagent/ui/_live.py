@@ -1,7 +1,7 @@
 """The live view of one run, streamed to one page.
 
 An async generator per open page tails the run's ``events.jsonl`` (one ``stat`` every 50 ms; the run's
-``EventLog`` flushes and fsyncs each line), folds new events into a :class:`RunView` and sends only the
+``EventLog`` flushes each line), folds new events into a :class:`RunView` and sends only the
 sections whose HTML changed.  A page that starts following another run ends the previous stream; a stream
 ends by itself once its run rests (finished, failed, waiting for a person).  Nothing here owns the run:
 closing the page ends the stream, never the run.
@@ -52,6 +52,10 @@ def blank_view() -> tuple[Any, ...]:
     return (empty, render_chat([]), "", "", "", "", "", gr.update(visible=False), gr.skip())
 
 
+#: an update of every output that changes none of them
+NOTHING: tuple[Any, ...] = tuple(gr.skip() for _ in range(len(SECTIONS) + 2))
+
+
 def _is_skip(value: Any) -> bool:
     return isinstance(value, dict) and value.get("__type__") == "update" and len(value) == 1
 
@@ -90,6 +94,7 @@ class LiveFeed:
             run_dir = session.run_dir(run_id or "")
             if run_dir is None:
                 yield blank_view()
+                yield NOTHING
                 return
             async for update in self._stream(session, run_id or "", run_dir, page, generation):
                 yield update
@@ -157,7 +162,10 @@ class LiveFeed:
             if resting and not tail.changed():
                 settled_at = settled_at or now
                 if now - settled_at > 1.5:
-                    return
+                    break
             else:
                 settled_at = None
             await asyncio.sleep(POLL_S)
+        # Gradio ends a stream by sending its last update again: make that one change nothing, or it would
+        # undo a person's edits of the plan table, or paint this run over the run the page follows now.
+        yield NOTHING

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cmbagent.tools import function_schema
 from pydantic import BaseModel
 
 from cmbagent.exceptions import BudgetExceeded, ModelHTTPError, OutputValidationError
 from cmbagent.models import Budget, Message, ModelClient, ModelRequest, ToolSpec, price_for
+from cmbagent.tools import function_schema
 from tests.fakes import Json, Status, Text, ToolCalls, bad_tool_args
 from tests.models._backends import ALL_BACKENDS, HTTP_BACKENDS, KEYS, Outcome, backend
 

@@ -55,12 +55,12 @@ def test_bad_arguments_are_user_errors() -> None:
 
 
 def test_unknown_method_lists_known_ones() -> None:
-    with pytest.raises(UnknownMethodError, match="testfamily.scale"):
+    with pytest.raises(UnknownMethodError, match=r"testfamily\.scale"):
         get_method("testfamily.nothing")
 
 
 def test_registration_rejects_contract_breaks() -> None:
-    with pytest.raises(MethodRegistrationError, match="family.method"):
+    with pytest.raises(MethodRegistrationError, match=r"family\.method"):
         method("NoDot", paper=PAPER)
     with pytest.raises(MethodRegistrationError, match="docstring"):
 

@@ -79,6 +79,9 @@ def test_edit_a_step_then_approve_and_return_with_the_session_link(
         except AssertionError:
             continue
     expect(cell).to_contain_text(EDITED_TITLE)
+    # typing the comment moves the focus off the table, which commits the edit to the table's value
+    page.locator("#cmb-comment textarea").fill("Call the first step by what it reads.")
+    page.wait_for_timeout(1_000)
     page.screenshot(path=str(artifacts / "11-plan-edited.png"), full_page=True)
     approve.click()
 
@@ -94,6 +97,7 @@ def test_edit_a_step_then_approve_and_return_with_the_session_link(
         if '"plan_approved"' in line
     ]
     assert approved and approved[-1]["data"]["by"] == "person" and approved[-1]["data"]["edited"] is True
+    assert approved[-1]["data"]["comment"] == "Call the first step by what it reads."
     assert requests.outside() == [], requests.outside()
 
     # close the tab: the run goes on; the session link opens it in another browser context

@@ -212,7 +212,7 @@ def validate_arguments(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     for pname, parameter in signature.parameters.items():
         default = ... if parameter.default is parameter.empty else parameter.default
         fields[pname] = (hints[pname], default)
-    model = create_model(f"{spec.function.__name__}_arguments", **fields)  # type: ignore[call-overload]
+    model = create_model(f"{spec.function.__name__}_arguments", **fields)
     try:
         validated = model(**arguments)
     except ValidationError as exc:

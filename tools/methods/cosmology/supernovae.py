@@ -145,8 +145,8 @@ def fit_supernovae(
     best_derived = like.model.derive(mcmc.best_fit[None, :])
     best = dict(zip(like.names, mcmc.best_fit.tolist(), strict=True)) | {k: float(v[0]) for k, v in best_derived.items()}
     values: dict[str, Any] = {}
-    for name, summary in summarize_samples(table, names).items():
-        values[name] = summary | {"best_fit": best[name]}
+    for name, posterior in summarize_samples(table, names).items():
+        values[name] = posterior | {"best_fit": best[name]}
     chi2 = float(like.chi2(mcmc.best_fit)[0])
     dof = sn.n - like.n_constant
     values |= {"chi2": chi2, "dof": dof, "chi2_per_dof": chi2 / dof if dof > 0 else float("nan"), "n_sne": sn.n}
