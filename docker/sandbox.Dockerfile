@@ -16,10 +16,9 @@ ENV PIP_NO_CACHE_DIR=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     PATH=/opt/venv/bin:$PATH
 
-RUN python -m venv /opt/venv
-
 # CPU torch first, pinned, so the extras never pull a CUDA build
-RUN if [ -n "$EXTRAS" ]; then \
+RUN python -m venv /opt/venv \
+    && if [ -n "$EXTRAS" ]; then \
         pip install --index-url https://download.pytorch.org/whl/cpu "torch==2.*"; \
     fi
 
@@ -31,6 +30,8 @@ COPY planner ./planner
 COPY tools ./tools
 COPY sandbox ./sandbox
 COPY prompts ./prompts
+# the project itself, from this build context (its dependencies are ranged in pyproject.toml)
+# hadolint ignore=DL3013
 RUN pip install ".${EXTRAS:+[$EXTRAS]}" \
     && python -c "import ipykernel, numpy, scipy, astropy, matplotlib, cmbagent.sandbox" \
     && rm -rf /src

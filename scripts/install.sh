@@ -70,7 +70,4 @@ EXTRAS="all"
 say "installing cmbagent[$EXTRAS] (editable)"
 "${PIP[@]}" install -e ".[$EXTRAS]"
 
-if [ "$DEV" = 1 ] && ! "$VENV/bin/python" -c 'import playwright' >/dev/null 2>&1; then
-  "${PIP[@]}" install playwright
-fi
 say "done: $("$VENV/bin/cmbagent" --version)"

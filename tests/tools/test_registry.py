@@ -89,3 +89,36 @@ def test_result_is_json_clean() -> None:
     result = MethodResult(summary="s", values={"a": np.float64(1.5), "b": np.array([1, 2]), "c": float("nan")})
     assert result.values == {"a": 1.5, "b": [1, 2], "c": None}
     assert MethodResult.from_json(result.to_json()) == result
+
+
+def test_concurrent_first_lookups_see_a_complete_registry() -> None:
+    """Several runs starting at once (the UI's worker threads) must all find a built-in method."""
+    import importlib
+    import threading
+
+    from cmbagent.tools.methods import _registry
+
+    # forget what was loaded so that the threads race on the first load
+    _registry._LOADED = False
+    _registry._LOADED_FAMILIES.clear()
+    for name in [n for n in _registry._REGISTRY if n.startswith("cosmology.")]:
+        del _registry._REGISTRY[name]
+    import sys
+
+    for module in [m for m in sys.modules if m.startswith("cmbagent.tools.methods.cosmology")]:
+        del sys.modules[module]
+    errors: list[BaseException] = []
+
+    def lookup() -> None:
+        try:
+            get_method("cosmology.fit_supernovae")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=lookup) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    importlib.import_module("cmbagent.tools.methods.cosmology")

@@ -63,7 +63,7 @@ def test_space_folder_is_a_docker_space_on_port_7860(space: Path) -> None:
     assert not list(space.rglob("__pycache__"))
 
 
-@pytest.mark.parametrize("dockerfile", ["docker/app.Dockerfile", "space"])
+@pytest.mark.parametrize("dockerfile", ["docker/app.Dockerfile", "docker/sandbox.Dockerfile", "space"])
 def test_dockerfiles_pass_hadolint(dockerfile: str, space: Path) -> None:
     path = space / "Dockerfile" if dockerfile == "space" else ROOT / dockerfile
     result = subprocess.run(

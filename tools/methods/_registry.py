@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -142,18 +143,22 @@ def method(
 
 
 _LOADED_FAMILIES: set[str] = set()
+# Loading imports modules that register themselves; runs started from several threads at once (the UI)
+# must not see a half-loaded registry.
+_LOAD_LOCK = threading.RLock()
 
 
 def _load_entry(entry: Any) -> None:
-    if entry.name in _LOADED_FAMILIES:
-        return
-    _LOADED_FAMILIES.add(entry.name)
-    try:
-        importlib.import_module(entry.value)
-    except MethodRegistrationError:
-        raise
-    except Exception as exc:  # a broken plugin must not take the others down
-        _LOAD_ERRORS[entry.name] = f"{type(exc).__name__}: {exc}"
+    with _LOAD_LOCK:
+        if entry.name in _LOADED_FAMILIES:
+            return
+        try:
+            importlib.import_module(entry.value)
+        except MethodRegistrationError:
+            raise
+        except Exception as exc:  # a broken plugin must not take the others down
+            _LOAD_ERRORS[entry.name] = f"{type(exc).__name__}: {exc}"
+        _LOADED_FAMILIES.add(entry.name)
 
 
 def _load_family(family: str) -> None:
@@ -166,9 +171,12 @@ def _load_plugins() -> None:
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        _load_entry(entry)
+    with _LOAD_LOCK:
+        if _LOADED:
+            return
+        for entry in entry_points(group=ENTRY_POINT_GROUP):
+            _load_entry(entry)
+        _LOADED = True
 
 
 def load_errors() -> dict[str, str]:
