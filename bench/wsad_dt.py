@@ -10,6 +10,7 @@ Usage: python bench/wsad_dt.py [--data PATH] [--seeds 1 2 3]
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -27,6 +28,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--batch-size", type=int, default=64)
     args = parser.parse_args()
+    here = str(Path(__file__).resolve().parent)
+    sys.path[:] = [
+        p for p in sys.path if str(Path(p or ".").resolve()) != here
+    ]  # this file shadows the package
     try:
         import wsad_dt
     except ImportError:

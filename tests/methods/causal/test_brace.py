@@ -86,9 +86,9 @@ def test_fitted_scm_and_mlp_classifier_gradient_version(tmp_path: Path) -> None:
         features=LOAN_FEATURES,
         label="approved",
         classifier="mlp",
-        instances=[0, 1],
+        instances=[0],
         immutable=["age"],
-        lambdas=[0.0, 1.0, 10.0],
+        lambdas=[0.0, 10.0],
         parents={
             "education": ["age"],
             "income": ["age", "education"],

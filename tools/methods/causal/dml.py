@@ -28,7 +28,6 @@ from cmbagent.tools.methods.causal._common import (
     normal_quantity,
     output_path,
 )
-from cmbagent.tools.methods.causal._learners import ROTATION_INVARIANT, make_learners
 
 __all__ = ["dml_ate", "embed_texts", "estimate_ate"]
 
@@ -102,6 +101,8 @@ def estimate_ate(
     import doubleml
     from threadpoolctl import threadpool_limits
 
+    from cmbagent.tools.methods.causal._learners import make_learners
+
     binary = np.unique(d).size == 2
     if model == "irm" and not binary:
         raise DataError(
@@ -128,9 +129,9 @@ def estimate_ate(
                 draw_sample_splitting=False,
             )
         dml.set_sample_splitting(_folds(len(y), n_folds, n_rep, seed, d if binary else None))
-        # OpenMP learners (histogram boosting) stall badly when their threads are descheduled on a busy or
-        # process-parallel host; one thread per fit is robust and costs at most the core count.
-        with threadpool_limits(limits=1, user_api="openmp"):
+        # OpenMP/BLAS threads stall badly when descheduled on a busy or process-parallel host (pytest -n,
+        # cross-fitting in parallel runs); one thread per fit is robust and costs at most the core count.
+        with threadpool_limits(limits=1):
             dml.fit(store_predictions=True)
     preds = {k: np.asarray(v)[:, :, 0] for k, v in dml.predictions.items()}
     return {
@@ -396,7 +397,7 @@ def dml_ate(
     )
     diagnostics = {
         "learner": chosen,
-        "rotation_invariant_learner": chosen in ROTATION_INVARIANT,
+        "rotation_invariant_learner": chosen in ("kernel_ridge", "mlp"),
         "n_units": len(y),
         "n_features": int(x.shape[1]),
         "model": model,
