@@ -211,8 +211,12 @@ for _path in {paths!r}:
         elif _suffix in (".fits", ".fit"):
             from astropy.table import Table
             _df = Table.read(_p).to_pandas()
-        else:
-            _df = pd.read_csv(_p, sep=r"\\s+", comment="#")
+        else:  # whitespace text: a first row holding any number is data, not a header
+            _first = next((_l for _l in _p.read_text(errors="replace").splitlines()
+                           if _l.strip() and not _l.lstrip().startswith("#")), "")
+            _numeric = any(_t.lstrip("+-").replace(".", "", 1).replace("e", "", 1).replace("E", "", 1)
+                           .replace("-", "", 1).replace("+", "", 1).isdigit() for _t in _first.split())
+            _df = pd.read_csv(_p, sep=r"\\s+", comment="#", header=None if _numeric else "infer")
     except Exception as _exc:  # report what can be said about an unreadable file
         _lines = _p.read_bytes().count(b"\\n")
         _facts[_path] = {{"bytes": _p.stat().st_size, "n_lines": _lines, "note": f"{{type(_exc).__name__}}: {{_exc}}"}}
