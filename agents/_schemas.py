@@ -75,6 +75,11 @@ class InstallAdvice(BaseModel):
     module: str = Field(description="The missing module.")
     available: bool = Field(description="Whether the module can be imported in the run's environment.")
     alternatives: list[str] = Field(default_factory=list, description="Installed modules that can do the job.")
+    packages: list[str] = Field(
+        default_factory=list,
+        description="Distribution names that provide the module (PyPI names such as 'scikit-learn' for sklearn, "
+                    "optionally 'name==version'); installed into the run's overlay only when the run allows it.",
+    )
     advice: str = Field(description="What the debugger should do next.")
 
 

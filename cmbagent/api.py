@@ -98,6 +98,7 @@ def solve(
     timeout: float | None = None,
     approve_plan: bool = False,
     sandbox: str = "auto",
+    allow_install: bool = False,
     data_files: list[str | os.PathLike[str]] | None = None,
     api_keys: dict[str, str] | None = None,
     on_event: Callable[[Event], None] | None = None,
@@ -107,6 +108,11 @@ def solve(
 
     ``models`` maps names to ready :class:`cmbagent.models.Model` instances (tests and embedding apps);
     a ``model`` or ``agent_models`` spec equal to such a name routes to it.
+
+    ``allow_install`` lets the host ``pip install`` a package the installer agent names for a missing module
+    into the run's overlay (``<run>/.overlay/site-packages``, seen by the kernel), never the host
+    environment; off, the installer only advises.  ``CMBAGENT_PIP_ARGS`` adds pip arguments (an offline
+    wheelhouse: ``--no-index --find-links DIR``).
     """
     from cmbagent.models import Budget
 
@@ -131,7 +137,7 @@ def solve(
 
     get_backend(sandbox)  # SandboxUnavailable (saying why and what to do) before any run folder exists
     settings = {"max_steps": max_steps, "n_reviews": n_reviews, "max_attempts": max_attempts,
-                "approve_plan": approve_plan, "sandbox": sandbox}
+                "approve_plan": approve_plan, "sandbox": sandbox, "allow_install": bool(allow_install)}
     run_config = {"model": routing.default, "agent_models": dict(routing.agents), "tiers": dict(routing.tiers),
                   "budget": budget.to_dict(), "settings": settings,
                   "model_sources": dict(routing.sources)}
@@ -153,7 +159,7 @@ def _settings(config: dict[str, Any]) -> Any:
     vision = "vision" in config.get("tiers", {}) or "plot_critic" in config.get("agent_models", {})
     return GraphSettings(max_steps=s.get("max_steps", 12), n_reviews=s.get("n_reviews", 1),
                          max_attempts=s.get("max_attempts", 3), approve_plan=s.get("approve_plan", False),
-                         vision=vision)
+                         vision=vision, allow_install=bool(s.get("allow_install", False)))
 
 
 def _drive(

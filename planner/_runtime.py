@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -41,6 +42,7 @@ class GraphSettings:
     max_plan_repairs: int = 3
     cell_timeout: float = 900.0
     vision: bool = False
+    allow_install: bool = False  # pip installs into <run>/.overlay/site-packages (see planner/_install.py)
 
 
 class Runtime:
@@ -79,7 +81,27 @@ class Runtime:
     def executor(self) -> Executor:
         if self._executor is None:
             self._executor = self._open_executor()
+            if self.settings.allow_install and self.overlay.is_dir():
+                self.use_overlay()  # a resumed run's fresh kernel sees what earlier attempts installed
         return self._executor
+
+    @property
+    def overlay(self) -> Path:
+        """The run's package overlay (absolute; the same path inside the sandbox)."""
+        from cmbagent.planner._install import overlay_dir
+
+        return overlay_dir(self.folder.path)
+
+    def use_overlay(self) -> str | None:
+        """Make the overlay importable in the kernel (idempotent; run after every install).
+
+        Returns None on success, else the kernel's error (the retried cell then fails as before and the
+        normal debugging path takes over, so this is not raised).
+        """
+        from cmbagent.planner._install import overlay_setup_code
+
+        result = self.executor.execute(overlay_setup_code(self.overlay), timeout=60)
+        return None if result.ok else f"{result.error_name or result.status}: {result.error_value or result.message}"
 
     def close(self) -> None:
         if self._executor is not None:

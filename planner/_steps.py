@@ -153,7 +153,8 @@ def _write_code(rt: Runtime, state: RunState, plan: Plan, step: PlanStep) -> tup
     last = state.get("last") or {}
     sections = _base_sections(state, plan, step)
     if last.get("error"):
-        advice = ""
+        advice = install_note = ""
+        code = Path(rt.folder.path, last["cell"]).read_text(encoding="utf-8") if last.get("cell") else ""
         if last.get("error_name") in {"ModuleNotFoundError", "ImportError"}:
             module = _missing_module(last.get("error", ""))
             available = bool(module) and importlib.util.find_spec(module.split(".")[0]) is not None
@@ -163,7 +164,11 @@ def _write_code(rt: Runtime, state: RunState, plan: Plan, step: PlanStep) -> tup
                 {"module": module, "available": available, "error": last["error"]},
             )
             advice = tip.advice + (" Alternatives: " + ", ".join(tip.alternatives) if tip.alternatives else "")
-        code = Path(rt.folder.path, last["cell"]).read_text(encoding="utf-8") if last.get("cell") else ""
+            if module and not available:
+                installed, install_note = _install(rt, state, module, tip)
+                if installed and code.strip():
+                    return code, install_note  # the same cell again, now that the kernel can import the package
+                advice = f"{advice} {install_note}".strip()
         fix: DebugFix = rt.ask(
             "debugger",
             [*sections[:1], sections[2],
@@ -175,13 +180,66 @@ def _write_code(rt: Runtime, state: RunState, plan: Plan, step: PlanStep) -> tup
                   traceback=last.get("traceback"), advice=advice),
         )
         if fix.give_up or not fix.code.strip():
-            return None, f"debugger gave up: {fix.diagnosis}"
+            return None, f"debugger gave up: {fix.diagnosis}" + (f" ({install_note})" if install_note else "")
         return fix.code, fix.diagnosis
     issues = state.get("issues") or []
     if issues:
         sections.append(("The critic rejected the previous attempt; fix these", "\n".join(f"- {i}" for i in issues)))
     draft: CodeDraft = rt.ask(step.agent, sections, _meta(state, step, plan))
     return draft.code, draft.explanation
+
+
+def _install(rt: Runtime, state: RunState, module: str, tip: InstallAdvice) -> tuple[bool, str]:
+    """Act on the installer's proposal: install into the run's overlay when allowed, else say how to allow it.
+
+    Returns (installed, note); the note goes to the debugger, and every decision is recorded in the step's
+    step.json under ``installs`` (pip's output in outputs/install-attempt-N.txt).
+    """
+    from cmbagent.planner._install import OVERLAY, pip_install, safe_packages
+
+    folder = Path(rt.folder.path, _dir(state))
+    attempt = state.get("attempt", 1)
+    accepted, refused = safe_packages(tip.packages)
+    wanted = ", ".join(accepted) or module or "the missing package"
+    entry: dict[str, Any] = {"attempt": attempt, "module": module, "proposed": list(tip.packages),
+                             "packages": accepted, "refused": refused}
+    step_json = folder / "step.json"
+    record = json.loads(step_json.read_text(encoding="utf-8")) if step_json.is_file() else {}
+    earlier = record.get("installs", [])
+    installed = False
+    if not rt.settings.allow_install:
+        entry["status"] = "not_allowed"
+        note = (f"Package {wanted} is missing from the run environment; installing is off. Rerun with "
+                f"`cmbagent solve --allow-install` (or solve(..., allow_install=True)) to install it into this "
+                f"run's overlay ({OVERLAY.as_posix()}), never the host environment; otherwise use an installed "
+                "alternative.")
+    elif not accepted:
+        entry["status"] = "refused" if refused else "nothing_proposed"
+        note = (f"No acceptable package to install for {module or 'the missing module'}"
+                + (f" (refused unsafe names: {', '.join(refused)})" if refused else "") + "; use an installed alternative.")
+    elif any(e.get("status") == "installed" and e.get("packages") == accepted for e in earlier):
+        entry["status"] = "already_installed"
+        note = (f"{wanted} was already installed into the run's overlay and {module} still fails to import; "
+                "use an installed alternative or fix the import.")
+    else:
+        outcome = pip_install(accepted, rt.overlay)
+        log = folder / "outputs" / f"install-attempt-{attempt}.txt"
+        write_text(log, "$ " + " ".join(outcome.command) + "\n" + outcome.output)
+        entry.update(status="installed" if outcome.ok else "failed", returncode=outcome.returncode,
+                     duration_s=outcome.duration_s, output=rt.folder.rel(log))
+        problem = rt.use_overlay() if outcome.ok else None
+        installed = outcome.ok and problem is None
+        if installed:
+            note = f"Installed {wanted} into the run's overlay ({OVERLAY.as_posix()}); retrying the same cell."
+        elif outcome.ok:
+            entry["status"] = "overlay_failed"
+            note = f"Installed {wanted}, but the kernel could not add the overlay to sys.path ({problem})."
+        else:
+            note = (f"pip could not install {wanted} into the run's overlay (exit {outcome.returncode}; see "
+                    f"{rt.folder.rel(log)}); use an installed alternative.")
+    entry["note"] = note
+    write_json(step_json, {**record, "installs": [*earlier, entry]})
+    return installed, note
 
 
 def _missing_module(error: str) -> str:

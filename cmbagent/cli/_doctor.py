@@ -106,8 +106,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  [{mark}] {name:8s} {status['reason']}")
         typer.echo("model providers (API keys are read from these variables; values are never shown):")
         for provider in report["model_providers"]:  # type: ignore[attr-defined]
-            state = "set" if provider.get("is_set") else "not set"
-            typer.echo(f"  {provider.get('provider', ''):20s} {provider.get('env_var', ''):22s} {state}")
+            env_var = provider.get("env_var") or ""
+            if provider.get("is_set") is None:
+                state = "no key needed"
+            else:
+                state = "set" if provider.get("is_set") else "not set"
+            typer.echo(f"  {provider.get('provider') or '':20s} {env_var:22s} {state}")
         typer.echo(f"default model: {report['default_model']}")
         typer.echo(f"method tools: {report['methods']} registered")
         for family, why in report["method_families_not_loaded"].items():  # type: ignore[attr-defined]

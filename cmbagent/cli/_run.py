@@ -122,6 +122,11 @@ def register(app: typer.Typer) -> None:
         timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock budget of the run in seconds."),
         approve_plan: bool = typer.Option(False, "--approve-plan", help="Stop for a person to approve the plan."),
         sandbox: str = typer.Option("auto", "--sandbox", help="auto, bwrap, docker or process."),
+        allow_install: bool = typer.Option(
+            False, "--allow-install",
+            help="Let the host pip-install a package a cell is missing into the run's overlay "
+                 "(<run>/.overlay/site-packages), never the host environment; extra pip arguments from "
+                 "CMBAGENT_PIP_ARGS."),
         data: list[Path] = typer.Option([], "--data", help="Extra data file to copy into the run (repeatable)."),
         as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),
     ) -> None:
@@ -144,7 +149,8 @@ def register(app: typer.Typer) -> None:
                 result = solve(task, workspace=workspace, run_dir=run_dir, model=model, agent_models=overrides,
                                config=config, max_steps=max_steps, n_reviews=n_reviews, max_attempts=max_attempts,
                                budget_usd=budget_usd, budget_tokens=budget_tokens, timeout=timeout,
-                               approve_plan=approve_plan, sandbox=sandbox, data_files=list(data), on_event=listener)
+                               approve_plan=approve_plan, sandbox=sandbox, allow_install=allow_install,
+                               data_files=list(data), on_event=listener)
             _close_progress()
             result = _interactive_approval(result, as_json)
         except (UserError, SandboxUnavailable) as exc:
