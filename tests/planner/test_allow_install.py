@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cmbagent.agents._schemas import CodeDraft, DebugFix, InstallAdvice, ReplanDecision
-from cmbagent.api import solve
+from cmbagent.api import _settings, solve
 from cmbagent.models import ModelRequest
 from cmbagent.planner import Plan, PlanStep
 from cmbagent.planner._install import MAX_PACKAGES, safe_packages
@@ -128,7 +128,9 @@ def test_allowed_install_goes_to_the_overlay_and_the_retry_imports_it(tmp_path: 
     (entry,) = step_record(run)["installs"]
     assert entry["status"] == "installed" and entry["packages"] == [dist]
     assert "Successfully installed" in (run / entry["output"]).read_text()
-    assert json.loads((run / "run.json").read_text())["config"]["settings"]["allow_install"] is True
+    config = json.loads((run / "run.json").read_text())["config"]
+    assert config["settings"]["allow_install"] is True
+    assert _settings(config).allow_install is True  # what resume rebuilds its settings from
     # the host environment never changed
     assert site_listing() == before
     assert importlib.util.find_spec(module) is None
