@@ -14,6 +14,9 @@ The ensemble splits the unlabeled (normal-labelled) training rows into ``n_estim
 every member sees all labeled anomalies, because those are the scarce signal. Members are trained
 simultaneously as one batched network (stacked weight tensors, per-member gradient clipping), which is
 exactly equivalent to training them one after another but pays Python/torch overhead once.
+As in the reference, batches are drawn with replacement, weighting each unlabeled row 2/n_unlabeled and
+each labeled anomaly 1/n_anomalies (so about 70% of a member's batch is labeled anomalies), and the
+centroids stay fixed at their initial values.
 Score = ``1 - q_normal`` under Student-t kernels, averaged over members.
 
 torch is imported inside methods: the method registry imports this module and must stay light.
@@ -80,10 +83,14 @@ class WSADDT:
         gamma_anomaly: precision of the Gaussian in-class kernel of the anomaly centroid.
         diversity_weight: weight of the within-class kernel diversity regulariser.
         diversity_sample: rows per class used for the regulariser in each batch.
-        anomaly_share: expected fraction of labeled anomalies in a batch (weighted sampling).
+        anomaly_share: expected fraction of labeled anomalies in a batch (weighted sampling, with
+            replacement). ``None`` (default) uses the reference's weights, 2/n_unlabeled per unlabeled row
+            and 1/n_anomalies per anomaly, i.e. a share of ``1 / (1 + 2 / n_estimators)`` (about 0.71 for 5
+            members); a fixed 1/3 cost about 0.03 mean AUC-PR on cardio.
         learning_rate: Adam learning rate.
         weight_decay: Adam weight decay.
-        learn_centroids: whether the centroids are trained with the encoder (else fixed at init).
+        learn_centroids: whether the centroids are trained with the encoder. Default ``False``, as in the
+            reference: the centroids stay at their initial values and only the encoder moves.
         max_grad_norm: per-member gradient-norm clip.
         device: ``"auto"`` (CUDA if present), ``"cpu"`` or ``"cuda"``.
         n_threads: torch CPU threads during fit/predict; ``None`` keeps torch's setting.
@@ -103,10 +110,10 @@ class WSADDT:
         gamma_anomaly: float = 1.0,
         diversity_weight: float = 1.0,
         diversity_sample: int = 8,
-        anomaly_share: float = 1.0 / 3.0,
+        anomaly_share: float | None = None,
         learning_rate: float = 1e-3,
         weight_decay: float = 1e-5,
-        learn_centroids: bool = True,
+        learn_centroids: bool = False,
         max_grad_norm: float = 1.0,
         device: str = "auto",
         n_threads: int | None = None,
@@ -156,7 +163,7 @@ class WSADDT:
         for key in ("alpha", "gamma_normal", "gamma_anomaly", "learning_rate", "max_grad_norm"):
             if not getattr(self, key) > 0:
                 raise UserError(f"WSADDT: {key} must be > 0, got {getattr(self, key)!r}")
-        if not 0.0 < self.anomaly_share < 1.0:
+        if self.anomaly_share is not None and not 0.0 < self.anomaly_share < 1.0:
             raise UserError(f"WSADDT: anomaly_share must lie in (0, 1), got {self.anomaly_share!r}")
         if self.diversity_weight < 0 or self.weight_decay < 0:
             raise UserError("WSADDT: diversity_weight and weight_decay must be >= 0")
@@ -219,8 +226,13 @@ class WSADDT:
         for k, part in enumerate(parts):
             members = np.concatenate([part, anomalies])
             index[k, : len(members)] = members
-            weight[k, : len(part)] = (1.0 - self.anomaly_share) / len(part)
-            weight[k, len(part) : len(members)] = self.anomaly_share / len(anomalies)
+            if self.anomaly_share is None:  # the reference's weights: 2/n_unlabeled per unlabeled row,
+                # 1/n_anomalies per anomaly, so a member sees anomalies 1 / (1 + 2 |part| / n_unlabeled) of the time
+                weight[k, : len(part)] = 2.0 / len(unlabeled)
+                weight[k, len(part) : len(members)] = 1.0 / len(anomalies)
+            else:
+                weight[k, : len(part)] = (1.0 - self.anomaly_share) / len(part)
+                weight[k, len(part) : len(members)] = self.anomaly_share / len(anomalies)
 
         Xt = torch.as_tensor(X, dtype=torch.float32, device=device)
         yt = torch.as_tensor(y, dtype=torch.long, device=device)
