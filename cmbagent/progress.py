@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
+from abc import ABC, abstractmethod
 from typing import IO, Any, ClassVar
 
 from cmbagent.events import Event
@@ -15,7 +16,7 @@ from cmbagent.events import Event
 __all__ = ["PlainProgress", "Progress", "RichProgress", "make_progress"]
 
 
-class Progress:
+class Progress(ABC):
     """Base listener: keeps the plan, step statuses, attempt, cost; subclasses render."""
 
     def __init__(self) -> None:
@@ -46,10 +47,11 @@ class Progress:
             self.cost += float(data.get("cost_usd") or 0.0)
         self.render(event)
 
-    def render(self, event: Event) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def render(self, event: Event) -> None:
+        """Show ``event`` (called after the state above is updated)."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook: only live views have something to stop
         """Stop live rendering."""
 
 
