@@ -8,7 +8,9 @@ its dozens of unsupervised base detectors would otherwise dominate the suite's t
 Measured on this implementation (see the issue note for every number): WSAD-DT beats IsolationForest on cardio
 and thyroid but not on satellite, and beats our DevNet-style baseline on cardio (mean 0.790 vs 0.760) but not
 on thyroid (0.887 vs 0.929) or satellite (0.540 vs 0.751). Those shortfalls are reported as xfail with the
-run's numbers instead of a loosened threshold; the comparisons that held are asserted.
+run's numbers instead of a loosened threshold; the comparisons that held are asserted. The reference
+implementation (``wsad-dt`` 1.0.0) falls short on the same two data sets, by more (thyroid mean 0.860,
+satellite 0.483), so the shortfalls belong to the method under this protocol, not to this implementation.
 """
 
 from __future__ import annotations
@@ -32,26 +34,32 @@ KNOWN_SHORTFALLS: dict[str, set[str]] = {
 }
 
 
-def _run(path: Path) -> dict[str, list[float]]:
+def _run(
+    path: Path, baselines: tuple[str, ...] = ("iforest", "devnet", "xgbod"), unlabeled_anomalies: float = 1.0
+) -> dict[str, list[float]]:
     X, y, _ = load_anomaly_data(path)
-    out: dict[str, list[float]] = {"wsad_dt": [], "iforest": [], "devnet": [], "xgbod": []}
+    out: dict[str, list[float]] = {"wsad_dt": [], **{name: [] for name in baselines}}
     for seed in (1, 2, 3):
-        split = adbench_split(X, y, n_labeled=10, seed=seed)
+        split = adbench_split(X, y, n_labeled=10, seed=seed, unlabeled_anomalies=unlabeled_anomalies)
         model = WSADDT(random_state=seed, n_threads=1).fit(split.X_train, split.y_train_partial)
         out["wsad_dt"].append(score_metrics(split.y_test, model.decision_function(split.X_test))["auc_pr"])
-        for name in ("iforest", "devnet", "xgbod"):
+        for name in baselines:
             metrics, _ = run_baseline(name, split, n_threads=1, xgbod_max_rows=1500)
             out[name].append(metrics["auc_pr"])
     return out
+
+
+def _table(result: dict[str, list[float]]) -> str:
+    return "\n".join(
+        f"  {k:8s} {' '.join(f'{x:.3f}' for x in v)}  mean {np.mean(v):.3f}" for k, v in result.items()
+    )
 
 
 @pytest.mark.parametrize("name", ["6_cardio", "38_thyroid", "30_satellite"])
 def test_wsad_dt_auc_pr_above_iforest_and_devnet(shared_data: Path, name: str) -> None:
     result = _run(shared_data / "anomaly" / "adbench" / f"{name}.npz")
     means = {k: float(np.mean(v)) for k, v in result.items()}
-    table = "\n".join(
-        f"  {k:8s} {' '.join(f'{x:.3f}' for x in v)}  mean {means[k]:.3f}" for k, v in result.items()
-    )
+    table = _table(result)
     print(f"\n{name} AUC-PR for seeds 1/2/3 and mean:\n{table}")
     assert all(0.0 < x <= 1.0 for v in result.values() for x in v)
     shortfalls = [b for b in ("iforest", "devnet") if means["wsad_dt"] <= means[b]]
@@ -63,3 +71,14 @@ def test_wsad_dt_auc_pr_above_iforest_and_devnet(shared_data: Path, name: str) -
         pytest.xfail(
             f"{name}: WSAD-DT mean AUC-PR {means['wsad_dt']:.3f} not above {shortfalls} (known; see module doc)"
         )
+
+
+def test_satellite_shortfall_against_iforest_comes_from_unlabeled_anomalies(shared_data: Path) -> None:
+    """Satellite is 32 % anomalies, so ADBench's unlabeled training rows hold ~1,400 anomalies trained as
+    normal. The WSAD-DT paper's own experiments drop them (``contamination_ratio = 0`` in its script); with
+    them dropped, WSAD-DT's mean AUC-PR is above IsolationForest's (measured 0.811 vs 0.767; DevNet 0.815)."""
+    result = _run(shared_data / "anomaly" / "adbench" / "30_satellite.npz", ("iforest", "devnet"), 0.0)
+    table = _table(result)
+    print(f"\n30_satellite, unlabeled training anomalies dropped, AUC-PR for seeds 1/2/3 and mean:\n{table}")
+    assert np.mean(result["wsad_dt"]) > np.mean(result["iforest"]) + 0.02, table
+    assert np.mean(result["wsad_dt"]) > 0.75, table  # vs 0.540 with them kept as unlabeled rows

@@ -31,6 +31,27 @@ def test_adbench_split_follows_the_protocol() -> None:
     np.testing.assert_array_equal(again.y_train_partial, split.y_train_partial)
 
 
+def test_unlabeled_anomalies_can_be_dropped_as_in_the_wsad_dt_paper() -> None:
+    X, y = blobs(1400, 100, seed=5)
+    full = adbench_split(X, y, n_labeled=7, seed=2)
+    hidden = int(full.y_train_true.sum()) - 7
+    assert hidden == 63 and full.note == ""  # ADBench keeps them as unlabeled rows
+    clean = adbench_split(X, y, n_labeled=7, seed=2, unlabeled_anomalies=0.0)
+    assert clean.y_train_true.sum() == 7 and clean.y_train_partial.sum() == 7  # only the labeled ones left
+    assert len(clean.y_train_partial) == len(full.y_train_partial) - hidden
+    assert f"dropped {hidden} of {hidden}" in clean.note
+    np.testing.assert_array_equal(clean.y_test, full.y_test)  # the test split is untouched
+    np.testing.assert_array_equal(clean.X_test, full.X_test)
+    # the labeled anomalies are the same rows as under the full protocol
+    labeled_full = full.X_train[full.y_train_partial == 1]
+    labeled_clean = clean.X_train[clean.y_train_partial == 1]
+    np.testing.assert_array_equal(np.sort(labeled_full, axis=0), np.sort(labeled_clean, axis=0))
+    half = adbench_split(X, y, n_labeled=7, seed=2, unlabeled_anomalies=0.5)
+    assert half.y_train_true.sum() - 7 == round(0.5 * hidden)
+    with pytest.raises(UserError, match="unlabeled_anomalies must lie in"):
+        adbench_split(X, y, n_labeled=7, unlabeled_anomalies=1.5)
+
+
 def test_small_data_are_duplicated_and_large_subsampled() -> None:
     X, y = blobs(300, 30)
     assert len(adbench_split(X, y, n_labeled=3, seed=1).y_test) == 300  # 1000 rows after duplication
@@ -97,6 +118,9 @@ def test_tool_reports_all_methods_on_the_same_split(tmp_path: Path, monkeypatch:
         assert 0.0 <= result.values[key]["auc_pr"] <= 1.0
     assert result.values["wsad_dt"]["auc_roc"] > 0.85
     assert result.values["n_labeled"] == 5 and result.ok
+    X, y, _ = load_anomaly_data(tmp_path / "labeled.csv")
+    expected = adbench_split(X, y, n_labeled=5, seed=1).y_train_true.sum() - 5
+    assert result.values["n_unlabeled_train_anomalies"] == expected > 0
     assert all(Path(p).is_file() for p in result.artifacts)
     assert "wsad_dt" in result.summary
 

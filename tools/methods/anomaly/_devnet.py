@@ -5,6 +5,12 @@ prior N(0, 1) through the *deviation* ``(phi(x) - mean(r)) / std(r)`` of ``r`` d
 unlabeled rows (mostly normal) are penalised by ``|dev|`` and labeled anomalies by ``max(0, a - dev)``,
 so anomalies must deviate by at least ``a`` standard deviations. Batches are balanced (half labeled
 anomalies) because the labeled anomalies are so few.
+
+The defaults are the original paper's "shallow" DevNet (one hidden layer of 20, RMSprop, 50 epochs of 20
+batches of 512). The WSAD-DT paper compared against deepod's DevNet instead (hidden 100-50 without bias,
+Adam, 100 epochs of batch 64); on the ADBench protocol with 10 labeled anomalies (seeds 1-3) that one
+scored mean AUC-PR 0.858 / 0.907 / 0.532 on cardio / thyroid / satellite, these defaults 0.760 / 0.929 /
+0.751: neither configuration is uniformly the weaker baseline.
 """
 
 from __future__ import annotations

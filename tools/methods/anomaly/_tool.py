@@ -49,6 +49,7 @@ def wsad_dt(
     label_ratio: float | None = None,
     label_column: str | None = None,
     seed: int = 1,
+    unlabeled_anomalies: float = 1.0,
     baselines: list[str] | None = None,
     n_estimators: int = 5,
     epochs: int = 100,
@@ -70,6 +71,8 @@ def wsad_dt(
         label_ratio: Fraction of training anomalies labeled instead of a count (ceil, at least one).
         label_column: Name of the CSV label column; found automatically if named y/label/class/target/anomaly.
         seed: Seed of the split, the labeled subset and every model.
+        unlabeled_anomalies: Fraction of the unlabeled training anomalies kept as unlabeled training rows: 1 is
+            the ADBench protocol, 0 the WSAD-DT paper's experiments (clean unlabeled set).
         baselines: Baselines to run on the same split, from iforest, xgbod, devnet (default: all three).
         n_estimators: WSAD-DT ensemble members (disjoint parts of the unlabeled rows).
         epochs: WSAD-DT training epochs.
@@ -93,18 +96,20 @@ def wsad_dt(
     settings = {"n_estimators": n_estimators, "epochs": epochs, "device": device}
     if y is None:
         return _unlabeled(X, Path(data).stem, n_labeled, seed, settings, out)
-    return _protocol_run(
-        X, y, Path(data).stem, n_labeled, label_ratio, seed, chosen, xgbod_max_rows, settings, out
-    )
+    split_args = {
+        "n_labeled": None if label_ratio is not None else n_labeled,
+        "label_ratio": label_ratio,
+        "seed": seed,
+        "unlabeled_anomalies": unlabeled_anomalies,
+    }
+    return _protocol_run(X, y, Path(data).stem, split_args, chosen, xgbod_max_rows, settings, out)
 
 
 def _protocol_run(
     X: np.ndarray,
     y: np.ndarray,
     name: str,
-    n_labeled: int,
-    label_ratio: float | None,
-    seed: int,
+    split_args: dict[str, Any],
     baselines: list[str],
     xgbod_max_rows: int | None,
     settings: dict[str, Any],
@@ -113,9 +118,8 @@ def _protocol_run(
     from cmbagent.tools.methods.anomaly._protocol import adbench_split, run_baseline, score_metrics
     from cmbagent.tools.methods.anomaly._wsad_dt import WSADDT
 
-    split = adbench_split(
-        X, y, n_labeled=None if label_ratio is not None else n_labeled, label_ratio=label_ratio, seed=seed
-    )
+    split = adbench_split(X, y, **split_args)
+    seed = split.seed
     start = time.perf_counter()
     model = WSADDT(random_state=seed, **settings).fit(split.X_train, split.y_train_partial)
     scores = {"wsad_dt": model.decision_function(split.X_test)}
@@ -125,6 +129,7 @@ def _protocol_run(
         values[b], timings[b] = run_baseline(b, split, xgbod_max_rows=xgbod_max_rows)
     values |= {
         "n_labeled": split.n_labeled,
+        "n_unlabeled_train_anomalies": int(split.y_train_true.sum()) - split.n_labeled,
         "n_train": int(split.X_train.shape[0]),
         "n_test": int(split.X_test.shape[0]),
         "test_anomaly_rate": float(split.y_test.mean()),
@@ -149,8 +154,9 @@ def _protocol_run(
         ),
     ]
     table = ", ".join(f"{k} {values[k]['auc_pr']:.3f}" for k in ["wsad_dt", *baselines])
+    protocol = "ADBench protocol" if split_args["unlabeled_anomalies"] == 1.0 else "ADBench split"
     summary = (
-        f"ADBench protocol on {name} (seed {seed}, {split.n_labeled} labeled training anomalies, "
+        f"{protocol} on {name} (seed {seed}, {split.n_labeled} labeled training anomalies, "
         f"{split.X_train.shape[0]} train / {split.X_test.shape[0]} test rows{'; ' + split.note if split.note else ''}). "
         f"Test AUC-PR: {table}. WSAD-DT test AUC-ROC {values['wsad_dt']['auc_roc']:.3f}; "
         f"ensemble of {model.n_estimators} members trained on {model.device_}."
