@@ -73,12 +73,20 @@ def test_wsad_dt_auc_pr_above_iforest_and_devnet(shared_data: Path, name: str) -
         )
 
 
-def test_satellite_shortfall_against_iforest_comes_from_unlabeled_anomalies(shared_data: Path) -> None:
-    """Satellite is 32 % anomalies, so ADBench's unlabeled training rows hold ~1,400 anomalies trained as
-    normal. The WSAD-DT paper's own experiments drop them (``contamination_ratio = 0`` in its script); with
-    them dropped, WSAD-DT's mean AUC-PR is above IsolationForest's (measured 0.811 vs 0.767; DevNet 0.815)."""
-    result = _run(shared_data / "anomaly" / "adbench" / "30_satellite.npz", ("iforest", "devnet"), 0.0)
+# Without the unlabeled training anomalies (the WSAD-DT paper's own setting) WSAD-DT's mean AUC-PR was measured
+# above these baselines: cardio 0.917 vs IsolationForest 0.679 and DevNet-style 0.790; satellite 0.811 vs
+# IsolationForest 0.767 (DevNet-style 0.815, a tie, so not asserted). Thyroid is left out: DevNet-style wins
+# there in either setting (0.930 vs 0.884 without them).
+BEATEN_WITHOUT_UNLABELED_ANOMALIES = {"6_cardio": ("iforest", "devnet"), "30_satellite": ("iforest",)}
+
+
+@pytest.mark.parametrize("name", sorted(BEATEN_WITHOUT_UNLABELED_ANOMALIES))
+def test_without_unlabeled_anomalies_as_in_the_paper(shared_data: Path, name: str) -> None:
+    """ADBench keeps every unlabeled training anomaly as an unlabeled row; on satellite (32 % anomalies) that is
+    ~1,400 anomalies trained as normal, which is where WSAD-DT falls behind IsolationForest. The paper's
+    experiment script drops them (``contamination_ratio = 0``); so does ``unlabeled_anomalies=0``."""
+    result = _run(shared_data / "anomaly" / "adbench" / f"{name}.npz", ("iforest", "devnet"), 0.0)
     table = _table(result)
-    print(f"\n30_satellite, unlabeled training anomalies dropped, AUC-PR for seeds 1/2/3 and mean:\n{table}")
-    assert np.mean(result["wsad_dt"]) > np.mean(result["iforest"]) + 0.02, table
-    assert np.mean(result["wsad_dt"]) > 0.75, table  # vs 0.540 with them kept as unlabeled rows
+    print(f"\n{name}, unlabeled training anomalies dropped, AUC-PR for seeds 1/2/3 and mean:\n{table}")
+    for baseline in BEATEN_WITHOUT_UNLABELED_ANOMALIES[name]:
+        assert np.mean(result["wsad_dt"]) > np.mean(result[baseline]) + 0.02, f"{baseline}\n{table}"
