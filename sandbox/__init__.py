@@ -23,16 +23,21 @@ from cmbagent.sandbox._backend import (
     ProcessBackend,
     UnisolatedSandboxWarning,
 )
+from cmbagent.sandbox._figprobe import FIGURE_LOG, describe_figure
 from cmbagent.sandbox._limits import GiB, MiB, SandboxLimits
-from cmbagent.sandbox._types import CellResult, Executor, StreamText
+from cmbagent.sandbox._memory import InMemoryExecutor
+from cmbagent.sandbox._types import CellResult, Executor, Heartbeat, StreamText
 
 __all__ = [
     "BACKENDS",
+    "FIGURE_LOG",
     "Backend",
     "BackendStatus",
     "CellResult",
     "Executor",
     "GiB",
+    "Heartbeat",
+    "InMemoryExecutor",
     "KernelLaunch",
     "LaunchPlan",
     "MiB",
@@ -40,6 +45,7 @@ __all__ = [
     "StreamText",
     "UnisolatedSandboxWarning",
     "available_backends",
+    "describe_figure",
     "get_backend",
     "open_sandbox",
     "probe_backends",

@@ -102,6 +102,9 @@ class Backend(ABC):
     def prepare_run_dir(self, run_dir: Path) -> None:  # noqa: B027 - optional hook
         """Called before each cell: make folders created since the last cell usable by the kernel."""
 
+    def release_run_dir(self, run_dir: Path) -> None:  # noqa: B027 - optional hook
+        """Called when the executor closes: hand what the kernel wrote back to the user who ran cmbagent."""
+
     def stop(self, proc: subprocess.Popen[bytes], launch: KernelLaunch) -> None:
         """Kill the kernel and everything it started (its whole session, then any leftovers)."""
         _kill_session(proc)

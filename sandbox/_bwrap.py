@@ -34,7 +34,7 @@ from pathlib import Path
 from cmbagent.sandbox._backend import Backend, BackendStatus, KernelLaunch, LaunchPlan, matplotlib_font_cache
 from cmbagent.sandbox._limits import SandboxLimits
 
-__all__ = ["BwrapBackend", "package_source_dirs"]
+__all__ = ["BwrapBackend", "hand_back", "package_source_dirs"]
 
 # uids handed to sandboxes when cmbagent runs as root: far above any login or system account
 _UID_BASE = 200_000
@@ -103,11 +103,19 @@ def _pick_uid() -> int:
     raise RuntimeError("could not find a free sandbox uid")
 
 
-def _chown_tree(root: Path, uid: int, *, dirs_only: bool = False, max_depth: int = 64) -> None:
-    """Give ``root`` (and what is inside) to ``uid``; never follows symlinks."""
+def _chown_tree(root: Path, uid: int, *, gid: int | None = None, dirs_only: bool = False, max_depth: int = 64,
+                only_from: int | None = None) -> None:
+    """Give ``root`` (and what is inside) to ``uid``; never follows symlinks.
+
+    The run's ``data/`` folder is left as it is: its files are read-only inputs, hard links into a cache that
+    other runs share, and must not change owner.  ``only_from``: change only what that uid owns.
+    """
+    gid = uid if gid is None else gid
     base_depth = len(root.parts)
     for dirpath, dirnames, filenames in os.walk(root):
         depth = len(Path(dirpath).parts) - base_depth
+        if depth == 0 and "data" in dirnames:
+            dirnames.remove("data")
         if depth >= max_depth:
             dirnames.clear()
         names = [dirpath] + [os.path.join(dirpath, d) for d in dirnames]
@@ -116,10 +124,21 @@ def _chown_tree(root: Path, uid: int, *, dirs_only: bool = False, max_depth: int
         for name in names:
             try:
                 st = os.lstat(name)
-                if st.st_uid != uid:
-                    os.lchown(name, uid, uid)
+                if st.st_uid != uid and (only_from is None or st.st_uid == only_from):
+                    os.lchown(name, uid, gid)
             except OSError:
                 continue
+
+
+def hand_back(run_dir: Path, sandbox_uid: int) -> None:
+    """What a kernel running as ``sandbox_uid`` wrote goes back to the user who ran cmbagent (``SUDO_UID``
+    under sudo, else the process's uid), so that user can read and delete the run."""
+    owner = int(os.environ.get("SUDO_UID") or os.getuid())
+    group = int(os.environ.get("SUDO_GID") or os.getgid())
+    _chown_tree(run_dir, owner, gid=group, only_from=sandbox_uid)
+    data = run_dir / "data"
+    if data.is_dir() and not data.is_symlink() and owner != os.getuid():
+        os.lchown(data, owner, group)  # the folder only: its files are shared, read-only inputs
 
 
 def _system_args() -> list[str]:
@@ -194,6 +213,10 @@ class BwrapBackend(Backend):
         if self._root:  # folders the host made since the last cell (steps/NN/...) must be writable
             _chown_tree(run_dir, self.uid, dirs_only=True, max_depth=4)
 
+    def release_run_dir(self, run_dir: Path) -> None:
+        if self._root:  # as a user, a user namespace maps the kernel's uid to ours: the files are ours already
+            hand_back(run_dir, self.uid)
+
     def wrap(self, launch: KernelLaunch) -> LaunchPlan:
         if self._root:
             _chown_tree(launch.run_dir, self.uid)
@@ -262,6 +285,9 @@ class BwrapBackend(Backend):
         for src in package_source_dirs():
             bind("--ro-bind", src)
         bind("--bind", run_dir)
+        data = run_dir / "data"
+        if data.is_dir() and not data.is_symlink():  # inputs are read-only: shared cache entries, the user's data
+            args += ["--ro-bind", str(data), str(data)]
         bind("--bind", runtime_dir)
         args += ["--chdir", str(run_dir), "--clearenv"]
         env = dict(kernel_env)

@@ -64,9 +64,12 @@ class DockerBackend(Backend):
         exe = shutil.which("docker") or "docker"
         limits = launch.limits
         self._container = f"cmbagent-{launch.sandbox_id}-{os.urandom(3).hex()}"
+        data = launch.run_dir / "data"
         if os.getuid() == 0:
             for path in (launch.run_dir, launch.runtime_dir):
-                for dirpath, _dirs, files in os.walk(path):
+                for dirpath, dirs, files in os.walk(path):
+                    if Path(dirpath) == launch.run_dir and "data" in dirs:
+                        dirs.remove("data")  # read-only inputs, hard links into a cache other runs share
                     for name in [dirpath, *(os.path.join(dirpath, f) for f in files)]:
                         os.lchown(name, self.uid, self.uid)
         args = [exe, "run", "--rm", "--init", "--name", self._container, "--network", "none", "--read-only",
@@ -74,6 +77,8 @@ class DockerBackend(Backend):
                 "--user", f"{self.uid}:{self.uid}", "--tmpfs", f"/tmp:rw,nosuid,size={limits.tmp_size}",
                 "-v", f"{launch.run_dir}:{launch.run_dir}:rw", "-v", f"{launch.runtime_dir}:{launch.runtime_dir}:rw",
                 "-w", str(launch.run_dir)]
+        if data.is_dir() and not data.is_symlink():
+            args += ["-v", f"{data}:{data}:ro"]
         if limits.processes is not None:
             args += ["--pids-limit", str(limits.processes)]
         if limits.address_space is not None:
@@ -92,6 +97,12 @@ class DockerBackend(Backend):
         bootstrap = bootstrap_code(dataclasses.replace(limits, processes=None))
         args += [_image(), "python", "-c", bootstrap, *launch.kernel_args]
         return LaunchPlan(argv=args, env=dict(os.environ), cwd=Path("/"))
+
+    def release_run_dir(self, run_dir: Path) -> None:
+        if os.getuid() == 0:  # the container wrote as nobody: hand its files back
+            from cmbagent.sandbox._bwrap import hand_back
+
+            hand_back(run_dir, self.uid)
 
     def stop(self, proc: subprocess.Popen[bytes], launch: KernelLaunch) -> None:
         if self._container:

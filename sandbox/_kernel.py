@@ -12,19 +12,22 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 from cmbagent.exceptions import KernelDied
 from cmbagent.sandbox._backend import Backend, KernelLaunch, LaunchPlan
-from cmbagent.sandbox._limits import DROPPED_MARK, SandboxLimits, bootstrap_code
+from cmbagent.sandbox._figprobe import FIGURE_LOG
+from cmbagent.sandbox._limits import DROPPED_MARK, FD_BARRIER, SandboxLimits, bootstrap_code
 from cmbagent.sandbox._notebook import NotebookRecorder
 from cmbagent.sandbox._output import BoundedText, save_image, strip_ansi, text_bundle
-from cmbagent.sandbox._types import CellResult, CellStatus, Executor
+from cmbagent.sandbox._types import CellResult, CellStatus, Executor, Heartbeat
 
 __all__ = ["KernelExecutor", "kernel_env"]
 
 _DEFAULT_TIMEOUT = 600.0
 _POLL = 0.25  # seconds between liveness checks while a cell runs
+_CANCELLED = "the run was cancelled: the cell was stopped and the kernel shut down"
 _RESULT_TEXT_LIMIT = 20_000
 _MARK_BEFORE, _MARK_AFTER = DROPPED_MARK.split("{}")
 _DROPPED = re.compile(re.escape(_MARK_BEFORE) + r"(\d+)" + re.escape(_MARK_AFTER))
@@ -113,6 +116,7 @@ class KernelExecutor(Executor):
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.figures_dir = self.run_dir / "figures"
         self.figures_dir.mkdir(exist_ok=True)
+        (self.run_dir / FIGURE_LOG).parent.mkdir(exist_ok=True)  # where the figure probe writes
         self.backend = backend
         self.limits = limits or SandboxLimits()
         self.sandbox_id = secrets.token_hex(8)
@@ -124,6 +128,7 @@ class KernelExecutor(Executor):
         self._client: Any = None
         self._runtime: Path | None = None
         self._closed = False
+        self._cancelled = threading.Event()
         self.restarts = 0
         self._start()
 
@@ -143,8 +148,13 @@ class KernelExecutor(Executor):
         path.chmod(0o700)
         return path
 
-    def _start(self) -> None:
+    def _new_client(self) -> Any:
+        """A fresh, unconnected jupyter_client ``BlockingKernelClient`` for the kernel being started."""
         from jupyter_client.blocking import BlockingKernelClient
+
+        return BlockingKernelClient()
+
+    def _start(self) -> None:
         from jupyter_client.connect import write_connection_file
 
         self._runtime = self._new_runtime_dir()
@@ -173,7 +183,7 @@ class KernelExecutor(Executor):
         finally:
             log.close()
             plan.close()
-        client = BlockingKernelClient()
+        client = self._new_client()
         client.load_connection_file(str(conn))
         client.start_channels()
         self._client = client
@@ -188,38 +198,61 @@ class KernelExecutor(Executor):
             data = (self._runtime / "kernel.log").read_bytes() if self._runtime else b""
         except OSError:
             return ""
+        data = data.replace(FD_BARRIER.encode(), b"")  # the fd reader echoes what it passes on into the log
         return data[-size:].decode("utf-8", errors="replace").strip()
 
     def _wait_ready(self) -> None:
+        """Return once the kernel answers on shell, our iopub subscription is in place, and nothing is pending.
+
+        A shell reply alone does not prove the iopub SUB socket is subscribed: ZeroMQ's publisher drops
+        what it sends before a subscription reaches it (the "slow joiner"), so the first cell's output and
+        its ``idle`` status could be published to nobody and the cell would wait out its whole timeout.
+        Every kernel_info request makes the kernel publish busy/idle (and ipykernel >= 7 greets each new
+        subscription), so the first iopub message of any kind is the proof; jupyter_client's own
+        ``wait_for_ready`` makes the same check. The requests sent while the kernel was starting are all
+        answered before we return, so the first cell never meets a reply of ours on its way out.
+        """
         deadline = time.monotonic() + self.limits.startup_timeout
-        while time.monotonic() < deadline:
+        replied = subscribed = False
+        unanswered = 0  # kernel_info requests without a reply yet
+        next_request = 0.0
+        while not (replied and subscribed and unanswered == 0):
+            now = time.monotonic()
+            if now >= deadline:
+                missing = ("on its shell channel" if not replied else
+                           "on iopub (no output could reach us)" if not subscribed else
+                           f"{unanswered} of its start-up requests")
+                raise KernelDied(f"the {self.backend.name} kernel did not answer {missing} within "
+                                 f"{self.limits.startup_timeout:.0f} s: {self._log_tail()}")
             if self._proc is not None and self._proc.poll() is not None:
                 raise KernelDied(f"the {self.backend.name} kernel exited during start-up (code "
                                  f"{self._proc.returncode}): {self._log_tail() or 'no output'}")
-            self._client.kernel_info()
+            if now >= next_request and not (replied and subscribed):
+                self._client.kernel_info()
+                unanswered += 1
+                next_request = now + 0.5
             try:
-                reply = self._client.get_shell_msg(timeout=0.5)
-            except Exception:  # queue.Empty: not up yet
-                continue
-            if reply["msg_type"] == "kernel_info_reply":  # the answer to any of our requests will do
-                self._drain_shell()
-                self._drain_iopub()
-                return
-        raise KernelDied(f"the {self.backend.name} kernel did not answer within {self.limits.startup_timeout:.0f} s: "
-                         f"{self._log_tail()}")
-
-    def _drain_shell(self) -> None:
-        while True:
-            try:
-                self._client.get_shell_msg(timeout=0.05)
-            except Exception:
-                return
+                reply = self._client.get_shell_msg(timeout=0.1)
+            except Empty:
+                pass
+            else:
+                if reply["msg_type"] == "kernel_info_reply":  # the answer to any of our requests will do
+                    replied = True
+                    unanswered -= 1
+            if not subscribed:
+                try:
+                    self._client.get_iopub_msg(timeout=0.1)
+                except Empty:
+                    pass
+                else:
+                    subscribed = True
+        self._drain_iopub()
 
     def _drain_iopub(self) -> None:
         while True:
             try:
                 self._client.get_iopub_msg(timeout=0.01)
-            except Exception:
+            except Exception:  # queue.Empty (or a message we could not read: discarded either way)
                 return
 
     def _kill(self) -> None:
@@ -246,11 +279,17 @@ class KernelExecutor(Executor):
         self.restarts += 1
         return None
 
+    def cancel(self) -> None:
+        """Stop the cell in flight and the kernel from any thread; the waiting thread kills the kernel within
+        one poll (``_POLL``), and no later cell starts it again."""
+        self._cancelled.set()
+
     def close(self) -> None:
         """Kill the kernel and every process it started; safe to call twice."""
         if not self._closed:
             self._closed = True
             self._kill()
+            self.backend.release_run_dir(self.run_dir)
 
     def __del__(self) -> None:  # a forgotten executor must not leave a kernel running
         try:
@@ -260,13 +299,16 @@ class KernelExecutor(Executor):
 
     # ----------------------------------------------------------------- execution
 
-    def execute(self, code: str, *, timeout: float | None = None) -> CellResult:
+    def execute(self, code: str, *, timeout: float | None = None, heartbeat: Heartbeat | None = None) -> CellResult:
         """Run ``code`` as one cell and record it in notebook.ipynb; never raises for the code's errors."""
         if self._closed:
             raise KernelDied("this executor is closed; open a new one with open_sandbox()")
         timeout = _DEFAULT_TIMEOUT if timeout is None else float(timeout)
         cell_no = self.notebook.cell_count + 1
         started = time.monotonic()
+        if self._cancelled.is_set():
+            self._kill()
+            return CellResult(status="died", message=_CANCELLED)
         if self._client is None:  # an earlier restart failed: try once more before giving up
             why = self._restart()
             if why is not None:
@@ -276,7 +318,7 @@ class KernelExecutor(Executor):
         self.backend.prepare_run_dir(self.run_dir)
         collector = _Collector(self.limits, self.figures_dir, cell_no)
         msg_id = self._client.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
-        status, message = self._wait(msg_id, collector, started + timeout, timeout)
+        status, message = self._wait(msg_id, collector, started + timeout, timeout, heartbeat, started)
         result = collector.result(status, message, time.monotonic() - started)
         self.notebook.append(code, result, collector.outputs)
         return result
@@ -299,14 +341,22 @@ class KernelExecutor(Executor):
         return (f"the disk holding the run folder has {free / 2**20:.0f} MiB free, below the "
                 f"{floor / 2**20:.0f} MiB floor (SandboxLimits.min_free_disk); delete or shrink files the cell wrote")
 
-    def _wait(self, msg_id: str, collector: _Collector, deadline: float, timeout: float) -> tuple[CellStatus, str]:
+    def _wait(self, msg_id: str, collector: _Collector, deadline: float, timeout: float,
+              heartbeat: Heartbeat | None = None, started: float = 0.0) -> tuple[CellStatus, str]:
+        next_beat = started + heartbeat.every_s if heartbeat is not None else float("inf")
         interrupted_at: float | None = None
         last_interrupt = 0.0
         why_stopped = f"the cell ran past its {timeout:g} s limit"
         disk_stop: str | None = None
         next_disk_check = 0.0
         while True:
+            if self._cancelled.is_set():
+                self._kill()
+                return "died", _CANCELLED
             now = time.monotonic()
+            if heartbeat is not None and now >= next_beat:
+                heartbeat.send(now - started, collector.stdout.last_line() or collector.stderr.last_line())
+                next_beat = now + heartbeat.every_s
             if interrupted_at is None and now >= next_disk_check:
                 next_disk_check = now + 0.1
                 disk_stop = self._disk_low()

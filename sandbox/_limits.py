@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 __all__ = ["DROPPED_MARK", "GiB", "MiB", "SandboxLimits", "bootstrap_code"]
 
@@ -109,14 +110,31 @@ class SandboxLimits:
 
 # The first code that runs inside the sandbox: apply the rlimits (soft = hard, so the cell cannot raise
 # them back), ignore SIGXFSZ so an oversized write raises OSError instead of killing the process, start
-# the kernel in this process (set to die with its parent), and bound each cell's stdout/stderr at the source: without that, a 100 MB
-# print piles messages up inside the kernel until it runs out of its address space. The kernel passes
-# the first HEAD bytes of a cell's stream, keeps its last TAIL bytes, and reports what it dropped with
-# DROPPED_MARK, which the host turns back into a count. Standard library and ipykernel only.
+# the kernel in this process (set to die with its parent), and bound each cell's stdout/stderr at the
+# source: without that, a 100 MB print piles messages up inside the kernel until it runs out of its
+# address space. The kernel passes the first HEAD bytes of a cell's stream, keeps its last TAIL bytes,
+# and reports what it dropped with DROPPED_MARK, which the host turns back into a count.
+#
+# Two more things keep every output of a cell in that cell, however busy the machine:
+# * iopub never drops. A ZeroMQ publisher silently discards what exceeds its send high-water mark (1000
+#   messages) while the host reads slower than the cell prints; the lost message may be the cell's
+#   ``idle`` status, and the host then waits out the whole timeout. The kernel's iopub socket gets no
+#   high-water mark (it buffers, within the kernel's address-space limit); the host's socket keeps its
+#   own, so back-pressure lands in the kernel, never in the host.
+# * output written to the file descriptors (subprocesses, C and Fortran libraries) reaches ipykernel
+#   through a pipe that a thread reads; at the end of a cell, what that thread has not read yet would
+#   be published after the cell's ``idle`` and lost. The end of each cell sends FD_BARRIER down the
+#   pipe and waits until the reading thread has passed it on. (C stdio of the kernel itself is
+#   unbuffered: PYTHONUNBUFFERED makes Python call setvbuf at start-up, so nothing waits in a buffer.)
+# IPython >= 9 also keeps a copy of every stream and display output of every cell for %notebook (the
+# ``outputs`` of its history manager), which would defeat the bound on a cell's output: the sandbox keeps
+# none (Forget). Standard library, pyzmq and ipykernel only.
 DROPPED_MARK = "\x00cmbagent-dropped:{}\x00"
+FD_BARRIER = "\x00cmbagent-fd-barrier\x00"
+FD_BARRIER_WAIT = 10.0  # seconds; only a wedged reader thread takes this long, and then the cell still ends
 
 _BOOTSTRAP = """\
-import collections, os, resource, signal, sys
+import collections, os, resource, signal, sys, threading
 for _name, _value in {limits!r}.items():
     resource.setrlimit(getattr(resource, _name), (_value, _value))
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -128,23 +146,61 @@ except (OSError, AttributeError):
     pass
 if sys.path and sys.path[0] == "":
     del sys.path[0]
+import zmq
 from ipykernel.kernelapp import IPKernelApp
-app = IPKernelApp.instance()
+
+class App(IPKernelApp):
+    def _bind_socket(self, s, port):
+        if s.getsockopt(zmq.TYPE) in (zmq.PUB, zmq.XPUB):
+            s.setsockopt(zmq.SNDHWM, 0)  # before bind: the option is copied into each connection
+        return super()._bind_socket(s, port)
+
+app = App.instance()
 app.initialize(sys.argv[1:])
-HEAD, TAIL, MARK = {head!r}, {tail!r}, {mark!r}
+HEAD, TAIL, MARK, BARRIER, WAIT = {head!r}, {tail!r}, {mark!r}, {barrier!r}, {wait!r}
 
 class Limiter:
     def __init__(self, stream):
         self.write_through = stream.write
+        self.lock = threading.RLock()
+        self.reader = getattr(stream, "watch_fd_thread", None)
+        self.fd = getattr(stream, "_original_stdstream_fd", None)
+        self.pipe = self.identify(self.fd)
+        self.passed = threading.Event()
+        self.carry = ""
         self.reset()
         stream.write = self.write
 
     def reset(self):
-        self.sent, self.dropped, self.kept, self.tail = 0, 0, 0, collections.deque()
+        with self.lock:
+            self.sent, self.dropped, self.kept, self.tail = 0, 0, 0, collections.deque()
 
     def write(self, text):
         if not isinstance(text, str):
             return self.write_through(text)
+        if self.reader is not None and threading.current_thread() is self.reader:
+            return self.from_fd(text)
+        with self.lock:
+            return self.limit(text)
+
+    def from_fd(self, text):
+        text, self.carry, passed = self.carry + text, "", False
+        at = text.find(BARRIER)
+        if at >= 0:
+            text, passed = text[:at] + text[at + len(BARRIER):], True
+        else:
+            for k in range(min(len(BARRIER) - 1, len(text)), 0, -1):
+                if text.endswith(BARRIER[:k]):  # the barrier may be split between two reads
+                    text, self.carry = text[:-k], text[-k:]
+                    break
+        with self.lock:
+            if text:
+                self.limit(text)
+        if passed:
+            self.passed.set()
+        return len(text)
+
+    def limit(self, text):
         size = len(text.encode("utf-8", "replace"))
         if self.sent + size <= HEAD:
             self.sent += size
@@ -162,23 +218,66 @@ class Limiter:
             self.dropped += self.tail.popleft()[1]
         return len(text)
 
-    def finish(self, *args):
-        if self.dropped:
-            self.write_through(MARK.format(self.dropped))
-        if self.tail:
-            self.write_through("".join(t for t, _ in self.tail))
-        self.reset()
+    @staticmethod
+    def identify(fd):
+        try:
+            st = os.fstat(fd)
+        except (OSError, TypeError):
+            return None
+        return st.st_dev, st.st_ino
 
+    def drain_fd(self):
+        if self.pipe is None or self.reader is None or not self.reader.is_alive():
+            return
+        if self.identify(self.fd) != self.pipe:  # the cell closed or replaced the descriptor
+            return
+        self.passed.clear()
+        try:
+            os.write(self.fd, BARRIER.encode())
+            self.passed.wait(WAIT)
+        except OSError:
+            pass
+        except KeyboardInterrupt:  # a repeat of the host's interrupt arriving after the cell ended
+            pass
+
+    def finish(self, *args):
+        self.drain_fd()
+        with self.lock:
+            if self.dropped:
+                self.write_through(MARK.format(self.dropped))
+            if self.tail:
+                self.write_through("".join(t for t, _ in self.tail))
+            self.reset()
+
+class Forget(dict):
+    def __contains__(self, key):
+        return False
+
+    def __getitem__(self, key):
+        return []
+
+    def __setitem__(self, key, value):
+        pass
+
+if getattr(app.shell, "history_manager", None) is not None:
+    app.shell.history_manager.outputs = Forget()
 for stream in (sys.stdout, sys.stderr):
     limiter = Limiter(stream)
     app.shell.events.register("pre_run_cell", lambda *a, lim=limiter: lim.reset())
     app.shell.events.register("post_run_cell", limiter.finish)
 del stream, limiter
+try:  # the figure probe (cmbagent.sandbox._figprobe): records what each saved figure shows
+    exec(compile({probe!r}, "<cmbagent figure probe>", "exec"), {{"__name__": "cmbagent_figure_probe"}})
+except Exception as _exc:
+    print("figure probe not installed:", _exc, file=sys.__stderr__)
 app.start()
 """
 
 
 def bootstrap_code(limits: SandboxLimits) -> str:
     """Python source (for ``python -c``) that applies ``limits`` and runs the kernel with argv[1:]."""
+    from cmbagent.sandbox import _figprobe
+
+    probe = Path(_figprobe.__file__).read_text(encoding="utf-8")
     return _BOOTSTRAP.format(limits=limits.rlimits(), head=limits.output_head, tail=limits.output_tail,
-                             mark=DROPPED_MARK)
+                             mark=DROPPED_MARK, barrier=FD_BARRIER, wait=FD_BARRIER_WAIT, probe=probe)

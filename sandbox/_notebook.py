@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from cmbagent.exceptions import PathError
+from cmbagent.paths import read_beneath, write_atomic
 from cmbagent.sandbox._types import CellResult
 
 __all__ = ["NotebookRecorder"]
@@ -40,18 +42,16 @@ class NotebookRecorder:
     def __init__(self, path: Path) -> None:
         self.path = path
         cells: list[dict[str, Any]] = []
-        if path.exists():
-            try:
-                cells = json.loads(path.read_bytes())["cells"]
-            except (ValueError, KeyError, TypeError):  # a corrupt notebook must not stop the run: keep it aside
+        if os.path.lexists(path):
+            try:  # through no link: the run's code could have put one to a notebook of the host in its place
+                cells = json.loads(read_beneath(path.parent, path.name))["cells"]
+            except (ValueError, KeyError, TypeError, PathError):  # a corrupt notebook must not stop the run
                 path.replace(path.with_suffix(".ipynb.corrupt"))
         self.cell_count = len(cells)
         self._ids = {str(c.get("id")) for c in cells}
         head = _dumps({"metadata": _METADATA, "nbformat": 4, "nbformat_minor": 5})[:-1] + b', "cells": [\n'
         body = b",\n".join(_dumps(c) for c in cells)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(head + body + _FOOTER)
-        os.replace(tmp, path)
+        write_atomic(path, head + body + _FOOTER)  # a random exclusive temporary name: no planted link followed
         self._end = len(head) + len(body)  # offset of the footer
 
     def append(self, code: str, result: CellResult, outputs: list[dict[str, Any]]) -> None:
@@ -85,7 +85,8 @@ class NotebookRecorder:
             "source": _lines(code),
         }
         data = (b",\n" if self.cell_count else b"") + _dumps(cell)
-        fd = os.open(self.path, os.O_WRONLY)
+        # never through a link code in the run planted, nor into a FIFO (O_NONBLOCK: ENXIO instead of a hang)
+        fd = os.open(self.path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         try:
             os.pwrite(fd, data + _FOOTER, self._end)
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,12 @@ class BoundedText:
             self._dropped += excess
             del self._tail[:excess]
 
+    def last_line(self, limit: int = 300) -> str:
+        """The last non-empty line written so far (for heartbeats), at most ``limit`` characters."""
+        data = bytes(self._tail[-4096:]) if self._tail else bytes(self._head[-4096:])
+        lines = [line.strip() for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+        return lines[-1][-limit:] if lines else ""
+
     def skip(self, count: int) -> None:
         """Count ``count`` bytes dropped upstream (by the kernel); later text belongs to the tail."""
         self._dropped += count
@@ -87,10 +94,11 @@ def save_image(data: dict[str, Any], figures: Path, stem: str) -> Path | None:
         figures.mkdir(parents=True, exist_ok=True)
         path = figures / f"{stem}.{ext}"
         n = 1
-        while path.exists():
+        while os.path.lexists(path):
             n += 1
             path = figures / f"{stem}-{n}.{ext}"
-        path.write_bytes(raw)
+        with open(path, "xb") as handle:  # exclusive: never through a (dangling) link code in the run planted
+            handle.write(raw)
         return path
     return None
 

@@ -79,6 +79,15 @@ def test_output_is_bounded_head_and_tail(executor: Executor) -> None:
     assert f"[... {res.stdout.dropped_bytes} bytes of output dropped ...]" in res.stdout.text
 
 
+def test_outputs_are_not_kept_inside_the_kernel(executor: Executor) -> None:
+    # IPython >= 9 would keep every byte a cell prints (for %notebook), unbounded by the output limits
+    res = run(executor, "print('x' * 100_000)\nfrom IPython.display import display\ndisplay('shown')\n7")
+    assert res.ok and res.stdout.dropped_bytes > 0
+    kept = run(executor, "hm = get_ipython().history_manager\n"
+                         "print(sum(len(o.bundle.get('stream', [])) for v in hm.outputs.values() for o in v))")
+    assert kept.stdout.text == "0\n", kept
+
+
 def test_timeout_interrupts_and_keeps_state(executor: Executor) -> None:
     assert run(executor, "kept = 'yes'").ok
     started = time.monotonic()
