@@ -1,0 +1,1 @@
+"""Validation tests of the language-model method tools."""
