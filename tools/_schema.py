@@ -53,7 +53,7 @@ def function_schema(fn: Callable[..., Any], *, skip: tuple[str, ...] = ()) -> di
     because a model cannot fill them meaningfully.
     """
     signature = inspect.signature(fn)
-    hints = get_type_hints(fn)
+    hints = get_type_hints(fn, include_extras=True)
     description, arg_docs = parse_docstring(fn.__doc__)
     fields: dict[str, Any] = {}
     for name, parameter in signature.parameters.items():

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-__all__ = ["Check", "MethodResult"]
+__all__ = ["Check", "MethodFinding", "MethodResult"]
 
 
 class Check(BaseModel):
@@ -17,6 +17,18 @@ class Check(BaseModel):
     name: str
     passed: bool
     message: str = ""
+
+
+class MethodFinding(BaseModel):
+    """Something a method states about its own result that a reader must be told (a known shortfall of the
+    method under this protocol, a choice it made for the user).  The run's audits turn it into a finding of
+    the step (``method.*`` codes; any other code is kept as ``method.note``)."""
+
+    code: str = "method.note"
+    severity: Literal["error", "warning", "note"] = "note"
+    message: str
+    evidence: dict[str, Any] = Field(default_factory=dict)
+    settle: str = ""
 
 
 def _jsonable(value: Any) -> Any:
@@ -45,6 +57,7 @@ class MethodResult(BaseModel):
         diagnostics: anything else worth keeping (settings used, timings, per-seed numbers).
         checks: the method's own pass/fail verdicts.
         artifacts: paths of the figures and files it wrote.
+        findings: what the method states about its own result (:class:`MethodFinding`).
     """
 
     method: str = ""
@@ -53,6 +66,7 @@ class MethodResult(BaseModel):
     diagnostics: dict[str, Any] = Field(default_factory=dict)
     checks: list[Check] = Field(default_factory=list)
     artifacts: list[str] = Field(default_factory=list)
+    findings: list[MethodFinding] = Field(default_factory=list)
 
     @field_validator("values", "diagnostics", mode="before")
     @classmethod

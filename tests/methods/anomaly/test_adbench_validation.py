@@ -1,92 +1,113 @@
 """Paper validation: WSAD-DT vs IsolationForest, XGBOD and a DevNet-style network under the ADBench protocol.
 
-cardio, thyroid and satellite from shared/data, 10 labeled training anomalies, seeds 1-3 (issue 7). The claim
-is that the mean test AUC-PR of WSAD-DT is above IsolationForest's and above the DevNet-style baseline's.
-XGBOD is printed beside them; its training rows are subsampled to 1,500 (all labeled anomalies kept) because
-its dozens of unsupervised base detectors would otherwise dominate the suite's time.
+cardio, thyroid and satellite from shared/data, 10 labeled training anomalies, seeds 1-3 (issue 7). XGBOD is
+printed beside them; its training rows are subsampled to 1,500 (all labeled anomalies kept) because its dozens
+of unsupervised base detectors would otherwise dominate the suite's time.
 
-Measured on this implementation (see the issue note for every number): WSAD-DT beats IsolationForest on cardio
-and thyroid but not on satellite, and beats our DevNet-style baseline on cardio (mean 0.790 vs 0.760) but not
-on thyroid (0.887 vs 0.929) or satellite (0.540 vs 0.751). Those shortfalls are reported as xfail with the
-run's numbers instead of a loosened threshold; the comparisons that held are asserted. The reference
-implementation (``wsad-dt`` 1.0.0) falls short on the same two data sets, by more (thyroid mean 0.860,
-satellite 0.483), so the shortfalls belong to the method under this protocol, not to this implementation.
+Measured on this implementation (issue 7): WSAD-DT's mean test AUC-PR beats IsolationForest on cardio and
+thyroid but not on satellite, and the DevNet-style baseline on cardio (0.790 vs 0.760) but not on thyroid
+(0.887 vs 0.929) or satellite (0.540 vs 0.751). Without the unlabeled training anomalies (the paper's own
+setting, ``unlabeled_anomalies=0``) it beats both on cardio and IsolationForest on satellite.
+
+The owner's decision (issue 15): the ADBench protocol stays the default, and the shortfall is recorded as a
+finding about the method -- ``anomaly.wsad_dt`` states it with every protocol result (``method.known_shortfall``).
+So nothing here is an expected failure; the module asserts what must not regress:
+
+* the comparisons that held in both protocols (cardio: above IsolationForest and the DevNet-style baseline);
+* the comparisons that held where they were measured (thyroid above IsolationForest under ADBench; satellite
+  above IsolationForest without unlabeled anomalies);
+* where WSAD-DT falls short (thyroid and satellite under ADBench), parity with the reference implementation
+  (PyPI ``wsad-dt`` 1.0.0, which falls short there by more; its means measured with ``bench/wsad_dt.py``)
+  within training-seed noise, and that the recorded finding is still true.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
+import math
 
 import numpy as np
 import pytest
 
 from cmbagent.tools.methods.anomaly import WSADDT, adbench_split, load_anomaly_data, score_metrics
-from cmbagent.tools.methods.anomaly._protocol import run_baseline
+from cmbagent.tools.methods.anomaly._protocol import ADBENCH_SHORTFALL, run_baseline
+from tests.conftest import SHARED_DATA
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")]
 
-# Claims this implementation was measured NOT to reproduce (issue note); they are reported as xfail with the
-# numbers of the run. Every other comparison is asserted.
-KNOWN_SHORTFALLS: dict[str, set[str]] = {
-    "6_cardio": set(),
-    "38_thyroid": {"devnet"},
-    "30_satellite": {"iforest", "devnet"},
-}
+SEEDS = (1, 2, 3)
 
 
-def _run(
-    path: Path, baselines: tuple[str, ...] = ("iforest", "devnet", "xgbod"), unlabeled_anomalies: float = 1.0
-) -> dict[str, list[float]]:
+@functools.cache
+def _run(name: str, baselines: tuple[str, ...], unlabeled_anomalies: float) -> dict[str, tuple[float, ...]]:
+    """Test AUC-PR per split seed for WSAD-DT and each baseline (computed once per module and protocol)."""
+    path = SHARED_DATA / "anomaly" / "adbench" / f"{name}.npz"
+    if not path.is_file():
+        pytest.skip(f"{path} missing (the team's shared data folder)")
     X, y, _ = load_anomaly_data(path)
-    out: dict[str, list[float]] = {"wsad_dt": [], **{name: [] for name in baselines}}
-    for seed in (1, 2, 3):
+    out: dict[str, list[float]] = {"wsad_dt": [], **{b: [] for b in baselines}}
+    for seed in SEEDS:
         split = adbench_split(X, y, n_labeled=10, seed=seed, unlabeled_anomalies=unlabeled_anomalies)
         model = WSADDT(random_state=seed, n_threads=1).fit(split.X_train, split.y_train_partial)
         out["wsad_dt"].append(score_metrics(split.y_test, model.decision_function(split.X_test))["auc_pr"])
-        for name in baselines:
-            metrics, _ = run_baseline(name, split, n_threads=1, xgbod_max_rows=1500)
-            out[name].append(metrics["auc_pr"])
-    return out
+        for baseline in baselines:
+            metrics, _ = run_baseline(baseline, split, n_threads=1, xgbod_max_rows=1500)
+            out[baseline].append(metrics["auc_pr"])
+    table = "\n".join(f"  {k:8s} {' '.join(f'{x:.3f}' for x in v)}  mean {np.mean(v):.3f}" for k, v in out.items())
+    print(f"\n{name} (unlabeled_anomalies={unlabeled_anomalies}) AUC-PR for seeds {SEEDS} and mean:\n{table}")
+    return {k: tuple(v) for k, v in out.items()}
 
 
-def _table(result: dict[str, list[float]]) -> str:
-    return "\n".join(
-        f"  {k:8s} {' '.join(f'{x:.3f}' for x in v)}  mean {np.mean(v):.3f}" for k, v in result.items()
-    )
+ADBENCH = ("iforest", "devnet", "xgbod")
+CLEAN = ("iforest", "devnet")
 
 
-@pytest.mark.parametrize("name", ["6_cardio", "38_thyroid", "30_satellite"])
-def test_wsad_dt_auc_pr_above_iforest_and_devnet(shared_data: Path, name: str) -> None:
-    result = _run(shared_data / "anomaly" / "adbench" / f"{name}.npz")
-    means = {k: float(np.mean(v)) for k, v in result.items()}
-    table = _table(result)
-    print(f"\n{name} AUC-PR for seeds 1/2/3 and mean:\n{table}")
+def _mean(result: dict[str, tuple[float, ...]], key: str) -> float:
+    return float(np.mean(result[key]))
+
+
+@pytest.mark.parametrize(("unlabeled", "baselines", "margin"), [(1.0, ADBENCH, 0.0), (0.0, CLEAN, 0.02)],
+                         ids=["adbench", "without-unlabeled-anomalies"])
+def test_cardio_beats_iforest_and_devnet_in_both_protocols(unlabeled: float, baselines: tuple[str, ...],
+                                                           margin: float) -> None:
+    result = _run("6_cardio", baselines, unlabeled)
     assert all(0.0 < x <= 1.0 for v in result.values() for x in v)
-    shortfalls = [b for b in ("iforest", "devnet") if means["wsad_dt"] <= means[b]]
-    unexpected = [b for b in shortfalls if b not in KNOWN_SHORTFALLS[name]]
-    assert not unexpected, (
-        f"{name}: WSAD-DT mean AUC-PR {means['wsad_dt']:.3f} not above {unexpected}\n{table}"
-    )
-    if shortfalls:
-        pytest.xfail(
-            f"{name}: WSAD-DT mean AUC-PR {means['wsad_dt']:.3f} not above {shortfalls} (known; see module doc)"
-        )
+    for baseline in ("iforest", "devnet"):
+        assert _mean(result, "wsad_dt") > _mean(result, baseline) + margin, (baseline, result)
 
 
-# Without the unlabeled training anomalies (the WSAD-DT paper's own setting) WSAD-DT's mean AUC-PR was measured
-# above these baselines: cardio 0.917 vs IsolationForest 0.679 and DevNet-style 0.790; satellite 0.811 vs
-# IsolationForest 0.767 (DevNet-style 0.815, a tie, so not asserted). Thyroid is left out: DevNet-style wins
-# there in either setting (0.930 vs 0.884 without them).
-BEATEN_WITHOUT_UNLABELED_ANOMALIES = {"6_cardio": ("iforest", "devnet"), "30_satellite": ("iforest",)}
-
-
-@pytest.mark.parametrize("name", sorted(BEATEN_WITHOUT_UNLABELED_ANOMALIES))
-def test_without_unlabeled_anomalies_as_in_the_paper(shared_data: Path, name: str) -> None:
+def test_satellite_beats_iforest_without_unlabeled_anomalies() -> None:
     """ADBench keeps every unlabeled training anomaly as an unlabeled row; on satellite (32 % anomalies) that is
     ~1,400 anomalies trained as normal, which is where WSAD-DT falls behind IsolationForest. The paper's
     experiment script drops them (``contamination_ratio = 0``); so does ``unlabeled_anomalies=0``."""
-    result = _run(shared_data / "anomaly" / "adbench" / f"{name}.npz", ("iforest", "devnet"), 0.0)
-    table = _table(result)
-    print(f"\n{name}, unlabeled training anomalies dropped, AUC-PR for seeds 1/2/3 and mean:\n{table}")
-    for baseline in BEATEN_WITHOUT_UNLABELED_ANOMALIES[name]:
-        assert np.mean(result["wsad_dt"]) > np.mean(result[baseline]) + 0.02, f"{baseline}\n{table}"
+    result = _run("30_satellite", CLEAN, 0.0)
+    assert _mean(result, "wsad_dt") > _mean(result, "iforest") + 0.02, result
+
+
+#: the reference implementation (PyPI ``wsad-dt`` 1.0.0) on the same ADBench splits, 10 labels, split seeds 1-3:
+#: mean test AUC-PR measured with ``bench/wsad_dt.py`` (issue 7 note; the bench reruns it live). Training it here
+#: would cost minutes per data set on two cores, so the suite compares against these measurements.
+REFERENCE_MEAN_AUC_PR = {"38_thyroid": 0.860, "30_satellite": 0.483}
+
+
+@pytest.mark.parametrize(("name", "beats", "beaten_by"), [("38_thyroid", ("iforest",), ("devnet",)),
+                                                          ("30_satellite", (), ("iforest", "devnet"))])
+def test_adbench_shortfall_is_the_methods_parity_with_the_reference_and_the_finding_is_true(
+    name: str, beats: tuple[str, ...], beaten_by: tuple[str, ...]
+) -> None:
+    """Where WSAD-DT loses under ADBench, ours must stay at least at the reference implementation's level within
+    training-seed noise (mean over split seeds above the reference mean minus 2 standard errors of ours), the
+    comparisons that held must still hold (thyroid: above IsolationForest), and the finding the tool states
+    about the method must still be true."""
+    ours = _run(name, ADBENCH, 1.0)
+    for baseline in beats:
+        assert _mean(ours, "wsad_dt") > _mean(ours, baseline), (baseline, ours)
+    scores = np.array(ours["wsad_dt"])
+    se = float(np.std(scores, ddof=1) / math.sqrt(len(scores)))
+    reference = REFERENCE_MEAN_AUC_PR[name]
+    print(f"\n{name}: ours {scores.mean():.3f} ± {se:.3f} (seeds {SEEDS}) vs reference {reference:.3f}")
+    assert scores.mean() > reference - 2 * se, (ours["wsad_dt"], reference)
+    for baseline in beaten_by:  # the recorded finding (method.known_shortfall) must stay true, or be updated
+        assert _mean(ours, baseline) > _mean(ours, "wsad_dt"), (
+            f"{name}: WSAD-DT now beats {baseline}; update ADBENCH_SHORTFALL in anomaly/_tool.py", ours)
+    assert name.split("_")[1] in ADBENCH_SHORTFALL.message

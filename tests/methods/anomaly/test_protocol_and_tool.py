@@ -10,7 +10,7 @@ import pytest
 
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.tools.methods import get_method, run_method
-from cmbagent.tools.methods.anomaly import adbench_split, load_anomaly_data
+from cmbagent.tools.methods.anomaly import adbench_split, load_anomaly_data, wsad_dt
 from tests.methods.anomaly._data import blobs
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
@@ -143,3 +143,41 @@ def test_tool_rejects_bad_arguments(tmp_path: Path) -> None:
         run_method("anomaly.wsad_dt", {"data": str(_csv(tmp_path)), "baselines": ["lof"]})
     spec = get_method("anomaly.wsad_dt")
     assert {"data", "n_labeled", "label_ratio", "seed"} <= set(spec.arguments)
+
+
+def test_the_tool_states_the_measured_shortfall_under_the_adbench_protocol_only(tmp_path: Path) -> None:
+    """Issue 15, the owner's decision on issue 7: the finding about the method travels with every protocol result."""
+    path = tmp_path / "small.npz"
+    X, y = blobs(n_normal=400, n_anomaly=40)
+    np.savez(path, X=X, y=y)
+    kwargs = {"n_labeled": 5, "epochs": 3, "n_estimators": 1, "baselines": [], "output_dir": str(tmp_path)}
+    protocol = wsad_dt(str(path), **kwargs)
+    assert [f.code for f in protocol.findings] == ["method.known_shortfall"]
+    assert "under the ADBench protocol WSAD-DT did not beat DevNet on thyroid/satellite" in protocol.findings[0].message
+    assert protocol.diagnostics["comparison"]["method"] == "wsad_dt"
+    assert wsad_dt(str(path), unlabeled_anomalies=0.0, **kwargs).findings == []
+def _fault_csv(tmp_path: Path) -> Path:
+    X, y = blobs(500, 40, seed=3)
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    frame["fault"] = y  # a label column under a name the loader does not guess
+    path = tmp_path / "machines.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.slow
+def test_label_names_the_csv_label_column(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = {"data": str(_fault_csv(tmp_path)), "n_labeled": 5, "epochs": 8, "n_estimators": 2,
+            "baselines": ["iforest"]}
+    result = run_method("anomaly.wsad_dt", {**args, "label": "fault"})
+    assert result.values["n_labeled"] == 5 and "auc_pr" in result.values["wsad_dt"]
+    assert any(p.endswith(".png") for p in result.artifacts)
+    X, _, names = load_anomaly_data(tmp_path / "machines.csv", "fault")
+    assert "fault" not in names and X.shape[1] == len(names)
+    # without it the column is a feature and the data are unlabeled; a failed check says so and names the fix
+    unlabeled = run_method("anomaly.wsad_dt", {**args, "epochs": 2})
+    check = next(c for c in unlabeled.checks if c.name == "label_column_found")
+    assert not check.passed and "fault" in check.message and "label=" in check.message
+    with pytest.raises(DataError, match="label column 'faults' not in"):
+        run_method("anomaly.wsad_dt", {**args, "label": "faults"})

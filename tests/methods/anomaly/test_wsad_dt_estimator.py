@@ -9,7 +9,7 @@ from sklearn.preprocessing import MinMaxScaler
 
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.tools.methods.anomaly import WSADDT, DevNet
-from cmbagent.tools.methods.anomaly._wsad_dt import pick_device
+from cmbagent.tools.methods.anomaly.wsad_dt import pick_device
 from tests.methods.anomaly._data import blobs
 
 FAST = {"epochs": 15, "n_estimators": 3, "batch_size": 64, "n_threads": 1}

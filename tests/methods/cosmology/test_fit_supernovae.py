@@ -32,7 +32,14 @@ def test_pantheon_plus_diagonal_flat_lcdm(tmp_path: Path) -> None:
     assert ode["mean"] == pytest.approx(1 - om["mean"], abs=1e-12)
     assert result.values["chi2"] == pytest.approx(697.3, abs=0.1)
     assert result.values["dof"] == 1590 - 2
-    assert result.ok, [c for c in result.checks if not c.passed]
+    # chi2/dof = 0.44 over 1588 dof is far too good a fit (diagonal errors, no covariance): the two-sided
+    # goodness-of-fit check says so, every other check passes
+    failed = [c for c in result.checks if not c.passed]
+    assert [c.name for c in failed] == ["goodness_of_fit"] and "too low" in failed[0].message, failed
+    assert result.diagnostics["error_model"] == "diagonal"
+    assert result.diagnostics["missing_covariance"] == "Pantheon+SH0ES_STAT+SYS.cov"
+    assert result.diagnostics["rows"] == {"read": 1701, "used": 1590, "reasons": {"with zHD <= 0.01": 111}}
+    assert "1590 of 1701 rows kept" in result.summary
     names = {c.name for c in result.checks}
     assert {"convergence_autocorr", "convergence_rhat", "acceptance_fraction", "posterior_narrower_than_prior"} <= names
     assert "0.334" in result.summary and "covariance" in result.summary
@@ -95,8 +102,28 @@ def test_cli_prints_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.chdir(tmp_path)
     args = json.dumps({"data": str(JLA), "covariance": str(JLA_COV), "max_steps": 2000})
-    out = CliRunner().invoke(app, ["methods", "run", "cosmology.fit_supernovae", "--args", args, "--json"])
+    command = ["methods", "run", "cosmology.fit_supernovae", "--args", args, "--json"]
+    refused = CliRunner().invoke(app, command)  # the data lie outside the working folder
+    assert refused.exit_code == 2 and "--data-dir" in refused.output
+    out = CliRunner().invoke(app, [*command, "--data-dir", str(JLA.parent)])
     assert out.exit_code == 0, out.output
     result = json.loads(out.stdout)
     assert set(result["values"]["Omega_m"]) >= {"mean", "std", "lower_68", "upper_68"}
     assert (tmp_path / "figures").is_dir()
+
+
+def test_gaussian_prior_combines_with_the_data(tmp_path: Path) -> None:
+    """JLA binned alone gives Omega_m = 0.297 ± 0.034; with N(0.30, 0.02) the posterior is their product,
+    0.2992 ± 0.0172 (inverse-variance weighting)."""
+    result = run_method(
+        "cosmology.fit_supernovae",
+        {"data": str(JLA), "covariance": str(JLA_COV), "seed": 2, "output_dir": str(tmp_path),
+         "priors": {"Omega_m": {"mean": 0.30, "std": 0.02}}},
+    )
+    om = result.values["Omega_m"]
+    assert om["std"] == pytest.approx(0.0172, rel=0.1) and om["mean"] == pytest.approx(0.2992, abs=0.005)
+    assert "Omega_m ~ N(0.3, 0.02)" in result.summary
+    assert result.diagnostics["gaussian_priors"] == {"Omega_m": {"mean": 0.30, "std": 0.02}}
+    ratio = next(c for c in result.checks if c.name == "posterior_narrower_than_prior")
+    assert "Omega_m 0.8" in ratio.message  # the prior's own std, not the flat range's, is the reference
+    assert ratio.passed and result.ok  # a posterior close to an informative prior is expected, not a failure

@@ -83,3 +83,21 @@ def test_dark_energy_models_reduce_to_lcdm() -> None:
     assert SNLikelihood(data, "lcdm").chi2([[0.3, 0.7]])[0] == pytest.approx(flat, rel=1e-12)
     # and they respond to their extra parameters
     assert SNLikelihood(data, "w0wacdm").chi2([[0.3, -1.0, 1.0]])[0] > flat + 1.0
+
+
+def test_a_gaussian_prior_adds_its_term_and_is_validated() -> None:
+    data = load_sn_data(UNION)
+    flat = SNLikelihood(data)
+    normal = SNLikelihood(data, priors={"Omega_m": {"mean": 0.3, "std": 0.02}})
+    theta = np.array([[0.3], [0.34]])
+    diff = normal.log_posterior(theta) - flat.log_posterior(theta)
+    np.testing.assert_allclose(diff, [0.0, -0.5 * (0.04 / 0.02) ** 2])
+    np.testing.assert_array_equal(normal.bounds, flat.bounds)  # truncated to the default range
+    assert normal.prior_std()[0] == 0.02 and normal.start[0] == 0.3
+    assert "Omega_m ~ N(0.3, 0.02)" in normal.describe_priors()
+    with pytest.raises(UserError, match="std must be a positive"):
+        SNLikelihood(data, priors={"Omega_m": {"mean": 0.3, "std": 0}})
+    with pytest.raises(UserError, match="does not sample"):
+        SNLikelihood(data, priors={"w0": {"mean": -1.0, "std": 0.1}})
+    with pytest.raises(UserError, match="Gaussian prior is"):
+        SNLikelihood(data, priors={"Omega_m": {"mu": 0.3, "sigma": 0.02}})

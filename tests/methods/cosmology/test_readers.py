@@ -163,3 +163,68 @@ def test_autodetection_of_shipped_files() -> None:
     assert detect_format(PANTHEON) == "pantheon_plus"
     assert detect_format(UNION) == "union21"
     assert detect_format(JLA) == "jla_binned"
+
+
+# ------------------------------------------------------------------ official binned lcparam releases (issue 15)
+LCPARAM_HEADER = "#name zcmb zhel dz mb dmb x1 dx1 color dcolor 3rdvar d3rdvar cov_m_s cov_m_c cov_s_c set ra dec biascor"
+
+
+def _release(tmp_path: Path, name: str, mb: list[float], dmb: list[float], z: list[float]) -> Path:
+    """An lcparam file written the way the official binned releases are: 19 names, 18 values per row (the
+    trailing biascor absent), zeros in the unused columns (Pantheon lcparam_DS17f.txt, Union3 lcparam_full.txt)."""
+    rows = [f"{n} {zi:.6f} {zi:.6f} 0.0 {m:.6f} {e:g} 0 0 0 0 0 0 0 0 0 0 0 0"
+            for n, (zi, m, e) in enumerate(zip(z, mb, dmb, strict=True))]
+    assert all(len(r.split()) == 18 for r in rows)
+    path = tmp_path / name
+    path.write_text(LCPARAM_HEADER + " \n" + "\n".join(rows) + "\n")
+    return path
+
+
+def _covariance(tmp_path: Path, n: int, scale: float) -> Path:
+    cov = scale * (np.eye(n) + 0.3 * np.exp(-np.abs(np.subtract.outer(np.arange(n), np.arange(n)))))
+    path = tmp_path / "sys.txt"
+    path.write_text(f"{n}\n" + "\n".join(f"{v:.8g}" for v in cov.ravel()) + "\n")
+    return path
+
+
+def test_pantheon_binned_release_rows_lack_the_trailing_column(tmp_path: Path) -> None:
+    from cmbagent.tools.methods.cosmology import fiducial_mu
+
+    z = np.array([0.014, 0.05, 0.2, 0.5, 1.0, 1.6])
+    mb = fiducial_mu(z, z) - 19.35
+    path = _release(tmp_path, "lcparam_DS17f.txt", mb.tolist(), [0.03] * 6, z.tolist())
+    assert detect_format(path) == "lcparam"
+    data = load_sn_data(path, _covariance(tmp_path, 6, 1e-4))
+    assert (data.kind, data.n) == ("mb", 6)
+    np.testing.assert_allclose(np.diag(data.covariance), 1.3e-4 + 0.03**2)
+
+
+def test_union3_binned_release_holds_distance_moduli_with_zero_dmb(tmp_path: Path) -> None:
+    from cmbagent.tools.methods.cosmology import fiducial_mu
+
+    z = np.linspace(0.05, 2.26, 22)
+    mu = fiducial_mu(z, z) + 0.02 * np.sin(np.arange(22))
+    path = _release(tmp_path, "lcparam_full.txt", mu.tolist(), [0.0] * 22, z.tolist())
+    cov = _covariance(tmp_path, 22, 4e-3)
+    data = load_sn_data(path, cov)
+    assert (data.format, data.kind, data.n) == ("lcparam", "mu", 22)
+    assert any("distance moduli" in note for note in data.notes)
+    np.testing.assert_allclose(np.diag(data.covariance), 4e-3 * 1.3)  # every error is in the covariance
+    with pytest.raises(DataError, match=r"dmb is zero on 22 of 22 rows.*pass covariance="):
+        load_sn_data(path)
+
+
+def test_lcparam_rows_missing_more_than_the_trailing_column_are_rejected(tmp_path: Path) -> None:
+    path = tmp_path / "short.txt"
+    path.write_text(LCPARAM_HEADER + "\nsn1 0.1 0.1 0 19.0 0.1 0 0 0 0 0 0 0 0 0 0 0\n")
+    with pytest.raises(DataError, match="17 fields but the header names 19 columns"):
+        load_sn_data(path)
+
+
+def test_des_hubble_diagram_csv_names_its_error_muerr(tmp_path: Path) -> None:
+    path = tmp_path / "DES-SN5YR_HD.csv"
+    path.write_text("CID,IDSURVEY,zHD,zHEL,MU,MUERR_FINAL,PROBIA_BEAMS\n1,10,0.1,0.1,38.3,0.1,1.0\n"
+                    "2,10,0.5,0.5,42.3,0.2,1.0\n")
+    data = load_sn_data(path)
+    assert (data.format, data.kind, data.n) == ("csv", "mu", 2)
+    np.testing.assert_allclose(data.sigma, [0.1, 0.2])

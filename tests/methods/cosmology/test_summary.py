@@ -66,3 +66,9 @@ def test_published_pantheon_plus_chain(shared_data: Path, tmp_path: Path) -> Non
     assert om["median"] == pytest.approx(0.3308, abs=0.001)
     assert result.values["n_samples"] == 37200
     assert result.ok and Path(result.artifacts[0]).is_file()
+    # '#walkers=16': the interleaved ensemble is read as 2325 steps x 16 walkers; the released chain is shorter
+    # than 50 autocorrelation times for every parameter (h and M, degenerate with each other, mix slowest)
+    diagnostics = result.diagnostics
+    assert (diagnostics["walkers"], diagnostics["n_steps"], diagnostics["chain_source"]) == (16, 2325, "file")
+    assert 60 < diagnostics["tau"]["Omega_m"] < 120 and diagnostics["tau"]["h"] > diagnostics["tau"]["Omega_m"]
+    assert diagnostics["rhat"]["Omega_m"] < 1.01 < diagnostics["rhat"]["h"]

@@ -13,7 +13,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.tools.methods import run_method
 from cmbagent.tools.methods.robustness import estimate_stability, linear_stability
-from cmbagent.tools.methods.robustness._stability_tool import norm_tracks_accuracy
+from cmbagent.tools.methods.robustness.class_stability import norm_tracks_accuracy
 
 
 def _two_class(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

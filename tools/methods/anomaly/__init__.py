@@ -7,6 +7,7 @@ tool; torch, scikit-learn and pyod load only when a model is fitted.
 
 from __future__ import annotations
 
+from cmbagent.tools.methods._registry import family
 from cmbagent.tools.methods.anomaly._devnet import DevNet
 from cmbagent.tools.methods.anomaly._protocol import (
     ADBenchSplit,
@@ -14,10 +15,17 @@ from cmbagent.tools.methods.anomaly._protocol import (
     load_anomaly_data,
     score_metrics,
 )
-from cmbagent.tools.methods.anomaly._tool import wsad_dt
-from cmbagent.tools.methods.anomaly._wsad_dt import WSADDT
+from cmbagent.tools.methods.anomaly.wsad_dt import WSADDT, wsad_dt
+
+FAMILY = family(
+    "anomaly",
+    title="Anomaly detection",
+    expert="anomaly_analyst",
+    description="Weakly supervised anomaly detection scored under the ADBench protocol.",
+)
 
 __all__ = [
+    "FAMILY",
     "WSADDT",
     "ADBenchSplit",
     "DevNet",

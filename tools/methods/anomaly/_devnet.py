@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from cmbagent.exceptions import DataError, UserError
-from cmbagent.tools.methods.anomaly._wsad_dt import check_features, pick_device
+from cmbagent.tools.methods.anomaly._io import check_features
+from cmbagent.tools.methods.anomaly.wsad_dt import pick_device
 
 __all__ = ["DevNet"]
 

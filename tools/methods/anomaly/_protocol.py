@@ -24,9 +24,24 @@ from typing import Any
 import numpy as np
 
 from cmbagent.exceptions import DataError, UserError
-from cmbagent.tools.methods.anomaly._wsad_dt import check_features
+from cmbagent.tools.methods._result import Check, MethodFinding, MethodResult
+from cmbagent.tools.methods.anomaly._io import check_features
 
-__all__ = ["ADBenchSplit", "adbench_split", "load_anomaly_data", "run_baseline", "score_metrics"]
+__all__ = ["ADBENCH_SHORTFALL", "ADBenchSplit", "adbench_split", "load_anomaly_data", "protocol_run", "run_baseline", "score_metrics",
+           "unlabeled_run"]
+
+#: the owner's decision on issue 7: the ADBench protocol stays the default, and what was measured under it is
+#: stated with every result it produces (tests/methods/anomaly/test_adbench_validation.py holds the numbers)
+ADBENCH_SHORTFALL = MethodFinding(
+    code="method.known_shortfall",
+    message="under the ADBench protocol WSAD-DT did not beat DevNet on thyroid/satellite (mean AUC-PR over seeds "
+            "1-3 with 10 labels: thyroid 0.887 vs 0.929, satellite 0.540 vs 0.751; the reference implementation "
+            "wsad-dt 1.0.0 falls short there too) and did not beat IsolationForest on satellite; it did beat both "
+            "on cardio",
+    evidence={"protocol": "ADBench", "shortfalls": {"38_thyroid": ["devnet"], "30_satellite": ["iforest", "devnet"]}},
+    settle="Read the baselines beside WSAD-DT in this result; with clean unlabeled data (unlabeled_anomalies=0, "
+           "the paper's setting) WSAD-DT wins on cardio and satellite against IsolationForest.",
+)
 
 LABEL_NAMES = ("y", "label", "labels", "class", "target", "anomaly", "outlier", "is_anomaly")
 MAX_ROWS = 10_000
@@ -152,12 +167,12 @@ def adbench_split(
     notes = []
     if X.shape[0] > max_rows:
         keep = np.sort(rng.choice(X.shape[0], max_rows, replace=False))
+        notes.append(f"subsampled from {X.shape[0]} to {max_rows} rows")
         X, y = X[keep], y[keep]
-        notes.append(f"subsampled to {max_rows} rows")
     elif X.shape[0] < MIN_ROWS:
         extra = rng.choice(X.shape[0], MIN_ROWS - X.shape[0], replace=True)
+        notes.append(f"{X.shape[0]} rows duplicated up to {MIN_ROWS}")
         X, y = np.concatenate([X, X[extra]]), np.concatenate([y, y[extra]])
-        notes.append(f"duplicated up to {MIN_ROWS} rows")
     if int(y.sum()) < 2:
         raise DataError("fewer than 2 anomalies in the data; a stratified split needs at least one per side")
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
@@ -243,3 +258,185 @@ def _xgbod_scores(split: ADBenchSplit, max_rows: int | None, n_threads: int | No
         warnings.simplefilter("ignore")  # pyod's internal detectors warn about deprecated sklearn args
         model = XGBOD(**kwargs).fit(X, y)
         return np.asarray(model.decision_function(split.X_test), dtype=np.float64)
+
+
+def protocol_run(
+    X: np.ndarray,
+    y: np.ndarray,
+    name: str,
+    split_args: dict[str, Any],
+    baselines: list[str],
+    xgbod_max_rows: int | None,
+    settings: dict[str, Any],
+    out: Path,
+) -> MethodResult:
+    from cmbagent.tools.methods.anomaly.wsad_dt import WSADDT
+
+    split = adbench_split(X, y, **split_args)
+    seed = split.seed
+    start = time.perf_counter()
+    model = WSADDT(random_state=seed, **settings).fit(split.X_train, split.y_train_partial)
+    scores = {"wsad_dt": model.decision_function(split.X_test)}
+    timings = {"wsad_dt": time.perf_counter() - start}
+    values: dict[str, Any] = {"wsad_dt": score_metrics(split.y_test, scores["wsad_dt"])}
+    for b in baselines:
+        values[b], timings[b] = run_baseline(b, split, xgbod_max_rows=xgbod_max_rows)
+    values |= {
+        "n_labeled": split.n_labeled,
+        "n_unlabeled_train_anomalies": int(split.y_train_true.sum()) - split.n_labeled,
+        "n_train": int(split.X_train.shape[0]),
+        "n_test": int(split.X_test.shape[0]),
+        "test_anomaly_rate": float(split.y_test.mean()),
+    }
+    artifacts = [str(_plot_scores(out / f"wsad_dt_{name}_seed{seed}.png", split, model, scores["wsad_dt"]))]
+    losses = model.loss_curve_
+    checks = [
+        Check(
+            name="scores_finite",
+            passed=bool(np.isfinite(scores["wsad_dt"]).all()),
+            message="all test scores finite",
+        ),
+        Check(
+            name="training_loss_decreased",
+            passed=bool(losses[-1] < losses[0]),
+            message=f"loss {losses[0]:.3f} (first epoch) -> {losses[-1]:.3f} (last)",
+        ),
+        Check(
+            name="better_than_random",
+            passed=values["wsad_dt"]["auc_roc"] > 0.5,
+            message=f"test AUC-ROC {values['wsad_dt']['auc_roc']:.3f} (random ranking: 0.5)",
+        ),
+    ]
+    table = ", ".join(f"{k} {values[k]['auc_pr']:.3f}" for k in ["wsad_dt", *baselines])
+    protocol = "ADBench protocol" if split_args["unlabeled_anomalies"] == 1.0 else "ADBench split"
+    summary = (
+        f"{protocol} on {name} (seed {seed}, {split.n_labeled} labeled training anomalies, "
+        f"{split.X_train.shape[0]} train / {split.X_test.shape[0]} test rows{'; ' + split.note if split.note else ''}). "
+        f"Test AUC-PR: {table}. WSAD-DT test AUC-ROC {values['wsad_dt']['auc_roc']:.3f}; "
+        f"ensemble of {model.n_estimators} members trained on {model.device_}."
+    )
+    diagnostics = {
+        "timings_s": timings,
+        "device": str(model.device_),
+        "split_note": split.note,
+        "loss_curve": losses,
+        "settings": settings,
+        "xgbod_max_rows": xgbod_max_rows,
+        "comparison": {"method": "wsad_dt", "baselines": list(baselines), "metrics": ["auc_pr", "auc_roc"]},
+        "rows": {"read": len(y), "used": int(split.X_train.shape[0] + split.X_test.shape[0])},
+    }
+    findings = [ADBENCH_SHORTFALL] if split_args["unlabeled_anomalies"] == 1.0 else []
+    return MethodResult(
+        summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts,
+        findings=findings,
+    )
+
+
+def _label_like(X: np.ndarray, names: list[str]) -> list[str]:
+    """Feature columns that look like anomaly labels (only 0 and 1, ones the minority): likely a label column
+    that was not named, so it was used as a feature."""
+    found = []
+    for j, name in enumerate(names):
+        column = X[:, j]
+        if set(np.unique(column).tolist()) == {0.0, 1.0} and 0 < column.mean() < 0.5:
+            found.append(f"{name} ({100 * column.mean():.1f}% ones)")
+    return found
+
+
+def unlabeled_run(
+    X: np.ndarray, name: str, n_labeled: int, seed: int, settings: dict[str, Any], out: Path,
+    names: list[str] | None = None,
+) -> MethodResult:
+    from sklearn.ensemble import IsolationForest
+    from sklearn.preprocessing import MinMaxScaler
+
+    from cmbagent.tools.methods.anomaly.wsad_dt import WSADDT
+
+    if X.shape[0] < 2 * n_labeled + int(settings["n_estimators"]):
+        raise UserError(f"only {X.shape[0]} rows; need well over n_labeled={n_labeled} rows to pseudo-label")
+    Xs = MinMaxScaler().fit_transform(X)
+    prior = -IsolationForest(n_estimators=100, random_state=seed).fit(Xs).score_samples(Xs)
+    pseudo = np.zeros(X.shape[0], dtype=int)
+    pseudo[np.argsort(-prior)[:n_labeled]] = 1
+    model = WSADDT(random_state=seed, **settings).fit(Xs, pseudo)
+    scores = model.decision_function(Xs)
+    path = out / f"wsad_dt_{name}_scores.csv"
+    order = np.argsort(-scores)
+    np.savetxt(
+        path,
+        np.column_stack([np.arange(X.shape[0]), scores]),
+        delimiter=",",
+        header="row,score",
+        comments="",
+        fmt=["%d", "%.6f"],
+    )
+    values = {
+        "n_rows": int(X.shape[0]),
+        "n_pseudo_labeled": n_labeled,
+        "n_flagged": int((scores > 0.5).sum()),
+        "top_rows": order[:10].tolist(),
+        "top_scores": scores[order[:10]].tolist(),
+        "rank_correlation_with_iforest": float(_spearman(scores, prior)),
+    }
+    checks = [
+        Check(name="scores_finite", passed=bool(np.isfinite(scores).all()), message="all scores finite"),
+        Check(
+            name="pseudo_labels",
+            passed=True,
+            message=f"no labels given: the {n_labeled} top IsolationForest rows served as labeled anomalies",
+        ),
+    ]
+    suspects = _label_like(X, names or [])
+    if suspects:
+        checks.append(Check(
+            name="label_column_found",
+            passed=False,
+            message=f"no label column was named, but {', '.join(suspects)} holds only 0/1 values and was used as "
+                    "a feature; if it marks the anomalies, pass label='<column>' (front matter: "
+                    "`label: <column>` under arguments)",
+        ))
+    summary = (
+        f"No labels in {name}: WSAD-DT was fitted with the {n_labeled} highest IsolationForest scores as "
+        f"pseudo-labeled anomalies and scored all {X.shape[0]} rows; {values['n_flagged']} rows score above 0.5. "
+        "Without labels no accuracy can be reported."
+    )
+    return MethodResult(
+        summary=summary,
+        values=values,
+        checks=checks,
+        artifacts=[str(path)],
+        diagnostics={"device": str(model.device_), "settings": settings},
+    )
+
+
+def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    ra, rb = np.argsort(np.argsort(a)), np.argsort(np.argsort(b))
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def _plot_scores(path: Path, split: Any, model: Any, score: np.ndarray) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.metrics import precision_recall_curve, roc_curve
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    prec, rec, _ = precision_recall_curve(split.y_test, score)
+    fpr, tpr, _ = roc_curve(split.y_test, score)
+    axes[0].plot(rec, prec)
+    axes[0].axhline(split.y_test.mean(), ls=":", c="gray", label="random")
+    axes[0].set(xlabel="recall", ylabel="precision", title="WSAD-DT precision-recall (test)")
+    axes[0].legend()
+    axes[1].plot(fpr, tpr)
+    axes[1].plot([0, 1], [0, 1], ls=":", c="gray")
+    axes[1].set(xlabel="false positive rate", ylabel="true positive rate", title="ROC (test)")
+    bins = np.linspace(0, 1, 41)
+    axes[2].hist(score[split.y_test == 0], bins=bins, alpha=0.6, density=True, label="normal")
+    axes[2].hist(score[split.y_test == 1], bins=bins, alpha=0.6, density=True, label="anomaly")
+    axes[2].set(xlabel="score 1 - q_normal", ylabel="density", title="test score distribution")
+    axes[2].legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -12,9 +12,17 @@
 
 from __future__ import annotations
 
+from cmbagent.tools.methods._registry import family
 from cmbagent.tools.methods.causal.brace import brace_counterfactual
 from cmbagent.tools.methods.causal.dml import dml_ate
 from cmbagent.tools.methods.causal.iv_bounds import iv_cate_bounds
 from cmbagent.tools.methods.causal.value_of_prediction import value_of_prediction
 
-__all__ = ["brace_counterfactual", "dml_ate", "iv_cate_bounds", "value_of_prediction"]
+FAMILY = family(
+    "causal",
+    title="Causal inference",
+    expert="causal_analyst",
+    description="Average and conditional treatment effects, bounds and counterfactual explanations.",
+)
+
+__all__ = ["FAMILY", "brace_counterfactual", "dml_ate", "iv_cate_bounds", "value_of_prediction"]

@@ -20,8 +20,9 @@ from typing import Any, Literal
 import numpy as np
 
 from cmbagent.exceptions import DataError, UserError
+from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.causal._common import (
+from cmbagent.tools.methods.causal._io import (
     as_binary,
     check_columns,
     check_finite,
@@ -268,7 +269,7 @@ def _plot(
     'instances=[0], immutable=["age"])',
 )
 def brace_counterfactual(
-    data: str,
+    data: InputFile,
     features: list[str],
     label: str | None = None,
     instances: list[int] | None = None,
@@ -283,7 +284,7 @@ def brace_counterfactual(
     lambdas: list[float] | None = None,
     standardize: bool = True,
     seed: int = 0,
-    output_dir: str = "figures",
+    output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Backtracking counterfactual explanations (BRACE) for a classifier under a linear structural causal model.
 

@@ -16,8 +16,9 @@ from typing import Any, Literal
 import numpy as np
 
 from cmbagent.exceptions import DataError, UserError
+from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.causal._common import (
+from cmbagent.tools.methods.causal._io import (
     as_binary,
     check_columns,
     check_finite,
@@ -183,6 +184,21 @@ def _scale_blocks(tabular: np.ndarray | None, latent: np.ndarray | None) -> np.n
     return np.hstack(blocks)
 
 
+def _separation(x: np.ndarray, d: np.ndarray, names: list[str]) -> dict[str, float]:
+    """AUC of each covariate alone for the treatment: 0 or 1 means it separates treated from control."""
+    from scipy.stats import rankdata
+
+    treated = d == 1
+    n1, n0 = int(treated.sum()), int((~treated).sum())
+    out: dict[str, float] = {}
+    if n1 == 0 or n0 == 0:
+        return out
+    for j, name in enumerate(names):
+        ranks = rankdata(x[:, j])
+        out[name] = float((ranks[treated].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+    return out
+
+
 def _plot(
     path: str,
     estimate: float,
@@ -220,6 +236,18 @@ def _plot(
     plt.close(fig)
 
 
+def _estimand(model: str, binary: bool) -> tuple[str, str]:
+    """(short name, sentence) of the effect a DML model estimates: the name of a number must not promise more."""
+    if model == "irm":
+        return "ATE", "the average treatment effect E[Y(1) - Y(0)] (interactive model, doubly robust score)"
+    if binary:
+        return ("variance-weighted effect", "a variance-weighted average of the unit effects (partially linear "
+                "model): it equals the ATE only when the effect is the same for every unit; use model='irm' "
+                "(the default for a binary treatment) for the ATE")
+    return ("partial effect", "the effect of a unit change in the continuous treatment under the partially "
+            "linear model (a constant effect, variance-weighted when effects vary)")
+
+
 @method(
     "causal.dml_ate",
     paper=PAPER,
@@ -242,21 +270,29 @@ def _plot(
     ],
     example='dml_ate(data="sipp1991.csv", outcome="net_tfa", treatment="e401", '
     'covariates=["age", "inc", "educ", "fsize", "marr", "twoearn", "db", "pira", "hown"])',
+    phrases={
+        "model": {"irm": [r"\binteractive(?:[- ]regression)?[- ]model\b", r"\bdoubly[- ]robust\b", r"\bIRM\b"],
+                  "plr": [r"\bpartially[- ]linear\b", r"\bPLR\b"]},
+        "covariates": [r"\badjust(?:ing|ed|s)?\s+for\b", r"\bconfounders?\b", r"\bcontrol(?:ling)?\s+for\b"],
+        "treatment": [r"\btreated\b", r"\beffect of\b"],
+        "outcome": [r"\beffect\s+(?:of\s+\S+\s+)?on\b"],
+        "n_folds": [r"\b(\d+)[- ]fold cross[- ]fitting\b"],
+    },
 )
 def dml_ate(
-    data: str,
+    data: InputFile,
     outcome: str,
     treatment: str,
     covariates: list[str] | None = None,
-    embeddings: str | None = None,
+    embeddings: InputFile | None = None,
     text_column: str | None = None,
-    model: Literal["plr", "irm"] = "plr",
+    model: Literal["auto", "plr", "irm"] = "auto",
     learner: Literal["auto", "kernel_ridge", "mlp", "random_forest", "gradient_boosting", "lasso"] = "auto",
     n_folds: int = 5,
     n_rep: int = 1,
     clipping: float = 0.01,
     seed: int = 0,
-    output_dir: str = "figures",
+    output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Estimate an average treatment effect by cross-fitted double machine learning (DoubleML).
 
@@ -274,8 +310,11 @@ def dml_ate(
         covariates: Tabular confounder columns (z-scored before fitting).
         embeddings: Optional .npy/.npz/.csv array of latent features, one row per unit of data, in order.
         text_column: Optional text column to embed with the shipped all-MiniLM-L6-v2 model (384-d).
-        model: "plr" partially linear model Y = θD + g(X) + ε (a variance-weighted effect when effects vary),
-            or "irm" interactive model with doubly robust ATE score (binary treatment).
+        model: "auto" (default) estimates the average treatment effect: the interactive model for a binary
+            treatment, the partially linear model for a continuous one. "irm" interactive model with the
+            doubly robust ATE score (binary treatment); "plr" partially linear model Y = θD + g(X) + ε, whose θ
+            is a variance-weighted average of the unit effects (the ATE only when the effect is the same for
+            every unit). The result's ``estimand`` says which effect was estimated.
         learner: Nuisance learner. "auto" (default) uses "kernel_ridge" (RBF kernel ridge on distances,
             rotation-invariant, self-tuned by leave-one-out) whenever latent features are present or the data
             have at most 3000 units, and "gradient_boosting" for larger tabular-only data; "mlp" is the other
@@ -303,6 +342,8 @@ def dml_ate(
     check_not_constant(y, argument="outcome", names=[outcome])
     check_not_constant(d_raw, argument="treatment", names=[treatment])
     binary = np.unique(d_raw).size == 2
+    if model == "auto":
+        model = "irm" if binary else "plr"
     d = as_binary(d_raw, argument="treatment") if (binary or model == "irm") else d_raw
     tabular = None
     if covariates:
@@ -342,14 +383,20 @@ def dml_ate(
             message=f"estimate {estimate:.4g}, standard error {se:.3g}",
         )
     ]
+    estimand, estimand_text = _estimand(model, binary)
     values: dict[str, Any] = {
         "ate": normal_quantity(estimate, se),
         "ci_95": [estimate - 1.96 * se, estimate + 1.96 * se],
+        "estimand": estimand,
     }
     values.update(fit["scores"])
     artifacts: list[str] = []
+    overlap: dict[str, Any] = {}
     if fit["binary"]:
         propensity = fit["predictions"]["ml_m"].mean(axis=1)
+        overlap = {"band": [0.01, 0.99],
+                   "share_outside": float(np.mean((propensity < 0.01) | (propensity > 0.99))),
+                   "covariate_auc": _separation(tabular, d, covariates) if tabular is not None else {}}
         treated, control = y[d == 1], y[d == 0]
         naive = float(treated.mean() - control.mean())
         naive_se = float(np.sqrt(treated.var(ddof=1) / treated.size + control.var(ddof=1) / control.size))
@@ -393,7 +440,7 @@ def dml_ate(
     summary = (
         f"DML ({model.upper()}, {chosen} nuisances, {n_folds}-fold cross-fitting, {n_rep} split(s)) estimates the "
         f"effect of {treatment} on {outcome} at {estimate:.4g} (SE {se:.3g}, 95% CI {estimate - 1.96 * se:.4g} to "
-        f"{estimate + 1.96 * se:.4g}), adjusting for {adjust}.{naive_text}"
+        f"{estimate + 1.96 * se:.4g}), adjusting for {adjust}. Estimand: {estimand_text}.{naive_text}"
     )
     diagnostics = {
         "learner": chosen,
@@ -401,8 +448,11 @@ def dml_ate(
         "n_units": len(y),
         "n_features": int(x.shape[1]),
         "model": model,
+        "estimand": estimand_text,
         "n_folds": n_folds,
         "n_rep": n_rep,
+        "overlap": overlap,
+        "overlap_band": list(OVERLAP_BAND),
     }
     return MethodResult(
         summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts

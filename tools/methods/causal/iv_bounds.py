@@ -26,8 +26,9 @@ from typing import Any, Literal
 import numpy as np
 
 from cmbagent.exceptions import DataError, UserError
+from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.causal._common import (
+from cmbagent.tools.methods.causal._io import (
     as_binary,
     check_columns,
     check_finite,
@@ -349,12 +350,12 @@ def _plot(
     'instruments=["z0", "z1", "z2"], n_cells=4, outcome_support=[0, 1])',
 )
 def iv_cate_bounds(
-    data: str,
+    data: InputFile,
     outcome: str,
     treatment: str,
     covariates: list[str],
     instruments: list[str] | None = None,
-    instrument_file: str | None = None,
+    instrument_file: InputFile | None = None,
     n_cells: int = 4,
     outcome_support: list[float] | None = None,
     partition: Literal["learned", "kmeans", "quantile"] = "learned",
@@ -364,7 +365,7 @@ def iv_cate_bounds(
     balance_weight: float = 5.0,
     reference_cate: str | None = None,
     seed: int = 0,
-    output_dir: str = "figures",
+    output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Bound the conditional average treatment effect (CATE) with a high-dimensional instrument.
 

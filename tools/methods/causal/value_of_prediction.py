@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from cmbagent.exceptions import UserError
+from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.causal._common import (
+from cmbagent.tools.methods.causal._io import (
     check_columns,
     check_finite,
     check_fraction,
@@ -164,7 +165,7 @@ def value_of_prediction(
     alpha: float = 0.1,
     beta: float = 0.1,
     r2: float | None = None,
-    data: str | None = None,
+    data: InputFile | None = None,
     prediction: str = "prediction",
     outcome: str = "outcome",
     higher_is_worse: bool = False,
@@ -173,7 +174,7 @@ def value_of_prediction(
     cost_capacity: float | None = None,
     cost_prediction: float | None = None,
     r2_grid: list[float] | None = None,
-    output_dir: str = "figures",
+    output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Value of prediction for reaching the worst-off, and whether to expand capacity or improve the model.
 

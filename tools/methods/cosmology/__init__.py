@@ -11,21 +11,31 @@ people who want the likelihood without the sampler::
 
 from __future__ import annotations
 
+from cmbagent.tools.methods._registry import family
 from cmbagent.tools.methods.cosmology._background import DistanceGrid, expansion_rate
-from cmbagent.tools.methods.cosmology._likelihood import DEFAULT_PRIORS, MODELS, SNLikelihood
-from cmbagent.tools.methods.cosmology._readers import (
+from cmbagent.tools.methods.cosmology._io import (
     FORMATS,
     SNData,
     detect_format,
+    fiducial_mu,
     load_sn_data,
     read_covariance,
 )
+from cmbagent.tools.methods.cosmology._likelihood import DEFAULT_PRIORS, MODELS, SNLikelihood
 from cmbagent.tools.methods.cosmology._sampler import SamplerSettings, run_emcee, split_rhat
 from cmbagent.tools.methods.cosmology._summary import load_chain, summarize_samples
 from cmbagent.tools.methods.cosmology.supernovae import fit_supernovae, summarize_chain
 
+FAMILY = family(
+    "cosmology",
+    title="Supernova cosmology",
+    expert="cosmologist",
+    description="Fits of supernova distance moduli to expansion histories, with chains and their summaries.",
+)
+
 __all__ = [
     "DEFAULT_PRIORS",
+    "FAMILY",
     "FORMATS",
     "MODELS",
     "DistanceGrid",
@@ -34,6 +44,7 @@ __all__ = [
     "SamplerSettings",
     "detect_format",
     "expansion_rate",
+    "fiducial_mu",
     "fit_supernovae",
     "load_chain",
     "load_sn_data",

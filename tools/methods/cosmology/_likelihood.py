@@ -15,7 +15,8 @@ is a sampled parameter: ``H0`` for distance moduli, or ``M`` for magnitudes (at 
 magnitudes constrain only ``M - 5 log10 h``).
 
 Default flat priors (:data:`DEFAULT_PRIORS`): Omega_m U[0.01, 0.99], Omega_de U[0, 1.5],
-w0 U[-3, 1], wa U[-3, 2], H0 U[50, 100] km/s/Mpc, M U[-21, -17].
+w0 U[-3, 1], wa U[-3, 2], H0 U[50, 100] km/s/Mpc, M U[-21, -17].  A parameter may instead get a Gaussian
+prior N(mean, std) (an external measurement, e.g. Omega_m = 0.30 ± 0.02), truncated to its default range.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from cmbagent.exceptions import UserError
 from cmbagent.tools.methods.cosmology._background import DistanceGrid
-from cmbagent.tools.methods.cosmology._readers import SNData
+from cmbagent.tools.methods.cosmology._io import SNData
 
 __all__ = ["DEFAULT_PRIORS", "MODELS", "SPEED_OF_LIGHT_KMS", "ModelSpec", "SNLikelihood"]
 
@@ -98,6 +99,32 @@ MODELS: dict[str, ModelSpec] = {
 }
 
 
+PriorSpec = Sequence[float] | Mapping[str, float]
+
+
+def _parse_prior(key: str, spec: PriorSpec) -> tuple[tuple[float, float], tuple[float, float] | None]:
+    """``(flat bounds, Gaussian (mean, std) or None)`` of one prior given as ``[lo, hi]`` or ``{mean, std}``."""
+    if isinstance(spec, Mapping):
+        unknown = set(spec) - {"mean", "std"}
+        if unknown or not {"mean", "std"} <= set(spec):
+            raise UserError(f"prior for {key}: a Gaussian prior is {{'mean': m, 'std': s}} (got keys "
+                            f"{sorted(spec)}); a flat prior is [lower, upper]")
+        mean, std = float(spec["mean"]), float(spec["std"])
+        if not (np.isfinite(mean) and np.isfinite(std) and std > 0):
+            raise UserError(f"prior for {key}: the Gaussian std must be a positive number (got {std})")
+        lo, hi = DEFAULT_PRIORS[key]
+        if not lo < mean < hi:
+            raise UserError(f"prior for {key}: mean {mean} lies outside the parameter's range [{lo}, {hi}]")
+        return (lo, hi), (mean, std)
+    bounds = [float(b) for b in spec]
+    if len(bounds) != 2:
+        raise UserError(f"prior for {key}: a flat prior is [lower, upper] (got {len(bounds)} numbers)")
+    lo, hi = bounds
+    if not lo < hi:
+        raise UserError(f"prior for {key}: lower bound {lo} must be below upper bound {hi}")
+    return (lo, hi), None
+
+
 def get_model(name: str) -> ModelSpec:
     try:
         return MODELS[name]
@@ -113,7 +140,8 @@ class SNLikelihood:
         model: a key of :data:`MODELS`.
         sample_offset: sample the offset (``H0`` for distance moduli, ``M`` for magnitudes) instead of
             marginalising it analytically.
-        priors: flat-prior bounds overriding :data:`DEFAULT_PRIORS`, e.g. ``{"Omega_m": (0.1, 0.9)}``.
+        priors: priors overriding :data:`DEFAULT_PRIORS`: flat bounds ``{"Omega_m": (0.1, 0.9)}`` or a
+            Gaussian ``{"Omega_m": {"mean": 0.3, "std": 0.02}}`` (truncated to the default range).
         grid_step: integration step in ln(1+z) (see :class:`DistanceGrid`).
     """
 
@@ -123,7 +151,7 @@ class SNLikelihood:
         model: str = "flat_lcdm",
         *,
         sample_offset: bool = False,
-        priors: Mapping[str, Sequence[float]] | None = None,
+        priors: Mapping[str, PriorSpec] | None = None,
         grid_step: float = 0.01,
     ) -> None:
         from scipy.linalg import cholesky, solve_triangular
@@ -133,17 +161,25 @@ class SNLikelihood:
         self.offset_name: str | None = ("H0" if data.kind == "mu" else "M") if sample_offset else None
         self.names: tuple[str, ...] = self.model.params + ((self.offset_name,) if self.offset_name else ())
         merged = dict(DEFAULT_PRIORS)
-        for key, bounds in (priors or {}).items():
+        gaussian: dict[str, tuple[float, float]] = {}
+        for key, spec in (priors or {}).items():
             if key not in DEFAULT_PRIORS:
                 raise UserError(f"prior for unknown parameter {key!r}; parameters are {', '.join(DEFAULT_PRIORS)}")
-            lo, hi = (float(b) for b in bounds)
-            if not lo < hi:
-                raise UserError(f"prior for {key}: lower bound {lo} must be below upper bound {hi}")
-            merged[key] = (lo, hi)
+            merged[key], normal = _parse_prior(key, spec)
+            if normal is not None:
+                gaussian[key] = normal
+        unused = sorted(set(gaussian) - set(self.names))
+        if unused:
+            raise UserError(f"Gaussian prior on {', '.join(unused)}, which model {self.model.name} does not sample "
+                            f"(its parameters: {', '.join(self.names)}); drop it or choose another model")
         self.bounds: Array = np.array([merged[name] for name in self.names], dtype=float)
-        self.start: Array = np.clip(
-            [START[name] for name in self.names], self.bounds[:, 0], self.bounds[:, 1]
-        )
+        #: Gaussian priors by parameter: (mean, std); the others are flat within ``bounds``
+        self.gaussian: dict[str, tuple[float, float]] = gaussian
+        self._gauss_index = np.array([self.names.index(k) for k in gaussian], dtype=int)
+        self._gauss_mean = np.array([gaussian[k][0] for k in gaussian])
+        self._gauss_std = np.array([gaussian[k][1] for k in gaussian])
+        start = [gaussian[name][0] if name in gaussian else START[name] for name in self.names]
+        self.start: Array = np.clip(start, self.bounds[:, 0], self.bounds[:, 1])
         self.grid = DistanceGrid.build(data.z_cmb, step=grid_step)
         self._log_zhel = 5.0 * np.log10(1.0 + data.z_hel)
         self._inv_chol_t: Array | None = None
@@ -219,13 +255,41 @@ class SNLikelihood:
         t = np.atleast_2d(np.asarray(theta, dtype=float))
         return np.all((t >= self.bounds[:, 0]) & (t <= self.bounds[:, 1]), axis=1)
 
-    def log_posterior(self, theta: ArrayLike) -> Array:
-        """Log posterior (flat priors, up to a constant) for one (k,) or many (n, k) samples."""
+    def log_prior(self, theta: ArrayLike) -> Array:
+        """Log prior up to a constant: 0 (flat) inside the bounds plus the Gaussian terms, -inf outside."""
         t = np.atleast_2d(np.asarray(theta, dtype=float))
-        out = np.full(t.shape[0], -np.inf)
-        inside = self.in_prior(t)
+        out = np.where(self.in_prior(t), 0.0, -np.inf)
+        if self._gauss_index.size:
+            z = (t[:, self._gauss_index] - self._gauss_mean) / self._gauss_std
+            out = out - 0.5 * np.sum(z * z, axis=1)
+        return np.asarray(out)
+
+    def prior_std(self) -> Array:
+        """The prior's standard deviation per parameter (a flat prior of width w has w/sqrt(12))."""
+        std = (self.bounds[:, 1] - self.bounds[:, 0]) / np.sqrt(12.0)
+        for j, sigma in zip(self._gauss_index, self._gauss_std, strict=True):
+            std[j] = sigma
+        return np.asarray(std)
+
+    def describe_priors(self) -> str:
+        """The priors in words, e.g. ``Omega_m ~ N(0.3, 0.02) in [0.01, 0.99]``."""
+        parts = []
+        for j, name in enumerate(self.names):
+            lo, hi = self.bounds[j]
+            if name in self.gaussian:
+                mean, std = self.gaussian[name]
+                parts.append(f"{name} ~ N({mean:g}, {std:g}) in [{lo:g}, {hi:g}]")
+            else:
+                parts.append(f"{name} ~ U[{lo:g}, {hi:g}]")
+        return ", ".join(parts)
+
+    def log_posterior(self, theta: ArrayLike) -> Array:
+        """Log posterior (up to a constant) for one (k,) or many (n, k) samples."""
+        t = np.atleast_2d(np.asarray(theta, dtype=float))
+        out = self.log_prior(t)
+        inside = np.isfinite(out)
         if np.any(inside):
-            out[inside] = -0.5 * self.chi2(t[inside])
+            out[inside] = out[inside] - 0.5 * self.chi2(t[inside])
         return out
 
     def model_mu(self, z: ArrayLike, theta: ArrayLike, z_hel: ArrayLike | None = None) -> Array:

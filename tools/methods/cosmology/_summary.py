@@ -12,6 +12,7 @@ bookkeeping columns (``prior``, ``post``, ``like``, ``loglike``, ``chi2``) are n
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,6 +87,7 @@ class Chain:
     n_dropped: int
     raw_names: tuple[str, ...]
     extra: dict[str, Array]
+    walkers: int | None = None  # an ensemble sampler's walkers, interleaved row by row (CosmoSIS '#walkers=16')
 
 
 def _canonical(name: str, values: Array) -> str:
@@ -128,10 +130,14 @@ def load_chain(path: str | Path, burn_in_fraction: float = 0.25) -> Chain:
     lines = _read_text(path).splitlines()
     header: list[str] | None = None
     body_start = 0
+    walkers: int | None = None
     for i, line in enumerate(lines):
         stripped = line.strip()
         if not stripped:
             continue
+        meta = re.fullmatch(r"#\s*walkers\s*=\s*(\d+)", stripped)
+        if meta:
+            walkers = int(meta.group(1))
         if stripped.startswith("#"):
             tokens = stripped.lstrip("#").replace(",", " ").split()
             if header is None and tokens and not any(_is_number(t) for t in tokens) and "=" not in stripped:
@@ -161,6 +167,10 @@ def load_chain(path: str | Path, burn_in_fraction: float = 0.25) -> Chain:
         raise DataError(f"{path.name}: the chain has no samples")
     n_total = table.shape[0]
     n_drop = int(np.floor(burn_in_fraction * n_total))
+    if walkers and n_total % walkers == 0:
+        n_drop -= n_drop % walkers  # drop whole ensemble steps
+    else:
+        walkers = None
     table = table[n_drop:]
     weights: Array | None = None
     names: list[str] = []
@@ -179,4 +189,4 @@ def load_chain(path: str | Path, burn_in_fraction: float = 0.25) -> Chain:
             columns.append(j)
     if weights is not None and (np.any(weights < 0) or not np.any(weights > 0)):
         raise DataError(f"{path.name}: the weight column has negative or all-zero values")
-    return Chain(tuple(names), table[:, columns], weights, n_total, n_drop, tuple(header), extra)
+    return Chain(tuple(names), table[:, columns], weights, n_total, n_drop, tuple(header), extra, walkers)

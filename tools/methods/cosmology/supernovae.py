@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from typing_extensions import TypedDict
 
 from cmbagent.exceptions import UserError
+from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods.cosmology._io import load_sn_data
 from cmbagent.tools.methods.cosmology._likelihood import SNLikelihood
-from cmbagent.tools.methods.cosmology._readers import load_sn_data
 from cmbagent.tools.methods.cosmology._sampler import MCMCResult, SamplerSettings, run_emcee
 from cmbagent.tools.methods.cosmology._summary import load_chain, summarize_samples
 
@@ -26,7 +28,22 @@ PANTHEON_PLUS = Paper(
 )
 
 ModelName = Literal["flat_lcdm", "lcdm", "wcdm", "w0wacdm"]
+
+
+class GaussianPrior(TypedDict):
+    """A Gaussian prior N(mean, std) on one parameter (an external measurement)."""
+
+    mean: float
+    std: float
+
+
 FormatName = Literal["auto", "pantheon_plus", "union21", "jla_binned", "lcparam", "csv"]
+
+
+def _prior(spec: list[float] | GaussianPrior) -> tuple[float, ...] | dict[str, float]:
+    if isinstance(spec, dict):
+        return {"mean": float(spec["mean"]), "std": float(spec["std"])}
+    return tuple(spec)
 
 
 def _fmt(value: float, std: float) -> str:
@@ -59,14 +76,17 @@ def _checks(like: SNLikelihood, mcmc: MCMCResult, settings: SamplerSettings, chi
     checks.append(Check(name="acceptance_fraction", passed=0.15 <= acc <= 0.8,
                         message=f"mean acceptance {acc:.3f} (healthy range 0.15-0.8)"))
     ratios = []
+    prior_std = like.prior_std()
     for j, name in enumerate(mcmc.names):
-        lo, hi = like.bounds[j]
-        ratios.append((name, float(np.std(mcmc.samples[:, j]) / ((hi - lo) / np.sqrt(12.0)))))
+        ratios.append((name, float(np.std(mcmc.samples[:, j]) / prior_std[j])))
+    # a Gaussian prior is information the task brought: a posterior close to it is expected, not a failure
+    flat = [(n, r) for n, r in ratios if n not in like.gaussian]
     checks.append(Check(
         name="posterior_narrower_than_prior",
-        passed=all(r < 0.5 for _, r in ratios),
+        passed=all(r < 0.5 for _, r in flat),
         message="posterior std / prior std: " + ", ".join(f"{n} {r:.3f}" for n, r in ratios)
-        + " (a ratio near 1 means the data do not constrain that parameter)",
+        + " (a ratio near 1 means the data do not constrain that parameter"
+        + ("; parameters with a Gaussian prior are not held to it" if like.gaussian else "") + ")",
     ))
     edges = []
     for j, name in enumerate(mcmc.names):
@@ -78,9 +98,40 @@ def _checks(like: SNLikelihood, mcmc: MCMCResult, settings: SamplerSettings, chi
                         message="posterior piles up at a prior edge: " + ", ".join(edges) if edges
                         else "posterior is away from the prior edges"))
     p_value = float(chi2_dist.sf(chi2, dof)) if dof > 0 else float("nan")
-    checks.append(Check(name="goodness_of_fit", passed=bool(p_value > 1e-3),
-                        message=f"chi2 = {chi2:.2f} for {dof} dof (chi2/dof = {chi2 / max(dof, 1):.3f}, p = {p_value:.3g})"))
+    # two-sided: a chi2 far below its dof (p ~ 1) means overestimated errors or ignored correlations
+    verdict = "" if 1e-3 <= p_value <= 1 - 1e-3 else (" (too low: errors overestimated or correlations ignored)"
+                                                        if p_value > 0.5 else " (too high: tension or errors underestimated)")
+    checks.append(Check(name="goodness_of_fit", passed=bool(1e-3 <= p_value <= 1 - 1e-3),
+                        message=f"chi2 = {chi2:.2f} for {dof} dof (chi2/dof = {chi2 / max(dof, 1):.3f}, "
+                                f"p = {p_value:.3g}){verdict}"))
     return checks
+
+
+#: the covariance each release ships for its cosmology fits (named when a fit goes without it)
+_RELEASE_COVARIANCE = {"pantheon_plus": "Pantheon+SH0ES_STAT+SYS.cov", "lcparam": "the release's sys_*.txt covariance"}
+
+
+def _degeneracies(kind: str, fmt: str, offset: str | None) -> dict[str, Any]:
+    """What these data cannot constrain by construction, and which sampled parameter is a nuisance.
+
+    Magnitudes (``mb``) carry M + 5 log10(c/H0) as one additive constant: H0 cannot be told from M without a
+    calibrator. Distance moduli (``mu``) were computed by the compilation with an assumed absolute magnitude,
+    so a fitted H0 returns the normalisation it assumed (Union2.1: H0 = 70 km/s/Mpc; Suzuki et al. 2012).
+    """
+    if kind == "mb":
+        out: dict[str, Any] = {"not_constrained": {"H0": {
+            "reason": "supernova magnitudes with a free absolute magnitude M constrain only M - 5 log10 H0; H0 "
+                      "needs a distance calibrator (Cepheid or TRGB hosts) or an external prior on M",
+            "severity": "error"}}}
+        if offset == "M":
+            out["nuisance"] = {"M": "the absolute magnitude is degenerate with H0; the value sampled here assumes "
+                                    "H0 = 70 km/s/Mpc"}
+        return out
+    normalisation = " (Union2.1 assumed H0 = 70 km/s/Mpc; Suzuki et al. 2012)" if fmt == "union21" else ""
+    return {"not_constrained": {"H0": {
+        "reason": "distance moduli were computed by the compilation with an assumed absolute magnitude"
+                  f"{normalisation}, so a fitted H0 returns that normalisation, not a measurement",
+        "severity": "warning"}}}
 
 
 @method(
@@ -90,18 +141,39 @@ def _checks(like: SNLikelihood, mcmc: MCMCResult, settings: SamplerSettings, chi
               "distance modulus", "Omega_m", "dark energy", "Hubble constant", "H0", "LCDM", "wCDM",
               "cosmological parameters", "MCMC", "emcee"],
     example='fit_supernovae(data="data/sn/Pantheon+SH0ES.dat", model="flat_lcdm")',
+    phrases={
+        # the first value whose phrase matches wins: the specific models before plain (flat) ΛCDM
+        "model": {
+            "w0wacdm": [r"\bw0\s*-?\s*wa\b", r"\bw_?0\s*(?:and|,)\s*w_?a\b", r"\bCPL\b", r"Chevallier",
+                        r"evolving dark energy", r"\bw\((?:a|z)\)"],
+            "wcdm": [r"\bw\s*CDM\b", r"\bw\s+(?:is\s+)?free\b", r"\bfree\s+w\b",
+                     r"constant (?:dark[- ]energy )?equation[- ]of[- ]state"],
+            "lcdm": [r"\bcurved\b", r"\bcurvature\b", r"\bnon-?flat\b", r"\bnot\s+flat\b",
+                     r"\b(?:open|closed) (?:universe|model)", r"(?:Ω|Omega)_?k\b"],
+            "flat_lcdm": [r"\bflat[\s_-]*(?:Λ|L|lambda[\s-]?)CDM\b", r"\bflat (?:universe|cosmology)\b",
+                          r"(?<![\w-])(?<!curved )(?<!non-flat )(?:Λ|L|lambda[\s-]?)CDM\b"],
+        },
+        "priors": {
+            "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"\bO_?m\b"],
+            "Omega_de": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|de|DE)\}?"],
+            "H0": [r"\bH_?\{?0\}?"],
+            "w0": [r"\bw_?\{?0\}?", r"\bw(?=\s*[=∈~])"],
+            "wa": [r"\bw_?\{?a\}?"],
+            "M": [r"\bM(?:_B)?(?=\s*[=∈~(\[]|\s+(?:in|between)\b)"],
+        },
+    },
 )
 def fit_supernovae(
-    data: str,
-    covariance: str | None = None,
+    data: InputFile,
+    covariance: InputFile | None = None,
     model: ModelName = "flat_lcdm",
     format: FormatName = "auto",
     free_h0: bool = False,
-    priors: dict[str, list[float]] | None = None,
+    priors: dict[str, list[float] | GaussianPrior] | None = None,
     n_walkers: int = 32,
     max_steps: int = 20000,
     seed: int = 0,
-    output_dir: str = "figures",
+    output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Measure cosmological parameters from Type Ia supernova distances with an MCMC fit.
 
@@ -123,8 +195,10 @@ def fit_supernovae(
         format: File format, or auto to detect it from the header and first rows.
         free_h0: Sample the offset instead of marginalising it: H0 for distance moduli (mu), the absolute
             magnitude M at H0 = 70 for magnitudes (mb), which cannot constrain H0 on their own.
-        priors: Flat prior bounds overriding the defaults, e.g. {"Omega_m": [0.1, 0.9]}. Defaults:
-            Omega_m [0.01, 0.99], Omega_de [0, 1.5], w0 [-3, 1], wa [-3, 2], H0 [50, 100], M [-21, -17].
+        priors: Priors overriding the defaults, per parameter: flat bounds [lower, upper], e.g.
+            {"Omega_m": [0.1, 0.9]}, or a Gaussian {"mean": m, "std": s}, e.g. {"Omega_m": {"mean": 0.3,
+            "std": 0.02}} (truncated to the default range). Defaults (flat): Omega_m [0.01, 0.99],
+            Omega_de [0, 1.5], w0 [-3, 1], wa [-3, 2], H0 [50, 100], M [-21, -17].
         n_walkers: Number of emcee walkers.
         max_steps: Upper limit on the chain length; a chain stopped here fails the convergence check.
         seed: Seed of every random choice (optimiser restarts, walker start, emcee moves).
@@ -132,7 +206,8 @@ def fit_supernovae(
     """
     started = time.perf_counter()
     sn = load_sn_data(data, covariance, format)
-    like = SNLikelihood(sn, model, sample_offset=free_h0, priors={k: tuple(v) for k, v in (priors or {}).items()})
+    like = SNLikelihood(sn, model, sample_offset=free_h0,
+                        priors={k: _prior(v) for k, v in (priors or {}).items()})
     if n_walkers < 4:
         raise UserError(f"n_walkers must be at least 4 (got {n_walkers}); 32 is a good default")
     settings = SamplerSettings(n_walkers=n_walkers, max_steps=max_steps)
@@ -170,9 +245,12 @@ def fit_supernovae(
     offset = "sampled" if free_h0 else "marginalised analytically"
     quoted = "; ".join(f"{n} = {_fmt(values[n]['mean'], values[n]['std'])} "
                        f"(68%: {values[n]['lower_68']:.4g} to {values[n]['upper_68']:.4g})" for n in names)
+    kept = f" ({sn.n} of {sn.n_read} rows kept: " + ", ".join(f"{n} {why} dropped" for why, n in sn.dropped) + ")" \
+        if sn.n_read is not None and sn.n_read != sn.n else ""
     summary = (
-        f"{like.model.description} fit to {sn.n} supernovae from {Path(sn.source).name} ({sn.format}, "
-        f"{'full covariance' if sn.covariance is not None else 'diagonal errors'}; offset {offset}): {quoted}. "
+        f"{like.model.description} fit to {sn.n} supernovae from {Path(sn.source).name}{kept} ({sn.format}, "
+        f"{'full covariance' if sn.covariance is not None else 'diagonal errors'}; offset {offset}; priors "
+        f"{like.describe_priors()}): {quoted}. "
         f"Best fit chi2 = {chi2:.2f} for {dof} dof. emcee: {mcmc.n_walkers} walkers x {mcmc.n_steps} steps, "
         f"{'converged' if mcmc.converged else 'NOT converged'} (max tau {np.max(mcmc.tau):.1f}, "
         f"max R-hat {np.max(mcmc.rhat):.4f}, min ESS {np.min(mcmc.ess):.0f})."
@@ -186,19 +264,58 @@ def fit_supernovae(
     diagnostics = {
         "model": model, "format": sn.format, "kind": sn.kind, "parameters": list(like.names),
         "priors": {n: like.bounds[j].tolist() for j, n in enumerate(like.names)},
+        "gaussian_priors": {n: {"mean": m, "std": sd} for n, (m, sd) in like.gaussian.items()},
         "offset": offset, "data_notes": list(sn.notes), "n_walkers": mcmc.n_walkers, "n_steps": mcmc.n_steps,
         "burn_in": mcmc.burn, "thin": mcmc.thin, "n_samples": int(mcmc.samples.shape[0]),
         "tau": dict(zip(like.names, mcmc.tau.tolist(), strict=True)),
         "rhat": dict(zip(like.names, mcmc.rhat.tolist(), strict=True)),
         "ess": dict(zip(like.names, mcmc.ess.tolist(), strict=True)),
         "acceptance_fraction": float(np.mean(mcmc.acceptance)), "tau_history": mcmc.history,
-        "best_fit": best, "seed": seed,
+        "best_fit": best, "seed": seed, "max_steps": max_steps, "converged": bool(mcmc.converged),
         "timing_s": {"sampling": sampled_at - started, "total": time.perf_counter() - started},
+        "rows": sn.rows, "error_model": "covariance" if sn.covariance is not None else "diagonal",
+        **_degeneracies(sn.kind, sn.format, like.offset_name),
     }
+    if sn.covariance is None and sn.format in _RELEASE_COVARIANCE:
+        diagnostics["missing_covariance"] = _RELEASE_COVARIANCE[sn.format]
     h0 = like.implied_h0(mcmc.best_fit)
     if h0 is not None and not free_h0:
         diagnostics["implied_H0_at_best_fit"] = h0
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)
+
+
+def _chain_convergence(samples: np.ndarray, names: list[str], weights: np.ndarray | None, n_eff: float,
+                       walkers: int | None = None) -> dict[str, Any]:
+    """Autocorrelation time, effective sample size and split R-hat, as the convergence audit reads them.
+
+    An ensemble chain whose walkers are interleaved row by row (CosmoSIS writes ``#walkers=N``) is reshaped to
+    (steps, walkers): τ is emcee's estimate over the walkers and R-hat splits four walker groups, as in our own
+    fits; any other chain is one chain in file order (R-hat over four consecutive segments).  A chain with
+    unequal weights (importance or nested samples) has no order to correlate: only its Kish size is given.
+    """
+    n = samples.shape[0]
+    if weights is not None and np.ptp(weights) > 0:
+        return {"ess": {p: n_eff for p in names}, "n_steps": n}
+    from emcee.autocorr import integrated_time
+
+    from cmbagent.tools.methods.cosmology._sampler import split_rhat
+
+    if walkers and n % walkers == 0 and n // walkers >= 20:
+        chain = samples.reshape(n // walkers, walkers, -1)
+        steps, groups = chain.shape[0], min(4, walkers)
+        tau = np.asarray(integrated_time(chain, tol=0, quiet=True), dtype=float)
+        rhat = split_rhat(chain, groups)
+    elif n >= 20:
+        m = n // 4
+        steps = n
+        tau = np.asarray(integrated_time(samples[:, None, :], tol=0, quiet=True), dtype=float)
+        rhat = split_rhat(samples[: 4 * m].reshape(4, m, -1).transpose(1, 0, 2)) if m >= 4 else np.full(len(names), np.nan)
+    else:
+        return {"n_steps": n}
+    tau = np.where(tau > 0, tau, np.nan)
+    return {"tau": dict(zip(names, tau.tolist(), strict=True)),
+            "ess": {p: n / t for p, t in zip(names, tau.tolist(), strict=True)},
+            "rhat": dict(zip(names, rhat.tolist(), strict=True)), "n_steps": steps, "walkers": walkers}
 
 
 @method(
@@ -208,10 +325,10 @@ def fit_supernovae(
     example='summarize_chain(chain="Pantheon+only_FlatLambdaCDM_chain.txt.gz", burn_in_fraction=0.25)',
 )
 def summarize_chain(
-    chain: str,
+    chain: InputFile,
     burn_in_fraction: float = 0.25,
     parameters: list[str] | None = None,
-    output_dir: str = "figures",
+    output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Summarise an MCMC chain file (mean, std, 68%/95% intervals) with the same code as our own fits.
 
@@ -257,5 +374,6 @@ def summarize_chain(
     summary = (f"Chain {Path(chain).name}: {n} samples after dropping the first {100 * burn_in_fraction:.0f}% "
                f"({loaded.n_dropped} rows); {quoted}.")
     diagnostics = {"columns": list(loaded.raw_names), "parameters": names, "weighted": loaded.weights is not None,
-                   "n_total": loaded.n_total, "n_dropped": loaded.n_dropped}
+                   "n_total": loaded.n_total, "n_dropped": loaded.n_dropped, "chain_source": "file",
+                   **_chain_convergence(samples, wanted, loaded.weights, n_eff, loaded.walkers)}
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)

@@ -7,17 +7,31 @@ search the defensible set of pipelines for a desired SHAP explanation. Heavy lib
 
 from __future__ import annotations
 
-from cmbagent.tools.methods.robustness._stability import (
+from cmbagent.tools.methods._registry import family
+from cmbagent.tools.methods.robustness._width_sweep import noisy_mixture, spectral_complexity, width_sweep
+from cmbagent.tools.methods.robustness.class_stability import (
     StabilityEstimate,
+    class_stability,
     estimate_stability,
     linear_stability,
 )
-from cmbagent.tools.methods.robustness._stability_tool import class_stability
-from cmbagent.tools.methods.robustness._width_sweep import noisy_mixture, spectral_complexity, width_sweep
-from cmbagent.tools.methods.robustness._xhacking import XHackingSearch, make_proxy_data, vulnerability_scores
-from cmbagent.tools.methods.robustness._xhacking_tool import x_hacking
+from cmbagent.tools.methods.robustness.x_hacking import (
+    XHackingSearch,
+    make_proxy_data,
+    rashomon_spread,
+    vulnerability_scores,
+    x_hacking,
+)
+
+FAMILY = family(
+    "robustness",
+    title="Robustness of models and explanations",
+    expert="ml_theorist",
+    description="Class stability of classifiers and the susceptibility of explanations to X-hacking.",
+)
 
 __all__ = [
+    "FAMILY",
     "StabilityEstimate",
     "XHackingSearch",
     "class_stability",
@@ -25,6 +39,7 @@ __all__ = [
     "linear_stability",
     "make_proxy_data",
     "noisy_mixture",
+    "rashomon_spread",
     "spectral_complexity",
     "vulnerability_scores",
     "width_sweep",

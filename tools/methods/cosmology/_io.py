@@ -21,6 +21,11 @@ Supported formats (``format=`` names):
 ``lcparam``
     CosmoMC ``lcparam`` file (header ``#name zcmb zhel dz mb dmb ...``), standardised magnitudes ``mb``
     with errors ``dmb``; an optional systematic covariance (first line N) is added to ``diag(dmb**2)``.
+    Read as CosmoMC and Cobaya read it, by position: the official binned releases (Pantheon
+    ``lcparam_DS17f.txt``, Union3 ``lcparam_full.txt``) name 19 columns and carry 18 values per row (the
+    trailing ``biascor`` is absent), which is accepted.  A file whose ``mb`` column holds distance moduli
+    (Union3: ``mb`` ≈ μ, ``dmb`` zero or negligible, every error in the covariance) is recognised by comparing
+    ``mb`` with a fiducial distance modulus and read as ``mu``; zero ``dmb`` needs the covariance.
 ``csv``
     A table with named columns (comma, tab or whitespace separated), see :data:`CSV_COLUMNS`.
 """
@@ -44,6 +49,7 @@ __all__ = [
     "FORMATS",
     "SNData",
     "detect_format",
+    "fiducial_mu",
     "load_sn_data",
     "read_covariance",
 ]
@@ -58,7 +64,7 @@ CSV_COLUMNS: dict[str, tuple[str, ...]] = {
     "mu": ("mu", "distmod", "distance_modulus", "mu_obs"),
     "mb": ("m_b_corr", "mb", "m_b", "mb_corr"),
     "err": (
-        "sigma_mu", "mu_err", "dmu", "mu_error", "err_mu",
+        "sigma_mu", "mu_err", "dmu", "mu_error", "err_mu", "muerr", "muerr_final", "mu_err_final",
         "m_b_corr_err_diag", "dmb", "mb_err", "sigma_mb", "err_mb",
         "sigma", "err", "error",
     ),
@@ -94,10 +100,18 @@ class SNData:
     format: str
     source: str
     notes: tuple[str, ...] = field(default_factory=tuple)
+    n_read: int | None = None  # data rows in the file, before any cut (None: all were kept)
+    dropped: tuple[tuple[str, int], ...] = ()  # (why, how many) for the rows not kept
 
     @property
     def n(self) -> int:
         return int(self.obs.size)
+
+    @property
+    def rows(self) -> dict[str, object]:
+        """Rows read and used, and why the others were dropped (what the ``data.rows_dropped`` audit reads)."""
+        read = self.n if self.n_read is None else self.n_read
+        return {"read": read, "used": self.n, "reasons": dict(self.dropped)}
 
     def with_covariance(self, cov: NDArray[np.float64], note: str) -> SNData:
         return replace(self, covariance=cov, sigma=np.sqrt(np.diag(cov)), notes=(*self.notes, note))
@@ -151,8 +165,12 @@ class _Table:
         return tuple(row[index] for row in self.rows)
 
 
-def _read_table(path: Path, text: str, *, header_comment: bool = False) -> _Table:
-    """A delimited table whose first (optionally ``#``-prefixed) line names the columns."""
+def _read_table(path: Path, text: str, *, header_comment: bool = False, optional_trailing: int = 0) -> _Table:
+    """A delimited table whose first (optionally ``#``-prefixed) line names the columns.
+
+    ``optional_trailing``: rows may lack up to this many trailing columns (read positionally, as CosmoMC does);
+    the missing values are read as ``0``.
+    """
     columns: list[str] | None = None
     rows: list[list[str]] = []
     numbers: list[int] = []
@@ -170,10 +188,13 @@ def _read_table(path: Path, text: str, *, header_comment: bool = False) -> _Tabl
         if stripped.startswith("#"):
             continue
         tokens = _split(stripped)
+        if len(columns) - optional_trailing <= len(tokens) < len(columns):
+            tokens = tokens + ["0"] * (len(columns) - len(tokens))
         if len(tokens) != len(columns):
+            short = f" (up to {optional_trailing} trailing column(s) may be absent)" if optional_trailing else ""
             raise DataError(
                 f"{path.name} line {lineno}: {len(tokens)} fields but the header names {len(columns)} columns; "
-                "every row needs one value per column"
+                f"every row needs one value per column{short}"
             )
         rows.append(tokens)
         numbers.append(lineno)
@@ -290,6 +311,7 @@ def _read_pantheon_plus(path: Path, text: str, covariance: Path | None) -> SNDat
         z_cmb=zhd[keep], z_hel=zhel, obs=mb, kind="mb", sigma=err, covariance=None,
         names=tuple(names[i] for i in keep), format="pantheon_plus", source=str(path),
         notes=(f"kept {keep.size} of {len(table.rows)} rows with zHD > {PANTHEON_Z_MIN}",),
+        n_read=len(table.rows), dropped=((f"with zHD <= {PANTHEON_Z_MIN}", len(table.rows) - keep.size),),
     )
     if covariance is None:
         return replace(data, notes=(*data.notes, "diagonal errors m_b_corr_err_DIAG (no covariance given)"))
@@ -357,22 +379,48 @@ def _read_binned(path: Path, text: str, covariance: Path | None) -> SNData:
     )
 
 
+#: fiducial background that tells distance moduli from magnitudes (flat, Omega_m = 0.3, H0 = 70 km/s/Mpc)
+_FIDUCIAL_OMEGA_M, _FIDUCIAL_H0, _C_KM_S = 0.3, 70.0, 299792.458
+
+
+def fiducial_mu(z_cmb: NDArray[np.float64], z_hel: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Distance moduli of the fiducial flat ΛCDM (only to tell what a column holds, never to fit)."""
+    from cmbagent.tools.methods.cosmology._background import DistanceGrid
+
+    dc = DistanceGrid.build(z_cmb).comoving(_FIDUCIAL_OMEGA_M, 1 - _FIDUCIAL_OMEGA_M)[0]
+    return np.asarray(5 * np.log10((1 + z_hel) * dc * _C_KM_S / _FIDUCIAL_H0) + 25)
+
+
 def _read_lcparam(path: Path, text: str, covariance: Path | None) -> SNData:
-    table = _read_table(path, text, header_comment=True)
+    table = _read_table(path, text, header_comment=True, optional_trailing=1)
     _require(table, ("zcmb", "zhel", "mb", "dmb"), "CosmoMC lcparam")
     z, zhel, mb, dmb = (table.column(c) for c in ("zcmb", "zhel", "mb", "dmb"))
-    _check_values(path, z, dmb, table.line_numbers, zname="zcmb", ename="dmb")
+    _check_values(path, z, None, table.line_numbers, zname="zcmb", ename="dmb")
     _check_values(path, zhel, None, table.line_numbers, zname="zhel", ename="")
+    negative = np.flatnonzero(dmb < 0)
+    if negative.size:
+        i = int(negative[0])
+        raise DataError(f"{path.name} line {table.line_numbers[i]}, column 'dmb': error {dmb[i]:g} is negative")
+    zero = np.flatnonzero(dmb == 0)
+    if zero.size and covariance is None:
+        raise DataError(
+            f"{path.name}: dmb is zero on {zero.size} of {z.size} rows, so the errors of this file are in its "
+            "covariance; pass covariance= (the release's sys/stat covariance file)"
+        )
+    offset = float(np.median(mb - fiducial_mu(z, zhel)))
+    kind: Kind = "mu" if abs(offset) < 2.5 else "mb"
     names = table.text("name") if "name" in table.columns else tuple(str(i) for i in range(z.size))
+    notes = ["standardised magnitudes mb with statistical errors dmb" if kind == "mb" else
+             f"column mb holds distance moduli (median mb - fiducial mu = {offset:+.2f} mag); read as mu"]
     data = SNData(
-        z_cmb=z, z_hel=zhel, obs=mb, kind="mb", sigma=dmb, covariance=None, names=names, format="lcparam",
-        source=str(path), notes=("standardised magnitudes mb with statistical errors dmb",),
+        z_cmb=z, z_hel=zhel, obs=mb, kind=kind, sigma=dmb, covariance=None, names=names, format="lcparam",
+        source=str(path), notes=tuple(notes),
     )
     if covariance is None:
         return data
     sys_cov = read_covariance(covariance, z.size)
     total = sys_cov + np.diag(dmb**2)
-    return data.with_covariance(total, f"systematic covariance {covariance.name} + diag(dmb^2)")
+    return data.with_covariance(total, f"covariance {covariance.name} + diag(dmb^2)")
 
 
 def _pick(columns: list[str], role: str) -> str | None:
