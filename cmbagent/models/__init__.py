@@ -15,7 +15,9 @@ Usage (what the graph does)::
     client.ledger.to_dict()  # usage and cost per call / agent / run
 
 Specs: ``openai:<model>``, ``anthropic:<model>``, ``openai-compatible:<model>@<base_url>`` (or with
-``OPENAI_BASE_URL``), ``replay:<transcript.jsonl>``, ``offline``.  Tests inject ready models by name —
+``OPENAI_BASE_URL``), ``local[:<path.gguf>]``, ``replay:<transcript.jsonl>``, ``offline`` — the rows of
+one provider table (:func:`providers`; a higher layer adds one with :func:`register_provider`, see
+``docs/extending.md``).  Tests inject ready models by name —
 the one mechanism for that is ``Routing(models={name: instance})`` (also ``resolve(spec, models=...)``)::
 
     routing = Routing(default="scripted", models={"scripted": ScriptedModel(replies=["hi", Plan(...)])})
@@ -47,23 +49,33 @@ from cmbagent.models._protocol import (
     ToolSpec,
     Usage,
 )
-from cmbagent.models._routing import CONFIG_FILENAME, Routing, load_config, parse_agent_models
-from cmbagent.models._specs import (
-    PROVIDERS,
-    SPEC_FORMS,
-    ParsedSpec,
+from cmbagent.models._providers import (
+    Provider,
+    ProviderCall,
     configured_providers,
     default_model_spec,
-    parse_spec,
-    resolve,
+    fallback_provider,
+    get_provider,
+    how_to_configure,
+    provider_load_errors,
+    providers,
+    register_provider,
+    spec_forms,
 )
+from cmbagent.models._routing import (
+    CONFIG_FILENAME,
+    DEFAULT_MAX_TOKENS,
+    Routing,
+    load_config,
+    parse_agent_models,
+)
+from cmbagent.models._specs import ParsedSpec, parse_spec, resolve
 from cmbagent.models._transcript import read_transcript
 from cmbagent.models.scripted import ScriptedModel, ScriptExhausted
 
 __all__ = [
     "CONFIG_FILENAME",
-    "PROVIDERS",
-    "SPEC_FORMS",
+    "DEFAULT_MAX_TOKENS",
     "Budget",
     "CallRecord",
     "EventCallback",
@@ -77,6 +89,8 @@ __all__ = [
     "ModelResponse",
     "ModelSettings",
     "ParsedSpec",
+    "Provider",
+    "ProviderCall",
     "Routing",
     "ScriptExhausted",
     "ScriptedModel",
@@ -88,11 +102,18 @@ __all__ = [
     "configured_providers",
     "cost_usd",
     "default_model_spec",
+    "fallback_provider",
+    "get_provider",
+    "how_to_configure",
     "load_config",
     "parse_agent_models",
     "parse_spec",
     "ping",
     "price_for",
+    "provider_load_errors",
+    "providers",
     "read_transcript",
+    "register_provider",
     "resolve",
+    "spec_forms",
 ]

@@ -12,14 +12,26 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cmbagent.exceptions import BudgetExceeded, ConfigError
 
-__all__ = ["WARN_FRACTION", "Budget", "CallRecord", "Ledger"]
+__all__ = ["BUDGET_FLAGS", "WARN_FRACTION", "Budget", "CallRecord", "Ledger", "SharedBudget", "exhausted"]
 
 #: a ``budget_warning`` event is emitted once per kind when this fraction of a limit is spent
 WARN_FRACTION = 0.8
+#: the command-line flag that sets each limit (named in every "budget exhausted" message)
+BUDGET_FLAGS = {"usd": "--budget-usd", "tokens": "--budget-tokens", "seconds": "--timeout"}
+
+
+def exhausted(kind: str, spent: float, limit: float, *, why: str = "") -> BudgetExceeded:
+    """The error that stops a run whose ``kind`` budget is spent (``why``: what ran into the limit)."""
+    what = why or f"{kind} budget exhausted: spent {spent:.4g} of {limit:.4g}"
+    return BudgetExceeded(
+        f"{what}; the run stops here with a partial report (raise the limit with {BUDGET_FLAGS[kind]} or in "
+        f"cmbagent.toml [budget] {kind} to go on)",
+        kind=kind, limit=float(limit), spent=float(spent),
+    )
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,17 @@ class Budget:
         return {"usd": self.usd, "tokens": self.tokens, "seconds": self.seconds}
 
 
+class SharedBudget(Protocol):
+    """An account that several runs draw on at once (a batch's ``--budget-usd`` total), possibly in other
+    processes: checked before each call of every run, charged after it."""
+
+    def check(self) -> None:
+        """Raise :class:`BudgetExceeded` (see :func:`exhausted`) when the account is spent."""
+
+    def charge(self, usd: float, tokens: int) -> None:
+        """Book one call's cost and tokens."""
+
+
 @dataclass
 class CallRecord:
     """One model call as the ledger sees it."""
@@ -80,6 +103,7 @@ class CallRecord:
     cached_tokens: int
     cost_usd: float | None
     latency_s: float
+    usage_source: str = "provider"  # "tokenizer" or "estimate" when the provider reported no usage
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -94,9 +118,11 @@ class _Totals:
     cost_usd: float = 0.0
     cost_known: bool = True
     latency_s: float = 0.0
+    tokens_estimated: bool = False
 
     def add(self, call: CallRecord) -> None:
         self.calls += 1
+        self.tokens_estimated = self.tokens_estimated or call.usage_source == "estimate"
         self.input_tokens += call.input_tokens
         self.output_tokens += call.output_tokens
         self.cached_tokens += call.cached_tokens
@@ -166,13 +192,7 @@ class Ledger:
                 continue
             spent = self.spent(kind)
             if spent >= limit:
-                raise BudgetExceeded(
-                    f"{kind} budget exhausted: spent {spent:.4g} of {limit:.4g}; the run stops here with a "
-                    f"partial report (raise the limit with --budget-{kind} or in cmbagent.toml [budget] to go on)",
-                    kind=kind,
-                    limit=float(limit),
-                    spent=float(spent),
-                )
+                raise exhausted(kind, spent, limit)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -3,12 +3,15 @@
 For each ``request(agent=..., tier=..., request=...)`` the client
 
 1. picks the spec (:meth:`Routing.spec_for`) and its model (resolved once, then cached),
-2. checks the budget *before* the call (``BudgetExceeded`` stops the run cleanly),
-3. calls the model, streaming text deltas to ``on_text`` and as ``text_delta`` events,
-4. prices the call, adds it to the ledger, appends it to the transcript, emits ``model_call``
-   (and ``budget_warning`` once per kind at 80 % of a limit),
-5. checks the reply (schema, tool arguments); a faulty reply goes back to the model with the error, at most
-   ``max_repairs`` times, then :class:`OutputValidationError` quotes the output.
+2. bounds the call: a request without ``max_tokens`` gets its agent's or tier's limit
+   (:meth:`Routing.max_tokens_for`), and with a seconds budget the call gets the time left as its deadline
+   (:mod:`cmbagent.models._deadline`; a call cut short raises ``BudgetExceeded``),
+3. checks the budget *before* the call (``BudgetExceeded`` stops the run cleanly),
+4. calls the model, streaming text deltas to ``on_text`` and as ``text_delta`` events,
+5. prices the call, adds it to the ledger, appends it to the transcript (failed calls too), emits
+   ``model_call`` (and ``budget_warning`` once per kind at 80 % of a limit, once per run),
+6. checks the reply (schema, tool arguments); a faulty reply goes back to the model with every error, at
+   most ``max_repairs`` times, then :class:`OutputValidationError` quotes the errors and the output.
 
 Every attempt, repairs included, is its own transcript line, so ``replay:`` walks exactly the same calls.
 """
@@ -22,12 +25,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cmbagent.exceptions import ModelError, OutputValidationError
-from cmbagent.models._budget import WARN_FRACTION, Budget, CallRecord, Ledger
+from cmbagent.exceptions import OutputValidationError
+from cmbagent.models._budget import WARN_FRACTION, Budget, CallRecord, Ledger, SharedBudget, exhausted
+from cmbagent.models._deadline import DeadlineReached, call_deadline
 from cmbagent.models._pricing import cost_usd
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
 from cmbagent.models._routing import Routing
-from cmbagent.models._structured import problem, repair_request
+from cmbagent.models._structured import issue_text, problem, repair_request
 from cmbagent.models._transcript import Scrubber, TranscriptWriter, canonical_request, read_transcript
 
 __all__ = ["EventCallback", "ModelClient"]
@@ -50,6 +54,10 @@ class ModelClient:
         max_repairs: How often a faulty reply is sent back to the model before failing.
         replay_lenient: For ``replay:`` specs, log divergences instead of raising.
         elapsed_offset_s: Wall-clock seconds a resumed run had already used (for the seconds budget).
+        interrupt: Called before and after every call; raises to stop the run (a cancel request), so a
+            cancelled run makes no further call and uses no reply that arrived after the request.
+        shared_budget: An account several runs draw on (a batch's total budget): ``check()`` raises
+            ``BudgetExceeded`` when it is spent, ``charge(usd, tokens)`` books each call.
     """
 
     def __init__(
@@ -64,12 +72,16 @@ class ModelClient:
         max_repairs: int = 2,
         replay_lenient: bool = False,
         elapsed_offset_s: float = 0.0,
+        interrupt: Callable[[], None] | None = None,
+        shared_budget: SharedBudget | None = None,
     ):
         self.routing = routing
         self.budget = budget or Budget()
         self.on_event = on_event
         self.max_repairs = max(0, int(max_repairs))
         self.replay_lenient = replay_lenient
+        self.interrupt = interrupt
+        self.shared_budget = shared_budget
         self._env = os.environ if env is None else env
         self._api_keys = dict(api_keys or {})
         self._scrub = Scrubber.from_sources(self._env, self._api_keys)
@@ -83,7 +95,10 @@ class ModelClient:
             self.transcript = TranscriptWriter(path, self._scrub)
         self._models: dict[str, Model] = {}
         self._lock = threading.Lock()
-        self._warned: set[str] = set()
+        self._warn_lock = threading.Lock()
+        # a resumed run already announced the limits its earlier part had spent 80 % of
+        self._warned: set[str] = {kind for kind in ("usd", "tokens", "seconds")
+                                  if self._past_warning(kind)}
         # resolve every routed spec now: a bad spec or a missing key fails before the run starts
         for spec in routing.specs():
             self.model_for(spec)
@@ -101,6 +116,8 @@ class ModelClient:
         """Raise :class:`BudgetExceeded` when a limit is reached; emit warnings past 80 %."""
         self._warn()
         self.ledger.check(self.budget)
+        if self.shared_budget is not None:
+            self.shared_budget.check()
 
     def request(
         self,
@@ -114,19 +131,36 @@ class ModelClient:
         spec = self.routing.spec_for(agent, tier)
         model = self.model_for(spec)
         current = request.model_copy(update={"agent": agent or request.agent})
+        if current.settings.max_tokens is None:
+            limit = self.routing.max_tokens_for(current.agent, tier)
+            current.settings = current.settings.model_copy(update={"max_tokens": limit})
         stream = self._stream_callback(current.agent, on_text)
         for attempt in range(self.max_repairs + 1):
+            if self.interrupt is not None:
+                self.interrupt()
             self.check_budget()
             canonical = canonical_request(current, self._scrub)
             started = time.monotonic()
             try:
-                response = model.request(current, on_text=stream)
-            except ModelError as exc:
+                with call_deadline(self._time_left()):
+                    response = model.request(current, on_text=stream)
+            except DeadlineReached as exc:
+                self._record(current.agent, spec, canonical, None, time.monotonic() - started, exc)
+                seconds = self.budget.seconds or 0.0
+                why = (f"the time budget of {seconds:g} s ran out during a call of agent {current.agent!r} "
+                       f"({exc})")
+                raise exhausted("seconds", self.ledger.elapsed_s, seconds, why=why) from exc
+            except BaseException as exc:  # model errors, and a run interrupted mid-call: on record either way
                 self._record(current.agent, spec, canonical, None, time.monotonic() - started, exc)
                 raise
             response.latency_s = response.latency_s or (time.monotonic() - started)
             response.cost_usd = cost_usd(spec, response.usage, model_id=response.model)
             self._record(current.agent, spec, canonical, response, response.latency_s, None)
+            if self.shared_budget is not None:
+                self.shared_budget.charge(response.cost_usd or 0.0,
+                                          response.usage.input_tokens + response.usage.output_tokens)
+            if self.interrupt is not None:
+                self.interrupt()
             issue = problem(current, response)
             if issue is None:
                 return response
@@ -134,7 +168,7 @@ class ModelClient:
                 quoted = response.text or str([c.raw_arguments or c.arguments for c in response.tool_calls])
                 raise OutputValidationError(
                     f"agent {current.agent!r} ({spec}): the reply is still invalid after {self.max_repairs} "
-                    f"repairs: {issue.splitlines()[0]} Offending output: {quoted[:500]!r}. Route this agent to a "
+                    f"repairs.\n{issue_text(issue)}\nOffending output: {quoted[:2000]!r}\nRoute this agent to a "
                     f"stronger model (--agent-model {current.agent or 'AGENT'}=SPEC) or allow more repairs.",
                     output=quoted,
                 )
@@ -142,11 +176,14 @@ class ModelClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def close(self) -> None:
-        """Close the SDK clients' connection pools."""
-        for model in list(self._models.values()):
-            client = getattr(model, "_client", None)
-            if client is not None and hasattr(client, "close"):
-                client.close()
+        """Close the models this client resolved (SDK connection pools, in-process servers)."""
+        with self._lock:
+            models, self._models = list(self._models.values()), {}
+        injected = set(map(id, self.routing.models.values()))
+        for model in models:
+            close = getattr(model, "close", None)
+            if callable(close) and id(model) not in injected:  # injected models belong to the caller
+                close()
 
     def __enter__(self) -> ModelClient:
         return self
@@ -187,7 +224,7 @@ class ModelClient:
             input_tokens=usage.input_tokens if usage else 0,
             output_tokens=usage.output_tokens if usage else 0,
             cached_tokens=usage.cached_tokens if usage else 0,
-            cost_usd=cost, latency_s=latency_s,
+            cost_usd=cost, latency_s=latency_s, usage_source=usage.source if usage else "provider",
         ))
         if self.transcript is not None:
             self.transcript.append(agent=agent, spec=spec, canonical=canonical, response=response,
@@ -197,19 +234,29 @@ class ModelClient:
                 "agent": agent, "model": spec, "model_id": response.model,
                 "input_tokens": response.usage.input_tokens, "output_tokens": response.usage.output_tokens,
                 "cached_tokens": response.usage.cached_tokens, "cost_usd": cost,
-                "latency_s": round(latency_s, 4),
+                "latency_s": round(latency_s, 4), "usage_source": response.usage.source,
+                "finish_reason": response.finish_reason,
             })
         self._warn()
 
+    def _time_left(self) -> float | None:
+        """Seconds left of the run's time budget (the deadline of the next call), or ``None``."""
+        if self.budget.seconds is None:
+            return None
+        return self.budget.seconds - self.ledger.elapsed_s
+
+    def _past_warning(self, kind: str) -> bool:
+        limit = getattr(self.budget, kind)
+        return limit is not None and self.ledger.spent(kind) >= WARN_FRACTION * limit
+
     def _warn(self) -> None:
         for kind in ("usd", "tokens", "seconds"):
-            limit = getattr(self.budget, kind)
-            if limit is None or kind in self._warned:
-                continue
-            spent = self.ledger.spent(kind)
-            if spent >= WARN_FRACTION * limit:
+            with self._warn_lock:  # parallel agents must not announce the same limit twice
+                if kind in self._warned or not self._past_warning(kind):
+                    continue
                 self._warned.add(kind)
-                self._emit("budget_warning", {"kind": kind, "spent": round(spent, 6), "limit": limit})
+                spent = self.ledger.spent(kind)
+            self._emit("budget_warning", {"kind": kind, "spent": round(spent, 6), "limit": getattr(self.budget, kind)})
 
 
 def _call_from_record(record: Mapping[str, Any]) -> CallRecord:
@@ -222,4 +269,5 @@ def _call_from_record(record: Mapping[str, Any]) -> CallRecord:
         cached_tokens=int(usage.get("cached_tokens", 0)),
         cost_usd=record.get("cost_usd"),
         latency_s=float(record.get("latency_s", 0.0)),
+        usage_source=str(record.get("usage_source") or "provider"),
     )

@@ -1,20 +1,32 @@
-"""What the HTTP adapters share: the lazily made SDK client, the network guard, and error translation.
+"""What the HTTP adapters share: the connection, the lazily made SDK client, retries, deadlines, errors.
 
-Each adapter speaks one wire format; this base holds the credentials and the connection settings (STYLE
-rule 5).  Retries are the SDK's own (exponential backoff, ``Retry-After`` honoured, for 429, 5xx, timeouts
-and dropped connections); only after they are spent is the SDK's exception translated into ours:
+Each adapter speaks one wire format; the :class:`Connection` its provider hands it holds the credentials
+and the endpoint (STYLE rule 5).  Retries are done here rather than by the SDKs (their clients are made
+with ``max_retries=0``) because an SDK's retry loop cannot be bounded by a deadline: 429, 408, 409, 5xx,
+timeouts, dropped connections and replies cut off mid-stream are retried with exponential backoff
+(``Retry-After`` honoured up to 60 s), each attempt's timeout capped by the time left before the current
+call's deadline (:mod:`cmbagent.models._deadline`), and no retry starts past it.  After the retries the
+SDK's exception is translated into ours:
 
-* 400/401/403/404/422 -> :class:`ModelRequestRejected` (a :class:`ModelHTTPError` that is also a
+* 400/401/403/404/413/422 -> :class:`ModelRequestRejected` (a :class:`ModelHTTPError` that is also a
   :class:`ConfigError`: a wrong key, model name or parameter is the caller's to fix);
 * other statuses -> :class:`ModelHTTPError` carrying ``status_code``;
-* no answer / timeout / dropped connection -> :class:`ModelConnectionError` naming the URL;
+* no answer / timeout / dropped connection / a stream that ended before the model said why it stopped
+  -> :class:`ModelConnectionError` naming the URL;
 * a body that is not the wire format -> :class:`ModelHTTPError` with the status it came with.
 """
 
 from __future__ import annotations
 
+import email.utils
+import random
+import socket
+import threading
 import time
 from abc import abstractmethod
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from cmbagent.exceptions import (
@@ -24,13 +36,42 @@ from cmbagent.exceptions import (
     ModelHTTPError,
     ModelRequestRejected,
 )
+from cmbagent.models._deadline import DeadlineReached, remaining
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
 from cmbagent.models._specs import ensure_network_allowed
 from cmbagent.models._structured import finish
 
-__all__ = ["HTTPModel", "ModelRequestRejected", "image_base64", "parse_arguments"]
+__all__ = [
+    "Connection",
+    "HTTPModel",
+    "IncompleteStream",
+    "ModelRequestRejected",
+    "cut_at_deadline",
+    "image_base64",
+    "parse_arguments",
+]
 
 _CALLER_STATUSES = {400, 401, 403, 404, 413, 422}
+_RETRY_STATUSES = {408, 409, 429}
+#: shown in the live text stream before a cut-off reply is asked for again
+RETRY_NOTICE = "\n[the reply was cut off; asking again]\n"
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Where and as whom an adapter calls: what a provider hands its wire adapter."""
+
+    provider: str
+    model: str
+    api_key: str
+    base_url: str
+    max_retries: int
+    timeout: float
+    key_variable: str = ""
+
+
+class IncompleteStream(Exception):
+    """A streamed reply that ended (or broke off) before the model said why it stopped; retried."""
 
 
 def _transport_errors() -> tuple[type[BaseException], ...]:
@@ -45,30 +86,95 @@ def _transport_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+def _header_delay(headers: Any) -> float | None:
+    """Seconds a server asked us to wait (``retry-after-ms`` / ``retry-after``), when sane (0-60 s)."""
+    if headers is None:
+        return None
+    value: float | None = None
+    try:
+        if headers.get("retry-after-ms"):
+            value = float(headers["retry-after-ms"]) / 1000
+        elif headers.get("retry-after"):
+            text = headers["retry-after"]
+            try:
+                value = float(text)
+            except ValueError:
+                when = email.utils.parsedate_to_datetime(text)
+                value = when.timestamp() - time.time()
+    except (TypeError, ValueError):
+        return None
+    return value if value is not None and 0 < value <= 60 else None
+
+
+@contextmanager
+def cut_at_deadline(response: Any) -> Iterator[None]:
+    """Shut a streamed response's socket when the call's deadline passes.
+
+    Checking the deadline per chunk is not enough: servers send SSE keep-alive comments (llama.cpp every
+    30 s while it reads a long prompt) that the SDKs swallow, so no chunk reaches our loop and every read
+    restarts the read timeout.  Shutting the socket down wakes the blocked read, which then fails.
+    """
+    left = remaining()
+    if left is None:
+        yield
+        return
+
+    def cut() -> None:
+        extensions = getattr(response, "extensions", None) or {}
+        stream = extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    timer = threading.Timer(max(0.0, left), cut)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def backoff(attempt: int) -> float:
+    """Exponential backoff with jitter: 0.5 s, 1 s, 2 s, ... capped at 8 s."""
+    return min(0.5 * 2**attempt, 8.0) * (1 - 0.25 * random.random())
+
+
 class HTTPModel(Model):
-    """An adapter over a vendor SDK client created at the first request (the SDK is imported only then)."""
+    """An adapter over a vendor SDK client created at the first request (the SDK is imported only then).
 
-    provider = ""
-    key_variable = ""
+    Subclasses give ``wire`` (for messages), :meth:`_sdk`, :meth:`_make_client` (with ``max_retries=0``)
+    and :meth:`_send` (one attempt on the wire).
+    """
 
-    def __init__(self, model: str, *, api_key: str, base_url: str, max_retries: int, timeout: float):
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self.max_retries = max_retries
-        self.timeout = timeout
-        self._api_key = api_key
+    wire = ""
+
+    def __init__(self, connection: Connection):
+        self.connection = connection
+        self.model = connection.model
+        self.base_url = connection.base_url.rstrip("/")
+        self.max_retries = connection.max_retries
+        self.timeout = connection.timeout
+        self._api_key = connection.api_key
         self._client: Any = None
 
+    @property
+    def provider(self) -> str:
+        return self.connection.provider
+
     def __repr__(self) -> str:  # never shows the key
-        return f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r})"
+        return f"{type(self).__name__}(provider={self.provider!r}, model={self.model!r}, base_url={self.base_url!r})"
 
     @abstractmethod
     def _make_client(self) -> Any:
-        """Create the SDK client (import the SDK here)."""
+        """Create the SDK client (import the SDK here), with ``max_retries=0``: retries are ours."""
 
     @abstractmethod
-    def _send(self, request: ModelRequest, on_text: StreamCallback | None) -> ModelResponse:
-        """One call on the wire, retried by the SDK; returns the raw response."""
+    def _send(self, request: ModelRequest, on_text: StreamCallback | None, timeout: float) -> ModelResponse:
+        """One attempt on the wire with this timeout; raise :class:`IncompleteStream` for a cut-off reply."""
 
     @abstractmethod
     def _sdk(self) -> Any:
@@ -79,30 +185,109 @@ class HTTPModel(Model):
             self._client = self._make_client()
         return self._client
 
+    def close(self) -> None:
+        """Close the SDK client's connection pool."""
+        client, self._client = self._client, None
+        if client is not None and hasattr(client, "close"):
+            client.close()
+
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
         ensure_network_allowed(self.base_url)
         started = time.monotonic()
-        try:
-            response = self._send(request, on_text)
-        except ModelError:
-            raise
-        except Exception as exc:
-            raise self._translate(exc) from exc
+        response = self.with_retries(lambda timeout, relay: self._send(request, relay, timeout), request, on_text)
         response.latency_s = time.monotonic() - started
         if not response.model:
             response.model = self.model
         return finish(request, response)
 
-    def _translate(self, exc: Exception) -> Exception:
-        sdk = self._sdk()
+    def with_retries(self, attempt: Callable[[float, StreamCallback | None], ModelResponse], request: ModelRequest,
+                     on_text: StreamCallback | None) -> ModelResponse:
+        """Run ``attempt(timeout, on_text)`` until it succeeds, the retries are spent or the deadline passes.
+
+        When an attempt that had already streamed text is retried, :data:`RETRY_NOTICE` goes to ``on_text``
+        first, so a live view shows that the text starts over instead of silently repeating it.
+        """
+        self.client()  # the SDK import is not part of any attempt's timeout
+        streamed = False
+
+        def relay(text: str) -> None:
+            nonlocal streamed
+            streamed = True
+            if on_text is not None:
+                on_text(text)
+
+        tries = 0
+        while True:
+            timeout = self._attempt_timeout(request.settings.timeout)
+            streamed = False
+            try:
+                return attempt(timeout, relay if on_text is not None else None)
+            except ModelError:
+                raise
+            except Exception as exc:
+                left = remaining()
+                if left is not None and left <= 0:
+                    raise self._deadline_error(exc) from exc
+                delay = self._retry_delay(exc, tries)
+                if delay is None or tries >= self.max_retries:
+                    raise self._translate(exc, tries) from exc
+                if left is not None and left <= delay:
+                    raise self._deadline_error(exc) from exc
+                if streamed and on_text is not None:
+                    on_text(RETRY_NOTICE)
+                time.sleep(delay)
+                tries += 1
+
+    def check_deadline(self) -> None:
+        """Raise :class:`DeadlineReached` when the current call's deadline has passed (stream loops)."""
+        left = remaining()
+        if left is not None and left <= 0:
+            raise DeadlineReached(f"{self._where()}: the call's deadline passed while the reply was streaming")
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _attempt_timeout(self, requested: float | None) -> float:
+        timeout = requested or self.timeout
+        left = remaining()
+        if left is None:
+            return timeout
+        if left <= 0:
+            raise DeadlineReached(f"{self._where()}: no time was left for this call")
+        return min(timeout, left)
+
+    def _where(self) -> str:
         spec = self.spec or self.provider
-        where = spec if self.base_url in spec else f"{spec} at {self.base_url}"
-        retries = f"after {self.max_retries} retries"
+        return spec if self.base_url in spec else f"{spec} at {self.base_url}"
+
+    def _deadline_error(self, exc: BaseException) -> DeadlineReached:
+        return DeadlineReached(f"{self._where()}: the call's deadline passed ({type(exc).__name__})")
+
+    def _retry_delay(self, exc: Exception, tries: int) -> float | None:
+        """Seconds to wait before trying again, or ``None`` when ``exc`` is not worth a retry."""
+        sdk = self._sdk()
+        if isinstance(exc, sdk.APIStatusError):
+            headers = getattr(exc.response, "headers", None)
+            should = (headers.get("x-should-retry") if headers is not None else None) or ""
+            if should.lower() == "false":
+                return None
+            status = int(exc.status_code)
+            if should.lower() != "true" and status not in _RETRY_STATUSES and status < 500:
+                return None
+            return _header_delay(headers) or backoff(tries)
+        if isinstance(exc, (IncompleteStream, sdk.APIConnectionError, *_transport_errors())):
+            return backoff(tries)
+        return None
+
+    def _translate(self, exc: Exception, tries: int) -> Exception:
+        sdk = self._sdk()
+        where = self._where()
+        retries = f"after {tries} retries"
         if isinstance(exc, sdk.APIStatusError):
             status = int(exc.status_code)
             body = _body_text(exc)
             if status in (401, 403):
-                fix = f"check the key in {self.key_variable or 'the API key'}" if self.key_variable else "check the key"
+                variable = self.connection.key_variable
+                fix = f"check the key in {variable}" if variable else "check the key"
                 return ModelRequestRejected(
                     f"{where} refused the credentials (HTTP {status}); {fix}", status_code=status,
                     model=self.model, body=body)
@@ -113,6 +298,10 @@ class HTTPModel(Model):
             return ModelHTTPError(
                 f"{where} answered HTTP {status} {retries}: {body[:300]}; try again later or raise the "
                 "retries (cmbagent.toml [models] retries)", status_code=status, model=self.model, body=body)
+        if isinstance(exc, IncompleteStream):
+            return ModelConnectionError(
+                f"{where}: the reply stream ended before the model finished ({exc}) {retries}; check the "
+                f"server at {self.base_url} (its logs may say why it stopped)", url=self.base_url)
         if isinstance(exc, (sdk.APIConnectionError, *_transport_errors())):
             kind = "timed out" if isinstance(exc, sdk.APITimeoutError) else "could not be reached"
             return ModelConnectionError(
@@ -122,7 +311,7 @@ class HTTPModel(Model):
             status = getattr(getattr(exc, "response", None), "status_code", 200)
             return ModelHTTPError(
                 f"{where} answered with a body that is not the expected wire format ({type(exc).__name__}: "
-                f"{str(exc)[:200]}); check that {self.base_url} serves the {self.provider} API",
+                f"{str(exc)[:200]}); check that {self.base_url} serves the {self.wire or self.provider} API",
                 status_code=int(status), model=self.model)
         return exc
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from cmbagent.models._pricing import cost_usd
 from cmbagent.models._protocol import Message, Model, ModelRequest, ModelSettings
+from cmbagent.models._providers import get_provider
 from cmbagent.models._specs import parse_spec, resolve
 from cmbagent.models._transcript import read_transcript
 
@@ -27,22 +28,20 @@ def ping(
     """Make one short call through ``spec`` and report model id, latency, usage and cost.
 
     Raises the typed errors of the call (``ConfigError`` for a bad spec or missing key, ``ModelHTTPError``
-    or ``ModelConnectionError`` after the retries).  ``offline`` and ``replay:`` need no call; they report
-    what they would serve.
+    or ``ModelConnectionError`` after the retries).  Providers that make no call (``offline``, ``replay:``)
+    report what they would serve.
     """
     if not (models and spec in models):
         parsed = parse_spec(spec)
-        if parsed.provider == "offline":
-            resolve(spec, env=env)
-            return {"ok": True, "spec": "offline", "model": "offline", "latency_s": 0.0,
-                    "usage": {"input_tokens": 0, "output_tokens": 0, "cached_tokens": 0}, "cost_usd": 0.0,
-                    "reply": "", "note": "the offline backend makes no model call"}
-        if parsed.provider == "replay":
+        provider = get_provider(parsed.provider)
+        if provider is not None and not provider.pings:
             model = resolve(spec, env=env)
-            calls = sum(1 for _ in read_transcript(parsed.model))
-            return {"ok": True, "spec": model.spec, "model": "replay", "latency_s": 0.0,
+            note = f"the {provider.name} backend makes no model call"
+            if parsed.provider == "replay":
+                note = f"transcript with {sum(1 for _ in read_transcript(parsed.model))} recorded calls"
+            return {"ok": True, "spec": model.spec or parsed.spec, "model": provider.name, "latency_s": 0.0,
                     "usage": {"input_tokens": 0, "output_tokens": 0, "cached_tokens": 0}, "cost_usd": 0.0,
-                    "reply": "", "note": f"transcript with {calls} recorded calls"}
+                    "reply": "", "note": note}
     model = resolve(spec, env=env, api_keys=api_keys, models=models, max_retries=max_retries, timeout=timeout)
     request = ModelRequest(
         messages=[Message(role="user", content=PING_PROMPT)],
@@ -52,9 +51,9 @@ def ping(
     try:
         response = model.request(request)
     finally:
-        client = getattr(model, "_client", None)
-        if client is not None and hasattr(client, "close"):
-            client.close()
+        close = getattr(model, "close", None)
+        if callable(close) and not (models and spec in models):
+            close()
     return {
         "ok": True,
         "spec": model.spec or spec,

@@ -1,8 +1,9 @@
 """Cost of a call from provider-reported usage and the price table in ``prices.toml``.
 
-Token counts always come from the provider (no local tokenizer: tiktoken downloads its encodings).  Local
-and recorded backends (``openai-compatible``, ``offline``, ``replay``, injected test models) cost nothing;
-a hosted model missing from the table costs ``None``, shown as "unknown", while its tokens still count.
+Token counts come from the provider (no local tokenizer: tiktoken downloads its encodings).  Which price
+list applies is the provider table's ``pricing`` key; providers without one (local servers, ``offline``,
+``replay``) and injected test models cost nothing.  A priced provider's model missing from the table costs
+``None``, shown as "unknown", while its tokens still count.
 """
 
 from __future__ import annotations
@@ -13,11 +14,9 @@ from functools import lru_cache
 from importlib import resources
 
 from cmbagent.models._protocol import Usage
+from cmbagent.models._providers import get_provider
 
 __all__ = ["Price", "cost_usd", "price_for"]
-
-_PAID_PROVIDERS = ("openai", "anthropic")
-
 
 @dataclass(frozen=True)
 class Price:
@@ -41,9 +40,9 @@ def _table() -> dict[str, dict[str, Price]]:
     }
 
 
-def price_for(provider: str, model: str) -> Price | None:
-    """The price of ``model`` (exact id or its longest listed prefix), or ``None`` when unlisted."""
-    table = _table().get(provider, {})
+def price_for(pricing: str, model: str) -> Price | None:
+    """The price of ``model`` in the ``pricing`` section (exact id or longest listed prefix), or ``None``."""
+    table = _table().get(pricing, {})
     if model in table:
         return table[model]
     best = ""
@@ -59,10 +58,11 @@ def cost_usd(spec: str, usage: Usage, *, model_id: str = "") -> float | None:
     ``usage.input_tokens`` counts every prompt token, cached ones included; the cached share is charged
     at the cached price.
     """
-    provider, sep, model = spec.partition(":")
-    if not sep or provider not in _PAID_PROVIDERS:
+    name, sep, model = spec.partition(":")
+    provider = get_provider(name) if sep else None
+    if provider is None or provider.pricing is None:
         return 0.0
-    price = price_for(provider, model) or (price_for(provider, model_id) if model_id else None)
+    price = price_for(provider.pricing, model) or (price_for(provider.pricing, model_id) if model_id else None)
     if price is None:
         return None
     cached = min(usage.cached_tokens, usage.input_tokens)

@@ -23,6 +23,7 @@ __all__ = [
     "ToolCall",
     "ToolSpec",
     "Usage",
+    "UsageSource",
 ]
 
 
@@ -86,7 +87,8 @@ class ModelRequest(BaseModel):
     """What an agent asks of a model.
 
     ``output_schema`` is a pydantic model class; the response's ``output`` is then an instance of it.
-    ``agent`` names the asking agent (routing, transcripts and per-agent cost).
+    ``agent`` names the asking agent (routing, transcripts and per-agent cost); ``context`` is the typed
+    object the messages were rendered from.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -96,21 +98,35 @@ class ModelRequest(BaseModel):
     output_schema: type[BaseModel] | None = Field(default=None, exclude=True)
     settings: ModelSettings = Field(default_factory=ModelSettings)
     agent: str = ""
-    # Structured context the graph also renders into the prompt (task, step, results).  Real models ignore
-    # it; the deterministic offline backend reads it instead of parsing prose.
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    # The typed object the caller rendered ``messages`` from (an agent context of cmbagent.agents).  It is not
+    # sent and not recorded: the messages are its rendering, so transcripts hash what the model saw.  Models
+    # that answer by rules (the offline backend, scripted test models) read it instead of parsing prose.
+    context: BaseModel | None = Field(default=None, exclude=True)
+
+
+UsageSource = Literal["provider", "tokenizer", "estimate"]
+_SOURCE_RANK = {"provider": 0, "tokenizer": 1, "estimate": 2}
 
 
 class Usage(BaseModel):
+    """Token counts of a call.
+
+    ``source`` says where they come from: the provider's own report, the server's tokenizer (a stream that
+    carried no usage), or an estimate from the text length (~4 characters a token).  It is kept out of
+    ``model_dump`` so usage records keep their shape; transcripts and events carry it as ``usage_source``.
+    """
+
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
+    source: UsageSource = Field(default="provider", exclude=True)
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
             cached_tokens=self.cached_tokens + other.cached_tokens,
+            source=max(self.source, other.source, key=_SOURCE_RANK.__getitem__),
         )
 
     @property
@@ -128,6 +144,9 @@ class ModelResponse(BaseModel):
     latency_s: float = 0.0
     model: str = ""
     cost_usd: float | None = None  # None: price unknown for this model
+    #: why generation stopped: "stop", "length" (the max_tokens limit), "tool_calls", "content_filter";
+    #: None when the backend does not say (scripted, offline, older transcripts)
+    finish_reason: str | None = None
 
 
 StreamCallback = Callable[[str], None]

@@ -2,19 +2,23 @@
 
 Precedence, lowest to highest (each key is taken from the highest source that sets it)::
 
-    1. cmbagent.toml      [models] default = "...", retries = 4, timeout = 300
+    1. cmbagent.toml      [models] default = "...", retries = 4, timeout = 300, structured_output = "auto"
                           [models.tiers]  strong = "anthropic:claude-sonnet-4-5"
                           [models.agents] planner = "openai:gpt-4.1"
+                          [models.max_tokens] default = 4096, strong = 8192, planner = 6000
                           [budget] usd = 2.0, tokens = 2_000_000, seconds = 3600
     2. environment        CMBAGENT_MODEL (the default), CMBAGENT_MODEL_<AGENT> (e.g. CMBAGENT_MODEL_PLANNER),
-                          CMBAGENT_TIER_<TIER>, CMBAGENT_BUDGET_USD|TOKENS|SECONDS
-    3. CLI flags          --model SPEC, --agent-model AGENT=SPEC (repeatable), --budget-usd ...
+                          CMBAGENT_TIER_<TIER>, CMBAGENT_STRUCTURED_OUTPUT, CMBAGENT_BUDGET_USD|TOKENS|SECONDS
+    3. CLI flags          --model SPEC, --agent-model AGENT=SPEC (repeatable), --budget-usd, --timeout ...
 
 An agent then gets, in this order: its own override, its tier's model, the default.  So ``--model X``
 replaces the default but keeps a config file's per-agent overrides (override those with --agent-model).
 With no model configured anywhere the default is the first provider whose key is set
 (``OPENAI_API_KEY`` -> ``openai:gpt-4.1``, ``ANTHROPIC_API_KEY`` -> ``anthropic:claude-sonnet-4-5``), else
 ``offline``.  Keys themselves are never part of routing or config files.
+
+Every call is bounded: a request that sets no ``max_tokens`` gets its agent's, else its tier's, else the
+default limit of :data:`DEFAULT_MAX_TOKENS` (each overridable in ``[models.max_tokens]``).
 """
 
 from __future__ import annotations
@@ -28,11 +32,14 @@ from typing import Any
 
 from cmbagent.exceptions import ConfigError
 from cmbagent.models._protocol import Model
-from cmbagent.models._specs import default_model_spec, parse_spec, resolve
+from cmbagent.models._providers import default_model_spec
+from cmbagent.models._specs import parse_spec, resolve
 
-__all__ = ["CONFIG_FILENAME", "Routing", "load_config", "parse_agent_models"]
+__all__ = ["CONFIG_FILENAME", "DEFAULT_MAX_TOKENS", "Routing", "load_config", "parse_agent_models"]
 
 CONFIG_FILENAME = "cmbagent.toml"
+#: output-token limits by tier ("default" for agents without one); a plan or a code cell fits in "strong"
+DEFAULT_MAX_TOKENS = {"default": 4096, "strong": 8192, "fast": 2048, "vision": 2048}
 
 
 def load_config(path: str | os.PathLike[str] | None) -> dict[str, Any]:
@@ -94,10 +101,20 @@ class Routing:
     timeout: float | None = None
     #: where each setting came from ("config", "env", "cli", "default"), for `cmbagent models`
     sources: dict[str, str] = field(default_factory=dict)
+    #: output-token limits by agent or tier name, over :data:`DEFAULT_MAX_TOKENS`
+    max_tokens: dict[str, int] = field(default_factory=dict)
+    #: force one structured-output mode on chat-completions servers ("auto": json_schema, then fallbacks)
+    structured_output: str = "auto"
 
     def __post_init__(self) -> None:
         self.agents = {_norm(k): v for k, v in self.agents.items()}
         self.tiers = {_norm(k): v for k, v in self.tiers.items()}
+        limits: dict[str, int] = {}
+        for key, value in self.max_tokens.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"[models.max_tokens] {key} must be a positive integer, got {value!r}")
+            limits[_norm(key)] = value
+        self.max_tokens = limits
         named = [("default", self.default), *((f"tier:{k}", v) for k, v in self.tiers.items()),
                  *((f"agent:{k}", v) for k, v in self.agents.items())]
         for where, spec in named:
@@ -164,6 +181,7 @@ class Routing:
 
         retries = section.get("retries")
         timeout = section.get("timeout")
+        structured = env.get("CMBAGENT_STRUCTURED_OUTPUT") or section.get("structured_output") or "auto"
         return cls(
             default=default,
             tiers=merged_tiers,
@@ -172,6 +190,8 @@ class Routing:
             max_retries=None if retries is None else int(retries),
             timeout=None if timeout is None else float(timeout),
             sources=sources,
+            max_tokens=_table(config, "models", "max_tokens"),
+            structured_output=str(structured),
         )
 
     def spec_for(self, agent: str = "", tier: str | None = None) -> str:
@@ -181,6 +201,14 @@ class Routing:
         if tier and _norm(tier) in self.tiers:
             return self.tiers[_norm(tier)]
         return self.default
+
+    def max_tokens_for(self, agent: str = "", tier: str | None = None) -> int:
+        """The output-token limit for ``agent``: its own, else its tier's, else the default."""
+        limits = {**DEFAULT_MAX_TOKENS, **self.max_tokens}
+        for key in (_norm(agent) if agent else "", _norm(tier) if tier else ""):
+            if key and key in limits:
+                return limits[key]
+        return limits["default"]
 
     def specs(self) -> list[str]:
         """Every distinct spec this routing can hand out."""
@@ -196,8 +224,10 @@ class Routing:
     ) -> Model:
         """Resolve ``spec`` with this routing's injected models, retries and timeout."""
         return resolve(spec, env=env, api_keys=api_keys, models=self.models, max_retries=self.max_retries,
-                       timeout=self.timeout, replay_lenient=replay_lenient)
+                       timeout=self.timeout, replay_lenient=replay_lenient,
+                       options={"structured_output": self.structured_output})
 
     def to_dict(self) -> dict[str, Any]:
         return {"default": self.default, "tiers": dict(self.tiers), "agents": dict(self.agents),
-                "injected": sorted(self.models), "sources": dict(self.sources)}
+                "injected": sorted(self.models), "sources": dict(self.sources),
+                "max_tokens": {**DEFAULT_MAX_TOKENS, **self.max_tokens}, "structured_output": self.structured_output}

@@ -1,16 +1,17 @@
 """Model spec strings (``provider:model``), resolved lazily into :class:`Model` adapters.
 
-A spec names a wire format and a model; resolving it checks the spec and that a key is configured, but
-imports no vendor SDK and opens no connection (the adapter does that at its first request).  Keys come
-only from the environment or from an injected ``api_keys`` mapping (the UI passes a browser-session key);
-they are held in memory by the adapter and never written anywhere.
+A spec names a provider of :mod:`cmbagent.models._providers` and a model; resolving it checks the spec
+and that a key is configured, but imports no vendor SDK and opens no connection (the adapter does that at
+its first request).  Keys come only from the environment or from an injected ``api_keys`` mapping (the
+UI passes a browser-session key); they are held in memory by the adapter and never written anywhere.
 
-Valid forms::
+The valid forms are the provider table's (``cmbagent models`` lists them)::
 
     openai:<model>                          OPENAI_API_KEY (OPENAI_BASE_URL honoured)
     anthropic:<model>                       ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL honoured)
     openai-compatible:<model>@<base_url>    Ollama, vLLM, llama.cpp server, LM Studio, ...
     openai-compatible:<model>               base URL from OPENAI_BASE_URL
+    local[:<path.gguf>]                     llama.cpp in this process (xllamacpp), SmolLM2 by default
     replay:<transcript.jsonl>               serve a recorded run's responses, in order, with no network
     offline                                 the deterministic no-LLM backend
 
@@ -28,55 +29,31 @@ from urllib.parse import urlsplit
 
 from cmbagent.exceptions import ConfigError
 from cmbagent.models._protocol import Model
+from cmbagent.models._providers import ProviderCall, get_provider, spec_forms
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_TIMEOUT_S",
-    "PROVIDERS",
-    "SPEC_FORMS",
     "ParsedSpec",
-    "configured_providers",
-    "default_model_spec",
     "ensure_network_allowed",
     "parse_spec",
     "resolve",
+    "spec_error",
 ]
 
-#: SDK retries (429, 5xx, timeouts, dropped connections; Retry-After honoured) before a typed error.
+#: retries (429, 5xx, timeouts, dropped connections; Retry-After honoured) before a typed error.
 DEFAULT_MAX_RETRIES = 4
 #: seconds per HTTP request; local models on a CPU can be slow, so this is generous.
 DEFAULT_TIMEOUT_S = 300.0
 
-SPEC_FORMS = (
-    "openai:<model>",
-    "anthropic:<model>",
-    "openai-compatible:<model>@<base_url>",
-    "openai-compatible:<model> (with OPENAI_BASE_URL set)",
-    "replay:<transcript.jsonl>",
-    "offline",
-)
-
-#: provider -> (key variable or None, one-line description, example spec)
-PROVIDERS: dict[str, tuple[str | None, str, str]] = {
-    "openai": ("OPENAI_API_KEY", "OpenAI chat completions", "openai:gpt-4.1"),
-    "anthropic": ("ANTHROPIC_API_KEY", "Anthropic messages", "anthropic:claude-sonnet-4-5"),
-    "openai-compatible": (
-        None,
-        "local or self-hosted OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio)",
-        "openai-compatible:llama3.1:8b@http://127.0.0.1:11434/v1",
-    ),
-    "replay": (None, "replays a recorded transcript.jsonl, no network", "replay:workspaces/<run>/transcript.jsonl"),
-    "offline": (None, "deterministic no-LLM backend (method catalogue, front matter)", "offline"),
-}
-
-_DEFAULTS_BY_KEY = (("OPENAI_API_KEY", "openai:gpt-4.1"), ("ANTHROPIC_API_KEY", "anthropic:claude-sonnet-4-5"))
-#: the cheapest current model per hosted provider, used by ``cmbagent doctor --ping``
-_PING_SPECS = {"openai": "openai:gpt-4.1-nano", "anthropic": "anthropic:claude-haiku-4-5"}
-
 
 @dataclass(frozen=True)
 class ParsedSpec:
-    """A syntactically valid spec: ``provider``, ``model`` (or transcript path) and optional ``base_url``."""
+    """A syntactically valid spec: ``provider``, ``model`` (or transcript path) and optional ``base_url``.
+
+    A bare spec (``offline``, ``local``) has ``model`` equal to the provider name when the provider takes
+    no model, and ``""`` when the model is optional (the provider's own default).
+    """
 
     provider: str
     model: str
@@ -84,14 +61,17 @@ class ParsedSpec:
 
     @property
     def spec(self) -> str:
-        if self.provider == "offline":
-            return "offline"
+        if self.model in ("", self.provider) and self.base_url is None:
+            provider = get_provider(self.provider)
+            if provider is not None and provider.model != "required":
+                return self.provider
         suffix = f"@{self.base_url}" if self.base_url else ""
         return f"{self.provider}:{self.model}{suffix}"
 
 
-def _spec_error(spec: str, why: str) -> ConfigError:
-    forms = "\n  ".join(SPEC_FORMS)
+def spec_error(spec: str, why: str) -> ConfigError:
+    """A malformed-spec error that lists every valid form."""
+    forms = "\n  ".join(spec_forms())
     return ConfigError(f"model spec {spec!r}: {why}. Valid forms:\n  {forms}")
 
 
@@ -99,58 +79,27 @@ def parse_spec(spec: str) -> ParsedSpec:
     """Check a spec's syntax (no key lookup, no import); raise :class:`ConfigError` listing the valid forms."""
     text = spec.strip() if isinstance(spec, str) else ""
     if not text:
-        raise _spec_error(str(spec), "empty")
-    if text == "offline":
-        return ParsedSpec("offline", "offline")
-    provider, sep, rest = text.partition(":")
-    if not sep:
-        raise _spec_error(text, "missing 'provider:' prefix")
-    if provider not in PROVIDERS or provider == "offline":
-        raise _spec_error(text, f"unknown provider {provider!r}")
+        raise spec_error(str(spec), "empty")
+    name, sep, rest = text.partition(":")
+    provider = get_provider(name)
+    if provider is None:
+        raise spec_error(text, f"unknown provider {name!r}" if sep else "missing 'provider:' prefix")
     rest = rest.strip()
-    if provider == "openai-compatible":
+    if not sep:
+        if provider.model == "required":
+            raise spec_error(text, "no model name after the provider")
+        return ParsedSpec(provider.name, provider.name if provider.model == "none" else "")
+    if provider.model == "none":
+        raise spec_error(text, f"{provider.name!r} takes no model name")
+    if provider.takes_base_url:
         model, at, base_url = rest.rpartition("@")
         if at and base_url.startswith(("http://", "https://")):
             if not model:
-                raise _spec_error(text, "no model name before '@'")
-            return ParsedSpec(provider, model, base_url.rstrip("/"))
-        model = rest
-    else:
-        model = rest
-    if not model:
-        raise _spec_error(text, "no model name after the provider")
-    return ParsedSpec(provider, model)
-
-
-def default_model_spec(env: Mapping[str, str] | None = None) -> str:
-    """The model used when none is configured: the first provider with a key, else ``offline``."""
-    env = os.environ if env is None else env
-    for variable, spec in _DEFAULTS_BY_KEY:
-        if env.get(variable):
-            return spec
-    return "offline"
-
-
-def configured_providers(env: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """Which providers have their key variable set (for ``cmbagent doctor``); never reveals values.
-
-    Each row: ``provider``, ``env_var``, ``is_set`` (``None`` when no variable applies), ``description``,
-    ``example`` and ``ping_spec`` (a cheap spec to ping, or ``None``).
-    """
-    env = os.environ if env is None else env
-    rows: list[dict[str, Any]] = []
-    for provider, (variable, description, example) in PROVIDERS.items():
-        row: dict[str, Any] = {"provider": provider, "env_var": variable, "description": description,
-                               "example": example, "ping_spec": _PING_SPECS.get(provider)}
-        if variable is None:
-            row["is_set"] = None
-        else:
-            row["is_set"] = bool(env.get(variable))
-        if provider == "openai-compatible":
-            row["env_var"] = "OPENAI_BASE_URL"
-            row["is_set"] = bool(env.get("OPENAI_BASE_URL"))
-        rows.append(row)
-    return rows
+                raise spec_error(text, "no model name before '@'")
+            return ParsedSpec(provider.name, model, base_url.rstrip("/"))
+    if not rest:
+        raise spec_error(text, "no model name after the provider")
+    return ParsedSpec(provider.name, rest)
 
 
 def _is_loopback_host(host: str) -> bool:
@@ -180,18 +129,6 @@ def ensure_network_allowed(url: str, env: Mapping[str, str] | None = None) -> No
         )
 
 
-def _key(variable: str, provider: str, env: Mapping[str, str], api_keys: Mapping[str, str] | None) -> str:
-    if api_keys and api_keys.get(provider):
-        return api_keys[provider]
-    value = env.get(variable, "")
-    if not value:
-        raise ConfigError(
-            f"no API key for {provider}: set the environment variable {variable} "
-            f"(or choose another model with --model, e.g. 'offline')"
-        )
-    return value
-
-
 def resolve(
     spec: str,
     *,
@@ -201,6 +138,7 @@ def resolve(
     max_retries: int | None = None,
     timeout: float | None = None,
     replay_lenient: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> Model:
     """Turn a spec into a :class:`Model` without importing a vendor SDK or touching the network.
 
@@ -210,58 +148,26 @@ def resolve(
         api_keys: Keys by provider (``{"openai": "..."}``) that take precedence over ``env``.
         models: Ready instances by name; a spec equal to a name resolves to that instance (tests use this
             to route agents to a :class:`ScriptedModel`).
-        max_retries: SDK retries before a typed error (default :data:`DEFAULT_MAX_RETRIES`).
+        max_retries: Retries before a typed error (default :data:`DEFAULT_MAX_RETRIES`).
         timeout: Seconds per HTTP request (default :data:`DEFAULT_TIMEOUT_S`).
         replay_lenient: For ``replay:``, warn and continue on divergence instead of raising.
+        options: Adapter options from the configuration (``structured_output``).
     """
     if models and spec in models:
         return models[spec]
-    env = os.environ if env is None else env
     parsed = parse_spec(spec)
-    retries = DEFAULT_MAX_RETRIES if max_retries is None else max_retries
-    seconds = DEFAULT_TIMEOUT_S if timeout is None else timeout
-    model: Model
-    if parsed.provider == "offline":
-        from cmbagent.models.offline import OfflineModel
-
-        model = OfflineModel()
-    elif parsed.provider == "openai":
-        from cmbagent.models.openai import OpenAIModel
-
-        model = OpenAIModel(
-            parsed.model,
-            api_key=_key("OPENAI_API_KEY", "openai", env, api_keys),
-            base_url=env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1",
-            max_retries=retries,
-            timeout=seconds,
-        )
-    elif parsed.provider == "anthropic":
-        from cmbagent.models.anthropic import AnthropicModel
-
-        model = AnthropicModel(
-            parsed.model,
-            api_key=_key("ANTHROPIC_API_KEY", "anthropic", env, api_keys),
-            base_url=env.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com",
-            max_retries=retries,
-            timeout=seconds,
-        )
-    elif parsed.provider == "openai-compatible":
-        from cmbagent.models.openai_compatible import OpenAICompatibleModel
-
-        base_url = parsed.base_url
-        key = (api_keys or {}).get("openai-compatible") or env.get("OPENAI_COMPATIBLE_API_KEY", "")
-        if base_url is None:
-            base_url = env.get("OPENAI_BASE_URL", "").rstrip("/")
-            if not base_url:
-                raise _spec_error(spec, "no base URL: append '@http://host:port/v1' or set OPENAI_BASE_URL")
-            # the user paired OPENAI_BASE_URL with OPENAI_API_KEY themselves; never send that key elsewhere
-            key = key or env.get("OPENAI_API_KEY", "")
-        model = OpenAICompatibleModel(
-            parsed.model, api_key=key or "not-needed", base_url=base_url, max_retries=retries, timeout=seconds
-        )
-    else:  # replay
-        from cmbagent.models.replay import ReplayModel
-
-        model = ReplayModel(parsed.model, lenient=replay_lenient)
+    provider = get_provider(parsed.provider)
+    if provider is None:  # pragma: no cover - parse_spec already checked
+        raise spec_error(spec, f"unknown provider {parsed.provider!r}")
+    call = ProviderCall(
+        provider=provider,
+        spec=parsed,
+        env=os.environ if env is None else env,
+        api_keys=dict(api_keys or {}),
+        max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
+        timeout=DEFAULT_TIMEOUT_S if timeout is None else timeout,
+        options={**(options or {}), "replay_lenient": replay_lenient},
+    )
+    model = provider.factory(call)
     model.spec = parsed.spec
     return model

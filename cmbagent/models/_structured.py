@@ -16,7 +16,20 @@ from pydantic import BaseModel, ValidationError
 
 from cmbagent.models._protocol import Message, ModelRequest, ModelResponse
 
-__all__ = ["finish", "parse_output", "problem", "repair_request", "schema_instruction", "strict_json_schema"]
+__all__ = [
+    "finish",
+    "issue_text",
+    "parse_output",
+    "problem",
+    "repair_request",
+    "schema_instruction",
+    "strict_json_schema",
+]
+
+#: the instruction that ends every repair message (dropped when the issue is quoted in an error)
+_AGAIN = "Reply again with only a corrected JSON object."
+#: validation errors listed in a repair message (a reply can be wrong everywhere; the rest are counted)
+_MAX_ERRORS = 40
 
 
 def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
@@ -95,14 +108,27 @@ def finish(request: ModelRequest, response: ModelResponse) -> ModelResponse:
     return response
 
 
-def _short(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        lines = []
-        for item in error.errors()[:8]:
-            where = ".".join(str(part) for part in item["loc"]) or "(root)"
-            lines.append(f"- {where}: {item['msg']}")
-        return "\n".join(lines)
-    return str(error)
+def _errors(error: Exception) -> str:
+    """Every validation error: where, what, and the value the model gave (so it can see its mistake)."""
+    if not isinstance(error, ValidationError):
+        return f"- {error}"
+    items = error.errors(include_url=False)
+    lines = []
+    for item in items[:_MAX_ERRORS]:
+        where = ".".join(str(part) for part in item["loc"]) or "(root)"
+        line = f"- {where}: {item['msg']}"
+        if item["type"] not in ("missing", "json_invalid") and "input" in item:
+            given = json.dumps(item["input"], default=repr, ensure_ascii=False)
+            line += f" (got {given[:160]}{'...' if len(given) > 160 else ''})"
+        lines.append(line)
+    if len(items) > _MAX_ERRORS:
+        lines.append(f"- ... and {len(items) - _MAX_ERRORS} more errors")
+    return "\n".join(lines)
+
+
+def issue_text(issue: str) -> str:
+    """A repair message as quoted in an error: what was wrong, without the instruction to the model."""
+    return "\n".join(line for line in issue.splitlines() if line != _AGAIN).strip()
 
 
 def problem(request: ModelRequest, response: ModelResponse) -> str | None:
@@ -122,10 +148,11 @@ def problem(request: ModelRequest, response: ModelResponse) -> str | None:
     try:
         response.output = parse_output(schema, response)
     except (ValidationError, ValueError) as exc:
-        return (
-            f"Your reply does not match the required {schema.__name__} schema:\n{_short(exc)}\n"
-            "Reply again with only a corrected JSON object."
-        )
+        cut = ""
+        if response.finish_reason == "length":
+            cut = ("Your reply was cut off at the output-token limit before it was complete; keep the next "
+                   "one shorter.\n")
+        return f"{cut}Your reply does not match the required {schema.__name__} schema:\n{_errors(exc)}\n{_AGAIN}"
     return None
 
 

@@ -2,11 +2,19 @@
 
 One line per call::
 
-    {"v": 1, "seq", "ts", "agent", "model" (spec), "model_id", "request" (canonical), "request_hash",
-     "response": {"text", "tool_calls", "output"}, "usage", "cost_usd", "latency_s", "error"}
+    {"v": 2, "seq", "ts", "agent", "model" (spec), "model_id", "request" (canonical), "request_hash",
+     "response": {"text", "tool_calls", "output", "finish_reason"}, "usage", "usage_source", "cost_usd",
+     "latency_s", "error"}
+
+``usage_source`` is "provider", or "tokenizer"/"estimate" for a reply that reported no usage.
 
 The canonical request is the request as JSON (messages, tools, settings, metadata, agent) with the output
-schema given by name and JSON schema.  Its SHA-256 is the ``request_hash`` the ``replay:`` provider checks.
+schema given by name and JSON schema, in a canonical form: keys sorted at every depth, floats rounded to
+:data:`FLOAT_DIGITS` significant digits, and long decimal numbers inside message text rounded to
+:data:`TEXT_FLOAT_DIGITS` (a number a cell recomputes in a replay may differ in its last bits).  Its SHA-256
+is the ``request_hash`` the ``replay:`` provider checks, so a replay is not broken by a dict built in
+another order or by floating-point noise.  Transcripts of format 1 (no canonical form) are refused by the
+replay provider.
 Scrubbing replaces ``sk-...``-style tokens, Authorization/x-api-key header values and known key values
 (environment variables named like keys, injected ``api_keys``), before anything reaches the disk; the
 hash is taken after scrubbing so a replay without the keys hashes the same.
@@ -30,11 +38,16 @@ from pydantic import BaseModel
 
 from cmbagent.exceptions import ConfigError
 from cmbagent.models._protocol import ModelRequest, ModelResponse, ToolCall, Usage
+from cmbagent.paths import append_text
 
 __all__ = [
+    "FLOAT_DIGITS",
     "REDACTED",
+    "TEXT_FLOAT_DIGITS",
+    "TRANSCRIPT_VERSION",
     "Scrubber",
     "TranscriptWriter",
+    "canonical_json",
     "canonical_request",
     "read_transcript",
     "request_diff",
@@ -44,6 +57,14 @@ __all__ = [
 ]
 
 REDACTED = "[REDACTED]"
+#: the transcript line format; 2: request hashes over the canonical form (sorted keys, normalised floats)
+TRANSCRIPT_VERSION = 2
+#: significant digits a float keeps in the canonical request
+FLOAT_DIGITS = 12
+#: significant digits a long decimal number inside message text keeps in the canonical request
+TEXT_FLOAT_DIGITS = 10
+# a decimal number with more digits than TEXT_FLOAT_DIGITS can hold (not part of a word, version or path)
+_TEXT_FLOAT = re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])")
 _KEY_NAME = re.compile(r"(API_KEY|_TOKEN|_SECRET|PASSWORD)$", re.IGNORECASE)
 _PATTERNS = (
     # OpenAI / Anthropic style keys: sk-..., sk-proj-..., sk-ant-...
@@ -89,8 +110,34 @@ class Scrubber:
         return obj
 
 
-def _jsonable(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=repr, sort_keys=True))
+def _jsonable(obj: Any, *, sort_keys: bool = True) -> Any:
+    return json.loads(json.dumps(obj, default=repr, sort_keys=sort_keys))
+
+
+def _round_text_float(match: re.Match[str]) -> str:
+    text = match.group(0)
+    digits = len(text.split("e")[0].split("E")[0].replace("-", "").replace(".", "").lstrip("0"))
+    if digits <= TEXT_FLOAT_DIGITS:
+        return text
+    return format(float(text), f".{TEXT_FLOAT_DIGITS}g")
+
+
+def canonical_json(obj: Any) -> Any:
+    """``obj`` (plain JSON) in canonical form: keys sorted, floats and long decimals in text normalised."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, int):
+        return obj
+    if isinstance(obj, float):
+        if obj != obj or obj in (float("inf"), float("-inf")):
+            return repr(obj)
+        rounded = float(format(obj, f".{FLOAT_DIGITS}g"))
+        return 0.0 if rounded == 0 else rounded
+    if isinstance(obj, str):
+        return _TEXT_FLOAT.sub(_round_text_float, obj)
+    if isinstance(obj, dict):
+        return {str(key): canonical_json(obj[key]) for key in sorted(obj, key=str)}
+    if isinstance(obj, (list, tuple)):
+        return [canonical_json(item) for item in obj]
+    return obj
 
 
 @functools.lru_cache(maxsize=256)
@@ -104,7 +151,7 @@ def canonical_request(request: ModelRequest, scrub: Scrubber | None = None) -> d
     schema = request.output_schema
     data["output_schema"] = None if schema is None else {"name": schema.__name__, "schema": _schema_json(schema)}
     data = _jsonable(data)
-    return (scrub or Scrubber()).scrub_json(data)
+    return canonical_json((scrub or Scrubber()).scrub_json(data))
 
 
 def request_hash(canonical: Mapping[str, Any]) -> str:
@@ -129,7 +176,9 @@ def response_to_record(response: ModelResponse) -> dict[str, Any]:
     return {
         "text": response.text,
         "tool_calls": [call.model_dump(mode="json") for call in response.tool_calls],
-        "output": _jsonable(output),
+        # keys keep the model's order: a replay serves exactly this object, and its order reaches later prompts
+        "output": _jsonable(output, sort_keys=False),
+        "finish_reason": response.finish_reason,
     }
 
 
@@ -140,7 +189,8 @@ def response_from_record(record: Mapping[str, Any]) -> ModelResponse:
         text=body.get("text", ""),
         tool_calls=[ToolCall(**call) for call in body.get("tool_calls", [])],
         output=body.get("output"),
-        usage=Usage(**(record.get("usage") or {})),
+        usage=Usage(**(record.get("usage") or {}), source=record.get("usage_source") or "provider"),
+        finish_reason=body.get("finish_reason"),
         model=record.get("model_id", ""),
         latency_s=0.0,
     )
@@ -167,7 +217,7 @@ class TranscriptWriter:
         error: BaseException | None = None,
     ) -> dict[str, Any]:
         record: dict[str, Any] = {
-            "v": 1,
+            "v": TRANSCRIPT_VERSION,
             "seq": 0,
             "ts": round(time.time(), 3),
             "agent": agent,
@@ -177,6 +227,7 @@ class TranscriptWriter:
             "request_hash": request_hash(canonical),
             "response": response_to_record(response) if response else None,
             "usage": response.usage.model_dump() if response else Usage().model_dump(),
+            "usage_source": response.usage.source if response else "provider",
             "cost_usd": cost_usd,
             "latency_s": round(latency_s, 4),
             "error": None,
@@ -193,9 +244,9 @@ class TranscriptWriter:
             record["seq"] = self._seq
             self._seq += 1
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as handle:
-                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-                handle.flush()  # a kill -9 loses nothing flushed; power-cut durability is the checkpoints' job
+            # flushed per line: a kill -9 loses nothing (power cuts are the checkpoints' job); never through
+            # a link that code in the run folder may have planted
+            append_text(self.path, json.dumps(record, ensure_ascii=False) + "\n")
         return record
 
 

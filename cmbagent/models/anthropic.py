@@ -2,7 +2,8 @@
 
 Structured output is forced tool use: the schema becomes a tool the model must call, and that call's input
 is the object.  Streaming reads the raw event stream (text and tool-input deltas) so that a malformed tool
-input reaches the repair loop instead of breaking the SDK's accumulator.
+input reaches the repair loop instead of breaking the SDK's accumulator; a stream without a stop reason
+was cut off and is retried.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from cmbagent.models._http import HTTPModel, image_base64, parse_arguments
+from cmbagent.models._http import HTTPModel, IncompleteStream, cut_at_deadline, image_base64, parse_arguments
 from cmbagent.models._protocol import (
     ImagePart,
     Message,
@@ -26,6 +27,9 @@ from cmbagent.models._protocol import (
 __all__ = ["AnthropicModel"]
 
 DEFAULT_MAX_TOKENS = 4096
+#: Anthropic stop reasons in the protocol's words (``ModelResponse.finish_reason``)
+_FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls",
+           "refusal": "content_filter", "pause_turn": "stop"}
 #: thinking budget per reasoning effort (used for plain-text calls only; see ``params``)
 _THINKING_BUDGET = {"low": 1024, "medium": 4096, "high": 16384}
 
@@ -100,8 +104,7 @@ def _usage(usage: Any, *, output_only: bool = False) -> Usage:
 class AnthropicModel(HTTPModel):
     """Messages API against api.anthropic.com (or ``ANTHROPIC_BASE_URL``)."""
 
-    provider = "anthropic"
-    key_variable = "ANTHROPIC_API_KEY"
+    wire = "Anthropic messages"
 
     def _sdk(self) -> Any:
         import anthropic
@@ -111,9 +114,7 @@ class AnthropicModel(HTTPModel):
     def _make_client(self) -> Any:
         import anthropic
 
-        return anthropic.Anthropic(
-            api_key=self._api_key, base_url=self.base_url, max_retries=self.max_retries, timeout=self.timeout
-        )
+        return anthropic.Anthropic(api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout)
 
     def params(self, request: ModelRequest) -> dict[str, Any]:
         system, messages = to_anthropic(request.messages)
@@ -139,8 +140,6 @@ class AnthropicModel(HTTPModel):
         if settings.temperature is not None and _sdk_accepts("temperature"):
             # recent SDKs dropped sampling parameters (newer models reject them); then it is not sent
             params["temperature"] = settings.temperature
-        if settings.timeout is not None:
-            params["timeout"] = settings.timeout
         if settings.reasoning_effort is not None and not tools:
             # extended thinking cannot be combined with a forced tool choice, and its blocks would have to
             # be sent back in tool loops; plain-text calls are where it is safe and useful
@@ -150,8 +149,8 @@ class AnthropicModel(HTTPModel):
             params.pop("temperature", None)
         return params
 
-    def _send(self, request: ModelRequest, on_text: StreamCallback | None) -> ModelResponse:
-        params = self.params(request)
+    def _send(self, request: ModelRequest, on_text: StreamCallback | None, timeout: float) -> ModelResponse:
+        params = {**self.params(request), "timeout": timeout}
         output_tool = output_tool_name(request) if request.output_schema is not None else None
         messages = self.client().messages
         if on_text is None:
@@ -161,7 +160,9 @@ class AnthropicModel(HTTPModel):
                  "name": getattr(block, "name", ""), "input": getattr(block, "input", None)}
                 for block in reply.content
             ]
-            return self._response(blocks, _usage(reply.usage), reply.model or "", output_tool)
+            response = self._response(blocks, _usage(reply.usage), reply.model or "", output_tool)
+            response.finish_reason = _FINISH.get(reply.stop_reason or "", reply.stop_reason)
+            return response
         return self._stream(messages, params, on_text, output_tool)
 
     def _stream(self, messages: Any, params: dict[str, Any], on_text: StreamCallback,
@@ -169,34 +170,47 @@ class AnthropicModel(HTTPModel):
         blocks: dict[int, dict[str, Any]] = {}
         usage = Usage()
         model = ""
-        for event in messages.create(**params, stream=True):
-            kind = event.type
-            if kind == "message_start":
-                model = event.message.model or ""
-                usage = _usage(event.message.usage)
-            elif kind == "content_block_start":
-                block = event.content_block
-                blocks[event.index] = {"type": block.type, "text": getattr(block, "text", "") or "",
-                                       "id": getattr(block, "id", ""), "name": getattr(block, "name", ""),
-                                       "json": ""}
-            elif kind == "content_block_delta":
-                delta = event.delta
-                slot = blocks.setdefault(event.index, {"type": "text", "text": "", "json": ""})
-                if delta.type == "text_delta":
-                    slot["text"] += delta.text
-                    on_text(delta.text)
-                elif delta.type == "input_json_delta":
-                    slot["json"] += delta.partial_json
-            elif kind == "message_delta" and event.usage is not None:
-                usage = Usage(input_tokens=usage.input_tokens, cached_tokens=usage.cached_tokens,
-                              output_tokens=_usage(event.usage, output_only=True).output_tokens)
+        stop: str | None = None
+        stream = messages.create(**params, stream=True)
+        try:
+            with cut_at_deadline(stream.response):
+                for event in stream:
+                    self.check_deadline()
+                    kind = event.type
+                    if kind == "message_start":
+                        model = event.message.model or ""
+                        usage = _usage(event.message.usage)
+                    elif kind == "content_block_start":
+                        block = event.content_block
+                        blocks[event.index] = {"type": block.type, "text": getattr(block, "text", "") or "",
+                                               "id": getattr(block, "id", ""), "name": getattr(block, "name", ""),
+                                               "json": ""}
+                    elif kind == "content_block_delta":
+                        delta = event.delta
+                        slot = blocks.setdefault(event.index, {"type": "text", "text": "", "json": ""})
+                        if delta.type == "text_delta":
+                            slot["text"] += delta.text
+                            on_text(delta.text)
+                        elif delta.type == "input_json_delta":
+                            slot["json"] += delta.partial_json
+                    elif kind == "message_delta":
+                        stop = getattr(event.delta, "stop_reason", None) or stop
+                        if event.usage is not None:
+                            usage = Usage(input_tokens=usage.input_tokens, cached_tokens=usage.cached_tokens,
+                                          output_tokens=_usage(event.usage, output_only=True).output_tokens)
+        finally:
+            stream.close()
+        if stop is None:
+            raise IncompleteStream("the stream closed without a stop_reason")
         ordered = []
         for index in sorted(blocks):
             block = blocks[index]
             if block["type"] == "tool_use":
                 block["input"] = block["json"] or "{}"
             ordered.append(block)
-        return self._response(ordered, usage, model, output_tool)
+        response = self._response(ordered, usage, model, output_tool)
+        response.finish_reason = _FINISH.get(stop, stop)
+        return response
 
     def _response(self, blocks: list[dict[str, Any]], usage: Usage, model: str,
                   output_tool: str | None) -> ModelResponse:

@@ -1,15 +1,44 @@
-"""OpenAI chat-completions adapter (``openai:<model>``); the ``openai`` SDK is imported only in here.
+"""The chat-completions wire adapter; the ``openai`` SDK is imported only in here.
 
-Structured output uses the ``json_schema`` response format (strict when the schema allows it); tools are
-``function`` tools; text streams as SSE deltas when an ``on_text`` callback is given.
+One adapter serves every provider that speaks OpenAI's chat-completions API: ``openai`` itself,
+``openai-compatible`` servers (Ollama, vLLM, llama.cpp, LM Studio) and ``local`` (llama.cpp in this
+process).  The provider table says how: which token-limit parameter the server takes, and whether
+structured output may fall back.  Tools are ``function`` tools; text streams as SSE deltas when an
+``on_text`` callback is given.
+
+Structured output, in the order tried (``fallback=True``; OpenAI itself only uses the first):
+
+1. ``json_schema`` response format (strict when the schema allows it);
+2. ``json_object`` **with** the schema in the response format (llama.cpp compiles it into a grammar, so
+   enums and patterns hold) and the schema in a system message;
+3. ``json_object`` (JSON mode) with the schema in a system message;
+4. the schema as a plain instruction.
+
+A mode that the server answers with a non-2xx status (after the retries; credentials and rate limits
+excepted) or with a body that is not the wire format moves on to the next one; the mode that worked is
+remembered per endpoint for later calls.  ``[models] structured_output = "<mode>"`` forces one mode.
+Every reply is validated (and repaired by the client) whatever the mode.
+
+A stream must end with a ``finish_reason``; one that does not was cut off and is retried.  A stream that
+carries no usage is counted from llama.cpp's ``timings``, else by the server's tokenizer endpoint, else
+estimated (``Usage.source`` says which).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import threading
+from typing import Any, Literal, cast
 
-from cmbagent.models._http import HTTPModel, image_base64, parse_arguments
+from cmbagent.exceptions import ConfigError, ModelHTTPError
+from cmbagent.models._http import (
+    Connection,
+    HTTPModel,
+    IncompleteStream,
+    cut_at_deadline,
+    image_base64,
+    parse_arguments,
+)
 from cmbagent.models._protocol import (
     ImagePart,
     Message,
@@ -19,9 +48,17 @@ from cmbagent.models._protocol import (
     ToolCall,
     Usage,
 )
-from cmbagent.models._structured import strict_json_schema
+from cmbagent.models._structured import finish, schema_instruction, strict_json_schema
+from cmbagent.models._tokens import count_usage
 
-__all__ = ["OpenAIModel"]
+__all__ = ["STRUCTURED_MODES", "ChatCompletionsModel", "StructuredMode", "to_openai_messages"]
+
+StructuredMode = Literal["json_schema", "json_object_schema", "json_object", "prompt"]
+STRUCTURED_MODES: tuple[StructuredMode, ...] = ("json_schema", "json_object_schema", "json_object", "prompt")
+#: statuses that say nothing about the response format: never a reason to try another mode
+_NOT_ABOUT_FORMAT = {401, 403, 429}
+_WORKING_MODE: dict[str, StructuredMode] = {}
+_MODE_LOCK = threading.Lock()
 
 
 def _content(message: Message) -> Any:
@@ -71,13 +108,51 @@ def _usage(usage: Any) -> Usage:
     )
 
 
-class OpenAIModel(HTTPModel):
-    """Chat completions against api.openai.com (or ``OPENAI_BASE_URL``)."""
+def _timings_usage(chunk: Any) -> Usage | None:
+    """llama.cpp's ``timings`` (prompt_n new + cache_n cached prompt tokens, predicted_n generated)."""
+    timings = getattr(chunk, "timings", None) or (getattr(chunk, "model_extra", None) or {}).get("timings")
+    if not isinstance(timings, dict) or "predicted_n" not in timings:
+        return None
+    cached = int(timings.get("cache_n", 0) or 0)
+    return Usage(input_tokens=int(timings.get("prompt_n", 0) or 0) + cached,
+                 output_tokens=int(timings.get("predicted_n", 0) or 0), cached_tokens=cached)
 
-    provider = "openai"
-    key_variable = "OPENAI_API_KEY"
-    #: the token-limit parameter; the official API wants max_completion_tokens, most local servers max_tokens
-    max_tokens_param = "max_completion_tokens"
+
+def _check_mode(mode: str | None) -> StructuredMode | None:
+    if mode in (None, "", "auto"):
+        return None
+    if mode not in STRUCTURED_MODES:
+        raise ConfigError(f"structured_output {mode!r} is not one of auto, {', '.join(STRUCTURED_MODES)}; fix "
+                          "[models] structured_output in cmbagent.toml or CMBAGENT_STRUCTURED_OUTPUT")
+    return cast(StructuredMode, mode)
+
+
+class ChatCompletionsModel(HTTPModel):
+    """Chat completions at ``connection.base_url``.
+
+    Args:
+        connection: Key, endpoint, retries and timeout, from the provider.
+        max_tokens_param: ``max_completion_tokens`` (OpenAI) or ``max_tokens`` (most other servers).
+        fallback: Whether structured output may fall back through :data:`STRUCTURED_MODES`.
+        structured_output: A mode that is always used (``None`` or "auto": json_schema, then fallbacks).
+    """
+
+    wire = "chat completions"
+
+    def __init__(self, connection: Connection, *, max_tokens_param: str = "max_completion_tokens",
+                 fallback: bool = False, structured_output: str | None = None):
+        super().__init__(connection)
+        self.max_tokens_param = max_tokens_param
+        self.fallback = fallback
+        self.forced_mode = _check_mode(structured_output)
+
+    @property
+    def structured_mode(self) -> StructuredMode:
+        """The mode the next structured request starts with at this endpoint."""
+        if self.forced_mode is not None:
+            return self.forced_mode
+        with _MODE_LOCK:
+            return _WORKING_MODE.get(self.base_url, "json_schema") if self.fallback else "json_schema"
 
     def _sdk(self) -> Any:
         import openai
@@ -87,23 +162,28 @@ class OpenAIModel(HTTPModel):
     def _make_client(self) -> Any:
         import openai
 
-        return openai.OpenAI(
-            api_key=self._api_key, base_url=self.base_url, max_retries=self.max_retries, timeout=self.timeout
-        )
+        return openai.OpenAI(api_key=self._api_key, base_url=self.base_url, max_retries=0, timeout=self.timeout)
 
-    def response_format(self, request: ModelRequest) -> dict[str, Any] | None:
+    # -- parameters -------------------------------------------------------------------------------
+
+    def params(self, request: ModelRequest, mode: StructuredMode = "json_schema") -> dict[str, Any]:
+        """The chat-completions parameters for ``request`` with structured output in ``mode``."""
+        messages = request.messages
         schema = request.output_schema
-        if schema is None:
-            return None
-        raw = schema.model_json_schema()
-        strict = strict_json_schema(raw)
-        return {
-            "type": "json_schema",
-            "json_schema": {"name": schema.__name__[:64], "schema": strict or raw, "strict": strict is not None},
-        }
-
-    def params(self, request: ModelRequest) -> dict[str, Any]:
-        params: dict[str, Any] = {"model": self.model, "messages": to_openai_messages(request.messages)}
+        response_format: dict[str, Any] | None = None
+        if schema is not None:
+            raw = schema.model_json_schema()
+            strict = strict_json_schema(raw)
+            if mode == "json_schema":
+                response_format = {"type": "json_schema", "json_schema": {
+                    "name": schema.__name__[:64], "schema": strict or raw, "strict": strict is not None}}
+            else:
+                messages = [Message(role="system", content=schema_instruction(schema)), *messages]
+                if mode == "json_object_schema":
+                    response_format = {"type": "json_object", "schema": strict or raw}
+                elif mode == "json_object":
+                    response_format = {"type": "json_object"}
+        params: dict[str, Any] = {"model": self.model, "messages": to_openai_messages(messages)}
         if request.tools:
             params["tools"] = [
                 {"type": "function",
@@ -117,21 +197,53 @@ class OpenAIModel(HTTPModel):
             params[self.max_tokens_param] = settings.max_tokens
         if settings.reasoning_effort is not None:
             params["reasoning_effort"] = settings.reasoning_effort
-        if settings.timeout is not None:
-            params["timeout"] = settings.timeout
-        response_format = self.response_format(request)
         if response_format is not None:
             params["response_format"] = response_format
         return params
 
-    def _send(self, request: ModelRequest, on_text: StreamCallback | None) -> ModelResponse:
-        return self.call(self.params(request), on_text)
+    # -- calls ------------------------------------------------------------------------------------
 
-    def call(self, params: dict[str, Any], on_text: StreamCallback | None) -> ModelResponse:
-        """Send prepared parameters; stream when ``on_text`` is given."""
+    def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
+        if request.output_schema is None:
+            return super().request(request, on_text=on_text)
+        first = self.structured_mode
+        modes = [first] if self.forced_mode is not None or not self.fallback else \
+            list(STRUCTURED_MODES[STRUCTURED_MODES.index(first):])
+        for index, mode in enumerate(modes):
+            try:
+                response = self._request_in(mode, request, on_text)
+            except ModelHTTPError as exc:
+                if index == len(modes) - 1 or exc.status_code in _NOT_ABOUT_FORMAT:
+                    raise
+                continue
+            if self.fallback and self.forced_mode is None:
+                with _MODE_LOCK:
+                    _WORKING_MODE[self.base_url] = mode
+            return response
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _request_in(self, mode: StructuredMode, request: ModelRequest,
+                    on_text: StreamCallback | None) -> ModelResponse:
+        import time
+
+        from cmbagent.models._specs import ensure_network_allowed
+
+        ensure_network_allowed(self.base_url)
+        started = time.monotonic()
+        params = self.params(request, mode)
+        response = self.with_retries(lambda timeout, relay: self.call(params, relay, timeout), request, on_text)
+        response.latency_s = time.monotonic() - started
+        response.model = response.model or self.model
+        return finish(request, response)
+
+    def _send(self, request: ModelRequest, on_text: StreamCallback | None, timeout: float) -> ModelResponse:
+        return self.call(self.params(request), on_text, timeout)
+
+    def call(self, params: dict[str, Any], on_text: StreamCallback | None, timeout: float) -> ModelResponse:
+        """Send prepared parameters once; stream when ``on_text`` is given."""
         completions = self.client().chat.completions
         if on_text is None:
-            reply = completions.create(**params)
+            reply = completions.create(**params, timeout=timeout)
             choice = reply.choices[0]
             message = choice.message
             calls = []
@@ -139,37 +251,60 @@ class OpenAIModel(HTTPModel):
                 arguments, raw = parse_arguments(call.function.arguments)
                 calls.append(ToolCall(id=call.id, name=call.function.name, arguments=arguments, raw_arguments=raw))
             text = message.content or getattr(message, "refusal", None) or ""
-            return ModelResponse(text=text, tool_calls=calls, usage=_usage(reply.usage), model=reply.model or "")
-        return self._stream(completions, params, on_text)
+            usage = _usage(reply.usage) if reply.usage is not None else self._counted(params, text)
+            return ModelResponse(text=text, tool_calls=calls, usage=usage, model=reply.model or "",
+                                 finish_reason=choice.finish_reason)
+        return self._stream(completions, params, on_text, timeout)
 
-    def _stream(self, completions: Any, params: dict[str, Any], on_text: StreamCallback) -> ModelResponse:
+    def _stream(self, completions: Any, params: dict[str, Any], on_text: StreamCallback,
+                timeout: float) -> ModelResponse:
         text: list[str] = []
         calls: dict[int, dict[str, str]] = {}
-        usage = Usage()
+        usage: Usage | None = None
         model = ""
-        stream = completions.create(**params, stream=True, stream_options={"include_usage": True})
-        for chunk in stream:
-            model = chunk.model or model
-            if chunk.usage is not None:
-                usage = _usage(chunk.usage)
-            for choice in chunk.choices or []:
-                delta = choice.delta
-                if delta is None:
-                    continue
-                if delta.content:
-                    text.append(delta.content)
-                    on_text(delta.content)
-                for call in delta.tool_calls or []:
-                    slot = calls.setdefault(call.index, {"id": "", "name": "", "arguments": ""})
-                    if call.id:
-                        slot["id"] = call.id
-                    if call.function is not None:
-                        slot["name"] += call.function.name or ""
-                        slot["arguments"] += call.function.arguments or ""
+        finish_reason: str | None = None
+        stream = completions.create(**params, stream=True, stream_options={"include_usage": True}, timeout=timeout)
+        try:
+            with cut_at_deadline(stream.response):
+                for chunk in stream:
+                    self.check_deadline()
+                    model = chunk.model or model
+                    if chunk.usage is not None:
+                        usage = _usage(chunk.usage)
+                    elif usage is None:
+                        usage = _timings_usage(chunk)
+                    for choice in chunk.choices or []:
+                        finish_reason = choice.finish_reason or finish_reason
+                        delta = choice.delta
+                        if delta is None:
+                            continue
+                        if delta.content:
+                            text.append(delta.content)
+                            on_text(delta.content)
+                        for call in delta.tool_calls or []:
+                            slot = calls.setdefault(call.index, {"id": "", "name": "", "arguments": ""})
+                            if call.id:
+                                slot["id"] = call.id
+                            if call.function is not None:
+                                slot["name"] += call.function.name or ""
+                                slot["arguments"] += call.function.arguments or ""
+        finally:
+            stream.close()
+        if finish_reason is None:
+            raise IncompleteStream("the stream closed without a finish_reason")
         tool_calls = []
         for index in sorted(calls):
             slot = calls[index]
             arguments, raw = parse_arguments(slot["arguments"])
             tool_calls.append(ToolCall(id=slot["id"] or f"call_{index}", name=slot["name"], arguments=arguments,
                                        raw_arguments=raw))
-        return ModelResponse(text="".join(text), tool_calls=tool_calls, usage=usage, model=model)
+        joined = "".join(text)
+        if usage is None:
+            usage = self._counted(params, joined + "".join(s["arguments"] for s in calls.values()))
+        return ModelResponse(text=joined, tool_calls=tool_calls, usage=usage, model=model,
+                             finish_reason=finish_reason)
+
+    def _counted(self, params: dict[str, Any], output: str) -> Usage:
+        """Usage of a reply that reported none: the server's tokenizer where offered, else an estimate."""
+        prompt = json.dumps(params["messages"], ensure_ascii=False)
+        return count_usage(self.base_url, self._api_key, prompt, output)

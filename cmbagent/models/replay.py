@@ -24,6 +24,7 @@ from cmbagent.exceptions import (
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
 from cmbagent.models._structured import finish
 from cmbagent.models._transcript import (
+    TRANSCRIPT_VERSION,
     Scrubber,
     canonical_request,
     read_transcript,
@@ -54,7 +55,14 @@ class ReplayModel(Model):
     def _next(self, request: ModelRequest) -> dict[str, Any]:
         with self._lock:
             if self._records is None:
-                self._records = list(read_transcript(self.path))
+                records = list(read_transcript(self.path))
+                old = next((r for r in records if r.get("v") != TRANSCRIPT_VERSION), None)
+                if old is not None:
+                    raise ConfigError(
+                        f"replay of {self.path}: the transcript has format {old.get('v')!r}, this cmbagent "
+                        f"replays format {TRANSCRIPT_VERSION} (request hashes over a canonical form); run the "
+                        "task again to record a transcript that replays")
+                self._records = records
             if self._cursor >= len(self._records):
                 raise ReplayDivergence(
                     f"replay of {self.path}: the run asks for call {self._cursor + 1} (agent {request.agent!r}) "

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from cmbagent.exceptions import BudgetExceeded, ModelHTTPError, OutputValidationError
+from cmbagent.exceptions import BudgetExceeded, ConfigError, ModelHTTPError, OutputValidationError
 from cmbagent.models import (
     Budget,
     Message,
@@ -30,6 +30,10 @@ from cmbagent.models._transcript import Scrubber, read_transcript
 class Verdict(BaseModel):
     accepted: bool
     issues: list[str] = []
+
+
+class StepNote(BaseModel):
+    step: int
 
 
 def ask(text: str = "go", **kwargs: Any) -> ModelRequest:
@@ -87,6 +91,53 @@ def test_repairs_are_bounded_and_configurable(tmp_path: Path) -> None:
     assert "'still prose'" in str(info.value) and "--agent-model critic=" in str(info.value)
 
 
+class Step(BaseModel):
+    id: str
+    agent: str
+    done: bool
+
+
+class Plan(BaseModel):
+    steps: list[Step]
+
+
+def test_every_validation_error_reaches_the_repair_and_the_final_error(tmp_path: Path) -> None:
+    bad = {"steps": [{"id": "s1", "agent": 3, "done": "maybe"}, {"agent": "engineer", "done": True}]}
+    model = ScriptedModel(fn=lambda request: bad)
+    with pytest.raises(OutputValidationError) as info:
+        client_for(model, tmp_path, max_repairs=1).request(agent="planner", request=ask(output_schema=Plan))
+    repair = model.requests[1].messages[-1].text()
+    for where in ("steps.0.agent", "steps.0.done", "steps.1.id"):
+        assert where in repair and where in str(info.value)  # issue 16: the reason used to be dropped
+    assert "(got 3)" in repair and '(got "maybe")' in repair
+    assert "Reply again" in repair and "Reply again" not in str(info.value)
+
+
+def test_a_cut_off_reply_is_told_so_in_the_repair(tmp_path: Path) -> None:
+    model = ScriptedModel([ModelResponse(text='{"accepted": tr', finish_reason="length"), Verdict(accepted=True)])
+    client_for(model, tmp_path).request(agent="critic", request=ask(output_schema=Verdict))
+    assert "cut off at the output-token limit" in model.requests[1].messages[-1].text()
+
+
+def test_calls_get_a_max_tokens_limit_by_agent_then_tier(tmp_path: Path) -> None:
+    model = ScriptedModel(fn=lambda request: "ok")
+    routing = Routing(default="scripted", models={"scripted": model},
+                      max_tokens={"planner": 1234, "fast": 99, "default": 777})
+    client = ModelClient(routing, transcript_path=tmp_path / "transcript.jsonl")
+    client.request(agent="planner", tier="strong", request=ask())
+    client.request(agent="summariser", tier="fast", request=ask())
+    client.request(agent="engineer", tier="strong", request=ask())
+    client.request(agent="researcher", request=ask())
+    client.request(agent="engineer", tier="strong", request=ask(settings={"max_tokens": 5}))  # the caller's wins
+    assert [r.settings.max_tokens for r in model.requests] == [1234, 99, 8192, 777, 5]
+    recorded = [r["request"]["settings"]["max_tokens"] for r in read_transcript(tmp_path / "transcript.jsonl")]
+    assert recorded == [1234, 99, 8192, 777, 5]
+    with pytest.raises(ConfigError, match="max_tokens"):
+        Routing(max_tokens={"planner": 0})
+    loaded = Routing.from_sources(config={"models": {"max_tokens": {"strong": 300}}}, env={})
+    assert loaded.max_tokens_for("engineer", "strong") == 300 and loaded.max_tokens_for("x", "fast") == 2048
+
+
 def test_unknown_tool_name_is_repaired(tmp_path: Path) -> None:
     from cmbagent.models import ToolSpec
 
@@ -115,12 +166,30 @@ def test_seconds_and_usd_budgets(tmp_path: Path) -> None:
     client = client_for(ScriptedModel(["a"]), tmp_path, budget=Budget(seconds=5), elapsed_offset_s=10)
     with pytest.raises(BudgetExceeded) as info:
         client.request(agent="planner", request=ask())
-    assert info.value.kind == "seconds" and "--budget-seconds" in str(info.value)
+    # the flag that sets the time budget is --timeout (issue 16 found a message naming --budget-seconds)
+    assert info.value.kind == "seconds" and "--timeout" in str(info.value) and "--budget-seconds" not in str(info.value)
     costly = ModelClient(Routing(default="openai:gpt-4.1", models={"openai:gpt-4.1": ScriptedModel(
         ["a", "b"], usage=Usage(input_tokens=1_000_000))}), budget=Budget(usd=1.0))
     costly.request(agent="planner", request=ask())  # $2 spent: the next call is refused
     with pytest.raises(BudgetExceeded, match="usd budget"):
         costly.request(agent="planner", request=ask())
+
+
+def test_budget_warning_is_emitted_once_per_run_even_across_resume_and_threads(tmp_path: Path) -> None:
+    import threading
+
+    events: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptedModel(fn=lambda request: "x", usage=Usage(input_tokens=45))
+    client = client_for(model, tmp_path, budget=Budget(tokens=1000), on_event=lambda k, d: events.append((k, d)))
+    threads = [threading.Thread(target=client.request, kwargs={"agent": "a", "request": ask()}) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [k for k, _ in events].count("budget_warning") == 1
+    resumed = client_for(model, tmp_path, budget=Budget(tokens=1000), on_event=lambda k, d: events.append((k, d)))
+    resumed.request(agent="a", request=ask())
+    assert [k for k, _ in events].count("budget_warning") == 1  # the resumed part does not announce it again
 
 
 def test_resumed_client_continues_the_ledger_from_the_transcript(tmp_path: Path) -> None:
@@ -145,17 +214,27 @@ def test_model_errors_are_recorded_and_raised(tmp_path: Path) -> None:
         client.request(agent="engineer", request=ask())
 
 
+def test_a_call_interrupted_mid_way_is_on_record(tmp_path: Path) -> None:
+    """A run stopped by SIGTERM (raised as KeyboardInterrupt) keeps its unfinished call in the transcript."""
+    client = client_for(ScriptedModel([KeyboardInterrupt()]), tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        client.request(agent="planner", request=ask())
+    record, = read_transcript(tmp_path / "transcript.jsonl")
+    assert record["agent"] == "planner" and record["error"]["type"] == "KeyboardInterrupt"
+
+
 def test_transcript_line_contents_and_torn_tail(tmp_path: Path) -> None:
     reply = ModelResponse(text="", tool_calls=[ToolCall(id="c1", name="f", arguments={"x": 1})],
                           usage=Usage(input_tokens=3, output_tokens=2, cached_tokens=1))
     client = client_for(ScriptedModel([reply]), tmp_path)
-    client.request(agent="engineer", request=ask("hi", metadata={"step": 2},
+    client.request(agent="engineer", request=ask("hi", context=StepNote(step=2),
                                                  settings={"temperature": 0.2}))
     path = tmp_path / "transcript.jsonl"
     with open(path, "a") as handle:
         handle.write('{"v": 1, "seq": 1, "agent"')  # a kill -9 in the middle of a write
     record, = read_transcript(path)
-    assert record["request"]["metadata"] == {"step": 2} and record["request"]["settings"]["temperature"] == 0.2
+    # the transcript holds what the model saw; the typed context the messages were rendered from is not sent
+    assert "context" not in record["request"] and record["request"]["settings"]["temperature"] == 0.2
     assert record["response"]["tool_calls"][0]["arguments"] == {"x": 1}
     assert record["usage"] == {"input_tokens": 3, "output_tokens": 2, "cached_tokens": 1}
     assert set(record) >= {"agent", "model", "request", "response", "usage", "cost_usd", "latency_s", "request_hash"}

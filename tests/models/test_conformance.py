@@ -203,7 +203,7 @@ def test_keys_never_reach_the_transcript(name: str, tmp_path: Path) -> None:
 
     def scenario(client: ModelClient) -> str:
         request = ask(f"my key is {leaked}, header Authorization: Bearer abcdefgh12345678",
-                      metadata={"note": "x-api-key: sk-ant-zzzzzzzzzzzz999"})
+                      tools=[ToolSpec(name="note", description="x-api-key: sk-ant-zzzzzzzzzzzz999")])
         # a replay serves the scrubbed text, so only the key-free part is compared
         return client.request(agent="researcher", request=request).text.split()[0]
 

@@ -20,6 +20,7 @@ from cmbagent.models import (
     TextPart,
     resolve,
 )
+from cmbagent.models._http import RETRY_NOTICE
 from tests.fakes import Drop, FakeLLMServer, Json, MalformedBody, Slow, Status, Text
 from tests.models._backends import KEYS
 
@@ -90,23 +91,60 @@ def test_rejected_key_is_a_caller_error_and_not_retried(kind: str) -> None:
         assert len(server.requests) == 1
 
 
-def test_openai_compatible_falls_back_from_json_schema_to_json_mode() -> None:
-    with FakeLLMServer([Json({"x": 1, "y": 2}), Json({"x": 3, "y": 4})], json_schema_supported=False) as server:
+@pytest.mark.parametrize("status", [400, 500])
+def test_openai_compatible_falls_back_to_json_object_with_the_schema(status: int) -> None:
+    """llama-cpp-python answers a json_schema format it cannot compile with HTTP 500 (issue 16)."""
+    with FakeLLMServer([Json({"x": 1, "y": 2}), Json({"x": 3, "y": 4})], json_schema_supported=False,
+                       format_error_status=status) as server:
+        model = model_for("openai-compatible", server, max_retries=1)
+        assert model.request(ask(output_schema=Point)).output == Point(x=1, y=2)
+        rejected = [r for r in server.requests if r.body["response_format"]["type"] == "json_schema"]
+        accepted = server.requests[len(rejected)]
+        assert len(rejected) == (2 if status == 500 else 1)  # a 5xx is retried before the next mode
+        schema = accepted.body["response_format"]
+        assert schema["type"] == "json_object" and schema["schema"]["required"] == ["x", "y"]  # a grammar
+        assert '"x"' in accepted.body["messages"][0]["content"] and accepted.body["messages"][0]["role"] == "system"
+        # the working mode is remembered for the endpoint, by a fresh adapter too
+        again = model_for("openai-compatible", server)
+        assert again.structured_mode == "json_object_schema"
+        assert again.request(ask(output_schema=Point)).output == Point(x=3, y=4)
+        assert server.requests[-1].body["response_format"]["type"] == "json_object"
+        assert len(server.requests) == len(rejected) + 2
+
+
+def test_openai_compatible_steps_down_to_json_mode_then_the_prompt() -> None:
+    with FakeLLMServer([Json({"x": 1, "y": 2})], json_schema_supported=False,
+                       json_object_schema_supported=False) as server:
         model = model_for("openai-compatible", server)
         assert model.request(ask(output_schema=Point)).output == Point(x=1, y=2)
-        rejected, accepted = server.requests[:2]
-        assert rejected.body["response_format"]["type"] == "json_schema"
-        assert accepted.body["response_format"] == {"type": "json_object"}
-        assert '"x"' in accepted.body["messages"][0]["content"] and accepted.body["messages"][0]["role"] == "system"
-        assert model.request(ask(output_schema=Point)).output == Point(x=3, y=4)
-        assert len(server.requests) == 3  # the working mode is remembered
-
-
-def test_openai_compatible_without_any_json_mode_uses_the_prompt() -> None:
-    with FakeLLMServer([Json({"x": 1, "y": 2})], json_schema_supported=False, json_mode_supported=False) as server:
+        assert server.requests[-1].body["response_format"] == {"type": "json_object"}
+    with FakeLLMServer([Json({"x": 1, "y": 2})], json_schema_supported=False, json_object_schema_supported=False,
+                       json_mode_supported=False) as server:
         model = model_for("openai-compatible", server)
         assert model.request(ask(output_schema=Point)).output == Point(x=1, y=2)
         assert model.structured_mode == "prompt" and "response_format" not in server.requests[-1].body
+        assert [r.body.get("response_format", {}).get("type") for r in server.requests] == [
+            "json_schema", "json_object", "json_object", None]
+
+
+def test_a_configured_mode_is_always_used_and_never_left() -> None:
+    with FakeLLMServer([Json({"x": 1, "y": 2})]) as server:
+        model = model_for("openai-compatible", server, options={"structured_output": "json_object"})
+        assert model.request(ask(output_schema=Point)).output == Point(x=1, y=2)
+        assert server.requests[0].body["response_format"] == {"type": "json_object"}
+    with FakeLLMServer([Json({"x": 1, "y": 2})], json_mode_supported=False) as server:
+        model = model_for("openai-compatible", server, options={"structured_output": "json_object"})
+        with pytest.raises(ModelRequestRejected):
+            model.request(ask(output_schema=Point))
+    with pytest.raises(ConfigError, match="structured_output 'grammar'"):
+        resolve("openai-compatible:m@http://127.0.0.1:1/v1", env={}, options={"structured_output": "grammar"})
+
+
+def test_openai_itself_never_falls_back() -> None:
+    with FakeLLMServer(json_schema_supported=False) as server:
+        with pytest.raises(ModelRequestRejected):
+            model_for("openai", server).request(ask(output_schema=Point))
+        assert len(server.requests) == 1
 
 
 def test_settings_images_and_wire_parameters(tmp_path: Path) -> None:
@@ -149,11 +187,47 @@ def test_reasoning_effort_reaches_both_wires() -> None:
 
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic"])
-def test_stream_cut_off_midway_is_a_connection_error(kind: str) -> None:
-    with FakeLLMServer([Drop(during=Text("this answer never finishes"), after_events=3)]) as server:
+@pytest.mark.parametrize("cut", ["dropped", "no finish reason"])
+def test_a_cut_off_stream_is_asked_again_and_says_so(kind: str, cut: str) -> None:
+    broken = (Drop(during=Text("this answer never finishes"), after_events=3) if cut == "dropped"
+              else Text("this answer never finishes", cut_off=True))
+    with FakeLLMServer([broken, Text("the whole answer")]) as server:
         deltas: list[str] = []
-        with pytest.raises(ModelConnectionError) as info:
-            model_for(kind, server, max_retries=2).request(ask(), on_text=deltas.append)
+        response = model_for(kind, server, max_retries=2).request(ask(), on_text=deltas.append)
+        assert response.text == "the whole answer" and response.finish_reason == "stop"
+        assert len(server.requests) == 2
+        shown = "".join(deltas)
+        assert RETRY_NOTICE in shown and shown.endswith("the whole answer")  # not silently re-sent
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+def test_a_stream_that_never_finishes_is_a_connection_error(kind: str) -> None:
+    with FakeLLMServer(default=Text("never finished", cut_off=True)) as server:
+        with pytest.raises(ModelConnectionError, match="ended before the model finished") as info:
+            model_for(kind, server, max_retries=1).request(ask(), on_text=lambda _t: None)
         assert info.value.url == (server.openai_url if kind == "openai" else server.anthropic_url)
-        assert deltas and "".join(deltas) != "this answer never finishes"
-        assert len(server.requests) == 1  # a broken stream is not silently re-sent (its text was shown)
+        assert len(server.requests) == 2
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
+@pytest.mark.parametrize("stream", [False, True])
+def test_finish_reason_length_is_reported(kind: str, stream: bool) -> None:
+    with FakeLLMServer([Text("truncated", finish="length")]) as server:
+        response = model_for(kind, server).request(ask(), on_text=(lambda _t: None) if stream else None)
+        assert response.finish_reason == "length"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_usage_missing_is_counted_by_the_server_tokenizer(stream: bool) -> None:
+    with FakeLLMServer([Text("one two three")], usage=False, tokenize=True) as server:
+        response = model_for("openai-compatible", server).request(ask("four five six seven"),
+                                                                  on_text=(lambda _t: None) if stream else None)
+        assert response.usage.source == "tokenizer" and response.usage.output_tokens == 3
+        assert response.usage.input_tokens >= 4  # the prompt as sent: its words and the JSON around them
+        assert [r.path for r in server.requests].count("/tokenize") == 2
+
+
+def test_usage_missing_without_a_tokenizer_is_estimated() -> None:
+    with FakeLLMServer([Text("x" * 40)], usage=False) as server:
+        response = model_for("openai-compatible", server).request(ask(), on_text=lambda _t: None)
+        assert response.usage.source == "estimate" and response.usage.output_tokens == 10

@@ -5,11 +5,13 @@ from __future__ import annotations
 import cmbagent.models as models
 
 EXPECTED = {
-    "CONFIG_FILENAME", "PROVIDERS", "SPEC_FORMS", "Budget", "CallRecord", "EventCallback", "ImagePart", "Ledger",
+    "CONFIG_FILENAME", "DEFAULT_MAX_TOKENS", "Budget", "CallRecord", "EventCallback", "ImagePart", "Ledger",
     "Message", "Model", "ModelClient", "ModelRequest", "ModelRequestRejected", "ModelResponse", "ModelSettings",
-    "ParsedSpec", "Routing", "ScriptExhausted", "ScriptedModel", "StreamCallback", "TextPart", "ToolCall",
-    "ToolSpec", "Usage", "configured_providers", "cost_usd", "default_model_spec", "load_config",
-    "parse_agent_models", "parse_spec", "ping", "price_for", "read_transcript", "resolve",
+    "ParsedSpec", "Provider", "ProviderCall", "Routing", "ScriptExhausted", "ScriptedModel", "StreamCallback",
+    "TextPart", "ToolCall", "ToolSpec", "Usage", "configured_providers", "cost_usd", "default_model_spec",
+    "fallback_provider", "get_provider", "how_to_configure", "load_config", "parse_agent_models", "parse_spec",
+    "ping", "price_for", "provider_load_errors", "providers", "read_transcript", "register_provider", "resolve",
+    "spec_forms",
 }
 
 

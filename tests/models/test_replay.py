@@ -35,7 +35,7 @@ def ask(text: str, **kwargs: Any) -> ModelRequest:
 def run_session(client: ModelClient, task: str = "fit supernovae") -> list[Any]:
     plan = client.request(agent="planner", tier="strong", request=ask(task, output_schema=Plan))
     call = client.request(agent="engineer", request=ask("write code", tools=[ToolSpec(name="run")]))
-    summary = client.request(agent="researcher", request=ask("summarise", metadata={"step": 1}))
+    summary = client.request(agent="researcher", request=ask("summarise"))
     return [plan.output, call.tool_calls, summary.text, summary.usage]
 
 

@@ -17,8 +17,7 @@ from cmbagent.models import (
     resolve,
 )
 from cmbagent.models.anthropic import AnthropicModel
-from cmbagent.models.openai import OpenAIModel
-from cmbagent.models.openai_compatible import OpenAICompatibleModel
+from cmbagent.models.openai import ChatCompletionsModel
 from cmbagent.models.replay import ReplayModel
 
 
@@ -32,11 +31,14 @@ from cmbagent.models.replay import ReplayModel
         ("openai-compatible:qwen", "openai-compatible", "qwen", None),
         ("replay:runs/a/transcript.jsonl", "replay", "runs/a/transcript.jsonl", None),
         ("offline", "offline", "offline", None),
+        ("local", "local", "", None),
+        ("local:models/tiny.gguf", "local", "models/tiny.gguf", None),
     ],
 )
 def test_valid_specs_parse(spec: str, provider: str, model: str, base_url: str | None) -> None:
     parsed = parse_spec(spec)
     assert (parsed.provider, parsed.model, parsed.base_url) == (provider, model, base_url)
+    assert parse_spec(parsed.spec) == parsed  # the canonical spec parses back to the same thing
 
 
 @pytest.mark.parametrize("spec", ["", "gpt-4.1", "openia:gpt-4.1", "openai:", "openai-compatible:@http://x/v1",
@@ -46,6 +48,7 @@ def test_malformed_specs_list_the_valid_forms(spec: str) -> None:
         parse_spec(spec)
     message = str(info.value)
     assert "openai:<model>" in message and "openai-compatible:<model>@<base_url>" in message and "offline" in message
+    assert "local:<path.gguf>" in message
 
 
 def test_missing_key_names_the_variable() -> None:
@@ -58,7 +61,8 @@ def test_missing_key_names_the_variable() -> None:
 def test_resolve_builds_the_right_adapter_without_network() -> None:
     env = {"OPENAI_API_KEY": "sk-env-key-123456", "ANTHROPIC_API_KEY": "sk-ant-env-123456"}
     openai = resolve("openai:gpt-4.1", env=env)
-    assert isinstance(openai, OpenAIModel) and openai.base_url == "https://api.openai.com/v1"
+    assert isinstance(openai, ChatCompletionsModel) and openai.base_url == "https://api.openai.com/v1"
+    assert openai.max_tokens_param == "max_completion_tokens" and openai.fallback is False
     assert openai.spec == "openai:gpt-4.1" and openai._client is None  # lazy: no SDK client yet
     assert "sk-env" not in repr(openai)
     injected = resolve("openai:gpt-4.1", env=env, api_keys={"openai": "sk-session-key-999999"})
@@ -69,7 +73,8 @@ def test_resolve_builds_the_right_adapter_without_network() -> None:
 
 def test_openai_compatible_base_url_and_key_pairing() -> None:
     local = resolve("openai-compatible:llama@http://127.0.0.1:8000/v1", env={"OPENAI_API_KEY": "sk-real-openai-key"})
-    assert isinstance(local, OpenAICompatibleModel)
+    # the same wire adapter as OpenAI's, with the settings of a self-hosted server
+    assert isinstance(local, ChatCompletionsModel) and local.fallback and local.max_tokens_param == "max_tokens"
     assert local._api_key == "not-needed"  # the OpenAI key is never sent to another server
     paired = resolve("openai-compatible:llama", env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
                                                      "OPENAI_API_KEY": "sk-paired-key-1234"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel
@@ -65,3 +66,13 @@ def test_problem_and_finish() -> None:
     # a tool call is a legitimate reply even when a schema is asked for
     calling = ModelResponse(tool_calls=[ToolCall(id="1", name="search", arguments={"q": "h0"})])
     assert problem(request, calling) is None
+
+
+def test_every_validation_error_is_quoted_with_the_value_given() -> None:
+    request = ModelRequest(messages=[Message(role="user", content="plan")], output_schema=Plan)
+    steps = [{"name": f"n{i}", "depends_on": f"bad-{i}"} for i in range(12)]  # 24 errors
+    issue = problem(request, ModelResponse(text=json.dumps({"steps": steps})))
+    assert issue is not None
+    for i in range(12):
+        assert f"steps.{i}.id: Field required" in issue
+        assert f'steps.{i}.depends_on: Input should be a valid array (got "bad-{i}")' in issue

