@@ -1,0 +1,101 @@
+"""Every finding code the built-in audits emit, declared once: default severity, meaning, and the check that
+would settle it (a warning's caveat in the report quotes it).  ``docs/extending.md`` lists them.
+"""
+
+from __future__ import annotations
+
+from cmbagent.audits._registry import declare_code
+from cmbagent.cells import RESULT_BEGIN, RESULT_END
+from cmbagent.state import Severity
+
+__all__: list[str] = []
+
+declare_code("value.not_finite", Severity.ERROR, "A reported number is NaN, infinite or missing.",
+             "Find where the computation lost the number (empty selection, division by zero, failed fit).")
+
+declare_code("value.negative_spread", Severity.ERROR, "A reported standard deviation or variance is negative.",
+             "Recompute the uncertainty; a spread cannot be negative.")
+
+declare_code("value.inverted_interval", Severity.ERROR, "A reported interval has its lower end above its upper end.",
+             "Recompute the interval's quantiles.")
+
+declare_code("step.no_result", Severity.ERROR, "The cell printed no result object for the graph to read.",
+             f"Print the step's numbers as one JSON object between {RESULT_BEGIN} and {RESULT_END}.")
+
+declare_code("step.error_ignored", Severity.ERROR,
+             "The cell raised or logged an exception it did not handle, and still reported success.",
+             "Handle the failure (fix the reader, the input or the call) instead of printing it and going on.")
+
+declare_code("method.check_failed", Severity.WARNING, "One of the method's own checks failed.",
+             "Read the check's message; rerun with settings that make it pass or report why it may fail.")
+
+declare_code("method.note", Severity.NOTE, "Something the method tool states about its own result.",
+             "Read the method's note; it is part of the result.")
+
+declare_code("method.known_shortfall", Severity.NOTE,
+             "The method was measured not to reproduce one of its paper's claims under this protocol.",
+             "Compare against the baselines reported beside it; do not cite the paper's claim for this setting.")
+
+declare_code("fit.chi2_low", Severity.WARNING,
+             "χ² far below its degrees of freedom (p > 1 − 1e-3): errors overestimated or correlations ignored.",
+             "Refit with the full covariance of the data (or check how the errors were computed); χ²/dof should "
+             "lie within a few √(2/dof) of 1.")
+
+declare_code("fit.chi2_high", Severity.WARNING,
+             "χ² far above its degrees of freedom (p < 1e-3): tension between model and data, or errors "
+             "underestimated.",
+             "Inspect the residuals for outliers, add the missing error terms (intrinsic scatter, systematics) "
+             "or a model with the missing physics.")
+
+declare_code("param.prior_dominated", Severity.ERROR,
+             "A reported posterior is as wide as its prior, or piles up against a prior bound.",
+             "Report the parameter as unconstrained (or its bound), widen the prior, or add data that constrain it.")
+
+declare_code("param.degenerate", Severity.ERROR,
+             "A reported (or requested) parameter that the likelihood cannot constrain by construction.",
+             "Add the information that breaks the degeneracy (a calibrator, a prior from another probe) or do "
+             "not report the parameter as a measurement.")
+
+declare_code("sampler.not_converged", Severity.ERROR,
+             "The MCMC chain has not converged: too short for its autocorrelation time, split R-hat above 1.01, "
+             "too few effective samples, or stopped by its step limit.",
+             "Run the chain longer (raise max_steps or the number of samples) until it is longer than 50 τ, "
+             "R-hat ≤ 1.01 and the effective sample size is in the thousands.")
+
+declare_code("data.rows_dropped", Severity.WARNING,
+             "The rows a step used differ from the rows it read (cuts, missing values, duplicates), and the "
+             "step does not say how many.",
+             "State how many rows were read, how many were used and why the others were dropped; check that "
+             "the cut does not bias the result.")
+
+declare_code("eval.leakage", Severity.ERROR,
+             "A score was computed on data the model was fitted on, or one feature (almost) equals the label.",
+             "Score on held-out data only, and drop features that encode the label (AUC ≥ 0.999 alone).")
+
+declare_code("analysis.specification_search", Severity.WARNING,
+             "The step tried many analysis variants and reported the best one.",
+             "Report every variant tried (or fix one analysis before looking at the result) and the spread of "
+             "the result across them.")
+
+declare_code("causal.no_overlap", Severity.WARNING,
+             "Treated and control units do not overlap: many propensities near 0 or 1, or a covariate that "
+             "separates the groups.",
+             "Trim to the region of common support (and say so), choose another adjustment set, or report the "
+             "effect only for the overlap population.")
+
+declare_code("method.loses_to_baseline", Severity.NOTE,
+             "The paper's method scores below a baseline it was compared with.",
+             "State plainly which method is best on each metric; do not present the paper's method as the winner.")
+
+declare_code("report.unsupported_number", Severity.ERROR,
+             "A number in the narrative matches no value in any step's results or outputs.",
+             "Quote only numbers the run produced (from the key numbers or a step's output), or compute the "
+             "number in a step first.")
+
+declare_code("plot.unreadable", Severity.WARNING,
+             "A figure with unlabeled axes, several series without a legend, or an empty panel.",
+             "Label every axis that shows values (with units), add a legend when a panel shows several series, "
+             "and remove empty panels.")
+
+declare_code("audit.failed", Severity.NOTE, "An audit could not run on this step's evidence.",
+             "Check the step's result and files; the other audits still ran.")

@@ -1,0 +1,138 @@
+"""Numbers in a narrative that no step produced: code, not a model, checks every number a model wrote.
+
+A number in the report's summary, conclusions or limitations (or in a text step's answer) is supported when it
+equals, after rounding to the digits it is written with, a value of some step (its values, its method's
+diagnostics), a number in a step's output, summary or check messages, in a span quoted by a resolved citation
+(the index vouches for it), or a number of the task itself; also
+as a percentage of a fraction and the reverse.  Integers up to 10 (counts of steps, checks, seeds) and years
+are not audited, nor are digits that are part of a name (``H0``, ``Union2.1``, ``s2``, ``6_cardio``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from cmbagent.audits._evidence import RunEvidence, StepEvidence
+from cmbagent.audits._registry import finding, run_audit, step_audit
+from cmbagent.audits._values import leaves
+from cmbagent.state import Finding
+
+__all__ = ["Support", "numbers_in"]
+
+
+# a number not glued to letters, digits, '_' or '.' on either side: 0.351, -19.3, 1.2e-3, 8,865, 35%
+_NUMBER = re.compile(r"(?<![\w.\-−])([-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(%?)(?![\w]|\.\d)")
+_SMALL = 10
+
+
+def numbers_in(text: str) -> Iterator[tuple[str, float, int, bool]]:
+    """``(as written, value, decimals, percent)`` for each number of ``text`` (decimals < 0 for 1.2e4-style)."""
+    for match in _NUMBER.finditer(text):
+        raw, percent = match.group(1), bool(match.group(2))
+        clean = raw.replace(",", "").replace("−", "-")
+        try:
+            value = float(clean)
+        except ValueError:
+            continue
+        mantissa, _, exponent = clean.lower().partition("e")
+        decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        if exponent:
+            decimals -= int(exponent)
+        yield raw, value, decimals, percent
+
+
+class Support:
+    """The sorted set of every number a narrative may quote."""
+
+    def __init__(self, numbers: Iterable[float]):
+        clean = {abs(float(x)) for x in numbers if isinstance(x, (int, float)) and not isinstance(x, bool)
+                 and math.isfinite(x)}
+        self._sorted = sorted(clean)
+
+    @classmethod
+    def of(cls, values: Iterable[Any], texts: Iterable[str]) -> Support:
+        found: list[float] = []
+        for value in values:
+            found += [v for _, v in leaves(value, limit=5000) if isinstance(v, (int, float))]
+            found += list(_numeric_keys(value))  # tables keyed by a number ({250: 0.96, 500: 0.48}) quote their keys
+        for text in texts:
+            found += [v for _, v, _, _ in numbers_in(text)]
+        return cls(found)
+
+    def __len__(self) -> int:
+        return len(self._sorted)
+
+    def has(self, value: float, decimals: int) -> bool:
+        tol = 0.5 * 10.0 ** (-decimals) * (1 + 1e-9) + 1e-12
+        target = abs(value)
+        at = bisect.bisect_left(self._sorted, target - tol)
+        return at < len(self._sorted) and self._sorted[at] <= target + tol
+
+    def supports(self, value: float, decimals: int, percent: bool) -> bool:
+        if self.has(value, decimals):
+            return True
+        if percent or abs(value) > 1:  # 35% of a fraction 0.35, or a fraction written as a percentage
+            return self.has(value / 100.0, decimals + 2)
+        return self.has(value * 100.0, max(decimals - 2, 0))
+
+
+def _numeric_keys(value: Any) -> Iterator[float]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            try:
+                yield float(key)
+            except (TypeError, ValueError):
+                pass
+            yield from _numeric_keys(item)
+    elif isinstance(value, (list, tuple)) and len(value) <= 5000:
+        for item in value:
+            yield from _numeric_keys(item)
+
+
+def _audited(value: float, decimals: int) -> bool:
+    if decimals <= 0 and float(value).is_integer():
+        if abs(value) <= _SMALL or 1900 <= abs(value) <= 2100:
+            return False
+    return True
+
+
+def unsupported(texts: dict[str, str], support: Support) -> list[tuple[str, str, str]]:
+    """``(where, number, sentence)`` for every audited number of ``texts`` that ``support`` lacks."""
+    out: list[tuple[str, str, str]] = []
+    for where, text in texts.items():
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+            for raw, value, decimals, percent in numbers_in(sentence):
+                if _audited(value, decimals) and not support.supports(value, decimals, percent):
+                    out.append((where, raw + ("%" if percent else ""), sentence.strip()[:240]))
+    return out
+
+
+@run_audit("report.unsupported_number")
+def report_numbers(ev: RunEvidence) -> Iterator[Finding]:
+    draft = ev.draft
+    texts = {"summary": draft.summary, **{f"conclusion {n}": c for n, c in enumerate(draft.conclusions, 1)},
+             **{f"limitation {n}": c for n, c in enumerate(draft.limitations, 1)}}
+    support = Support.of([r.values for r in ev.steps], [*ev.texts, ev.task_text])
+    for where, number, sentence in unsupported(texts, support)[:12]:
+        yield finding("report.unsupported_number",
+                      f"the report's {where} states {number}, which matches no value or output of any step "
+                      f"(“{sentence}”)", number=number, where=where)
+
+
+@step_audit("report.unsupported_number")
+def answer_numbers(ev: StepEvidence) -> Iterator[Finding]:
+    """A text step's answer may quote only numbers of earlier steps, of the task, of its own output, or of the
+    passages it cites (a resolved citation quotes its source word for word, so the source vouches for them)."""
+    if not ev.answer or ev.cell is not None:
+        return
+    texts = [ev.task_text, *(r.summary for r in ev.earlier), *(c.message for r in ev.earlier for c in r.checks),
+             *ev.quotes, *(c.quote for r in ev.earlier for c in r.citations)]
+    support = Support.of([r.values for r in ev.earlier], texts)
+    for where, number, sentence in unsupported({"answer": ev.answer}, support)[:12]:
+        yield finding("report.unsupported_number",
+                      f"the step's {where} states {number}, which matches no value or output of an earlier step "
+                      f"(“{sentence}”)", number=number, where=where)

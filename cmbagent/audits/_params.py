@@ -1,0 +1,127 @@
+"""Parameters the data did not measure: posteriors that are the prior, and parameters the likelihood cannot
+constrain by construction.
+
+``param.prior_dominated`` compares each reported posterior with its prior (uniform bounds or a Gaussian, from
+the method's diagnostics or the value itself): as wide as the prior means the data said nothing; a posterior
+piled against a bound means the bound, not the data, sets that side.  ``param.degenerate`` reads what the
+method declares it cannot constrain (``diagnostics["not_constrained"]``: e.g. H0 from supernova magnitudes with
+a free absolute magnitude) and its sampled nuisances (``diagnostics["nuisance"]``), and flags them when they
+are reported as values or asked for by the task.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from cmbagent.audits._evidence import StepEvidence
+from cmbagent.audits._registry import finding, step_audit
+from cmbagent.state import Finding, Severity
+
+__all__ = ["prior_of", "requested"]
+
+WIDE_UNIFORM = 0.5  # posterior std / prior std for a uniform prior (a posterior half the prior's width)
+WIDE_GAUSSIAN = 0.8  # posterior std / prior std for a Gaussian prior
+EDGE = 0.02  # fraction of the prior width that counts as "at the bound"
+
+
+_REQUEST = re.compile(r"\b(measure|estimat|determin|report|constrain|infer|deriv|obtain|fit\b|fitting|give|"
+                      r"what is|find)", re.I)
+_HEDGE = re.compile(r"\b(degenera|marginali[sz]|nuisance|fixed|assum|without|cannot|not\b|free absolute)", re.I)
+_ALIASES = {"H0": r"\bH_?0\b|\bHubble constant\b|\bHubble parameter today\b"}
+
+
+def prior_of(name: str, value: dict[str, Any], priors: dict[str, Any]) -> tuple[str, float, float] | None:
+    """``("uniform", lo, hi)`` or ``("gaussian", mean, sigma)`` for a parameter, when its prior is known."""
+    raw = priors.get(name)
+    if isinstance(raw, (list, tuple)) and len(raw) == 2 and all(isinstance(v, (int, float)) for v in raw):
+        lo, hi = float(raw[0]), float(raw[1])
+        return ("uniform", lo, hi) if hi > lo else None
+    if isinstance(raw, dict):
+        for key in ("gaussian", "normal"):
+            pair = raw.get(key)
+            if isinstance(pair, (list, tuple)) and len(pair) == 2:
+                return "gaussian", float(pair[0]), float(pair[1])
+        mean = raw.get("mean", raw.get("mu"))
+        sigma = raw.get("std", raw.get("sigma"))
+        if isinstance(mean, (int, float)) and isinstance(sigma, (int, float)) and sigma > 0:
+            return "gaussian", float(mean), float(sigma)
+        bounds = raw.get("bounds", raw.get("uniform"))
+        if isinstance(bounds, (list, tuple)) and len(bounds) == 2:
+            return "uniform", float(bounds[0]), float(bounds[1])
+    width, sd = value.get("prior_width"), value.get("prior_std")
+    if isinstance(width, (int, float)) and width > 0:
+        centre = value.get("mean", 0.0)
+        return "uniform", float(centre) - width / 2, float(centre) + width / 2
+    if isinstance(sd, (int, float)) and sd > 0:
+        return "gaussian", float(value.get("prior_mean", value.get("mean", 0.0))), float(sd)
+    return None
+
+
+@step_audit("param.prior_dominated")
+def prior_dominated(ev: StepEvidence) -> Iterator[Finding]:
+    priors = ev.section("priors")
+    for name, value in ev.values.items():
+        if not isinstance(value, dict):
+            continue
+        std, mean = value.get("std"), value.get("mean")
+        if not isinstance(std, (int, float)) or not isinstance(mean, (int, float)) or not math.isfinite(std):
+            continue
+        prior = prior_of(name, value, priors)
+        if prior is None:
+            continue
+        kind, a, b = prior
+        if kind == "gaussian":
+            ratio = std / b
+            if ratio >= WIDE_GAUSSIAN:
+                yield finding("param.prior_dominated",
+                              f"{name}: posterior std {std:.4g} is {ratio:.2f} of its Gaussian prior's ({b:.4g}); "
+                              "the data barely move it, so the reported value is the prior's",
+                              parameter=name, ratio=round(ratio, 3), prior=["gaussian", a, b])
+            continue
+        width = b - a
+        ratio = std / (width / math.sqrt(12.0))
+        if ratio >= WIDE_UNIFORM:
+            yield finding("param.prior_dominated",
+                          f"{name}: posterior std {std:.4g} is {ratio:.2f} of its flat prior's [{a:g}, {b:g}]; the "
+                          "data do not constrain it and the reported value reflects the prior",
+                          parameter=name, ratio=round(ratio, 3), prior=[a, b])
+            continue
+        low95, high95 = value.get("lower_95"), value.get("upper_95")
+        near_low = isinstance(low95, (int, float)) and low95 - a < EDGE * width and mean - a < 2.5 * std
+        near_high = isinstance(high95, (int, float)) and b - high95 < EDGE * width and b - mean < 2.5 * std
+        if near_low or near_high:
+            edge = a if near_low else b
+            yield finding("param.prior_dominated",
+                          f"{name}: the posterior piles up against the prior bound {edge:g} (mean {mean:.4g}, "
+                          f"std {std:.3g}); the bound, not the data, sets that side of the interval",
+                          severity=Severity.WARNING, parameter=name, bound=edge, prior=[a, b])
+
+
+def requested(text: str, parameter: str) -> bool:
+    """Whether the task asks for ``parameter`` (a sentence that requests it and does not hedge about it)."""
+    pattern = _ALIASES.get(parameter, rf"\b{re.escape(parameter)}\b")
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", text):
+        if re.search(pattern, sentence) and _REQUEST.search(sentence) and not _HEDGE.search(sentence):
+            return True
+    return False
+
+
+@step_audit("param.degenerate")
+def degenerate(ev: StepEvidence) -> Iterator[Finding]:
+    for name, entry in ev.section("not_constrained").items():
+        reason = entry.get("reason", "") if isinstance(entry, dict) else str(entry)
+        severity = Severity(entry.get("severity", "error")) if isinstance(entry, dict) else Severity.ERROR
+        if name in ev.values:
+            yield finding("param.degenerate", f"{name} is reported, but these data cannot constrain it: {reason}",
+                          severity=severity, parameter=name, reported=True)
+        elif requested(ev.task_text, name):
+            yield finding("param.degenerate", f"the task asks for {name}, which these data cannot constrain: {reason}",
+                          severity=severity, parameter=name, requested=True)
+    for name, reason in ev.section("nuisance").items():
+        if name in ev.values:
+            yield finding("param.degenerate", f"{name} is a sampled nuisance parameter, not a measurement: {reason}",
+                          severity=Severity.WARNING, parameter=name, nuisance=True,
+                          settle=f"Report {name} as a nuisance parameter (or leave it out of the results).")

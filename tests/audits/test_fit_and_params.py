@@ -1,0 +1,62 @@
+"""fit.chi2_low / fit.chi2_high, param.prior_dominated, param.degenerate on constructed results."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.audits._evidence import audit, codes, posterior
+
+
+@pytest.mark.parametrize(("chi2", "dof", "expected"), [(697.3, 1588, ["fit.chi2_low"]), (2400.0, 1588, ["fit.chi2_high"]),
+                                                       (1600.0, 1588, []), (33.6, 30, [])])
+def test_goodness_of_fit_is_two_sided(chi2: float, dof: int, expected: list[str]) -> None:
+    found = audit(values={"Omega_m": posterior(0.35, 0.02), "chi2": chi2, "dof": dof}, method="cosmology.fit_supernovae")
+    assert codes(found) == expected
+
+
+def test_a_low_chi2_with_diagonal_errors_names_the_missing_covariance() -> None:
+    found = audit(values={"chi2": 697.3, "dof": 1588}, diagnostics={"error_model": "diagonal",
+                                                                  "missing_covariance": "Pantheon+SH0ES_STAT+SYS.cov"})
+    (f,) = found
+    assert f.severity == "warning" and "Pantheon+SH0ES_STAT+SYS.cov" in f.message and "diagonal" in f.message
+    assert "Pantheon+SH0ES_STAT+SYS.cov" in f.settle and f.evidence["dof"] == 1588 and f.evidence["p_value"] > 0.999
+
+
+def test_chi2_from_reduced_chi2_and_a_nested_fit_table() -> None:
+    assert codes(audit(values={"fit": {"chi2_per_dof": 3.0, "dof": 200}})) == ["fit.chi2_high"]
+
+
+def test_posterior_as_wide_as_a_flat_prior_is_an_error() -> None:
+    values = {"wa": posterior(-0.2, 1.3), "Omega_m": posterior(0.3, 0.02)}
+    found = audit(values=values, diagnostics={"priors": {"wa": [-3, 2], "Omega_m": [0.01, 0.99]}})
+    (f,) = found
+    assert (f.code, f.severity, f.evidence["parameter"]) == ("param.prior_dominated", "error", "wa")
+    assert f.evidence["ratio"] > 0.5
+
+
+def test_posterior_against_a_prior_bound_is_a_warning_and_a_central_one_is_not() -> None:
+    edge = audit(values={"Omega_m": {**posterior(0.03, 0.012), "lower_95": 0.0105}},
+                 diagnostics={"priors": {"Omega_m": [0.01, 0.99]}})
+    assert [(f.code, f.severity) for f in edge] == [("param.prior_dominated", "warning")]
+    assert audit(values={"Omega_m": posterior(0.3, 0.02)}, diagnostics={"priors": {"Omega_m": [0.01, 0.99]}}) == []
+
+
+def test_gaussian_prior_that_the_data_do_not_move() -> None:
+    priors = {"H0": {"gaussian": [73.0, 1.0]}}
+    assert codes(audit(values={"H0": posterior(73.0, 0.95)}, diagnostics={"priors": priors})) == ["param.prior_dominated"]
+    assert audit(values={"H0": posterior(70.0, 0.3)}, diagnostics={"priors": priors}) == []
+
+
+def test_h0_asked_for_from_magnitudes_with_a_free_absolute_magnitude() -> None:
+    diagnostics = {"not_constrained": {"H0": {"reason": "magnitudes constrain only M - 5 log10 H0", "severity": "error"}},
+                   "nuisance": {"M": "degenerate with H0"}}
+    values = {"Omega_m": posterior(0.33, 0.02), "M": posterior(-19.3, 0.01)}
+    found = audit(values=values, diagnostics=diagnostics, task_text="Measure the Hubble constant H0 from these SNe.")
+    assert [(f.code, f.severity) for f in found] == [("param.degenerate", "error"), ("param.degenerate", "warning")]
+    assert found[0].evidence["requested"] and found[1].evidence["nuisance"]
+
+
+def test_h0_mentioned_as_degenerate_is_not_a_request() -> None:
+    diagnostics = {"not_constrained": {"H0": {"reason": "r", "severity": "error"}}}
+    text = "Measure Omega_m. The absolute magnitude M (degenerate with H0) is marginalised analytically."
+    assert audit(values={"Omega_m": posterior(0.33, 0.02)}, diagnostics=diagnostics, task_text=text) == []

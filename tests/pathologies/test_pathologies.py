@@ -1,0 +1,50 @@
+"""The pathology suite: complete offline tasks, each planted with one mistake a referee would stop, and clean
+tasks beside them.  Every pathology must raise its code; no clean task may raise an ``error`` finding.
+
+Each task runs end to end (plan, cells in an in-memory executor, critics, report) with the offline backend;
+tasks whose mistake is a model's (a cell, a narrative) script only that agent (``_scripts.py``).  The data are
+made once per test module from the data the examples ship (``_data.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.pathologies._data import build
+from tests.pathologies._harness import Case, cases, run_case
+
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning",
+                                                            "ignore::RuntimeWarning")]
+
+CASES = cases()
+
+
+@pytest.fixture(scope="module")
+def suite_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build(tmp_path_factory.mktemp("pathology-data"))
+
+
+def test_the_suite_has_twelve_pathologies_and_six_clean_tasks() -> None:
+    pathologies = [c for c in CASES if c.expect]
+    assert len(pathologies) >= 12 and len(CASES) - len(pathologies) >= 6
+    assert len({c.expect for c in pathologies}) >= 12  # distinct codes, not one code twelve times
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_task(case: Case, suite_data: Path, tmp_path: Path) -> None:
+    missing = [n for n in case.needs if not (suite_data / n).is_file()]
+    if missing:
+        pytest.skip(f"needs {missing} (built from ../shared/data, which is not here)")
+    outcome = run_case(case, suite_data, tmp_path)
+    listed = [(f["severity"], f["code"], f["step_id"], f["message"][:160]) for f in outcome.findings]
+    if case.expect is None:
+        assert outcome.errors == [], listed
+        assert outcome.status == "done", (outcome.status, listed)
+        return
+    assert case.expect in outcome.codes, listed
+    # the same finding is in the event stream and near the top of the report, linked to its step
+    assert case.expect in {e["data"]["code"] for e in outcome.events}
+    top = outcome.report.split("## Key numbers")[0]
+    assert "## Findings" in top and f"`{case.expect}`" in top, outcome.report[:3000]
