@@ -86,6 +86,10 @@ def kernel_env(allow_env: tuple[str, ...], limits: SandboxLimits, backend: str, 
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
+        # progress bars print rates and elapsed times into a cell's stderr: noise for the critics, and a
+        # strict replay of a run that loads a model would see a different output every time
+        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+        "TQDM_DISABLE": "1",
         "CMBAGENT_BLOCK_NETWORK": "1",
         "CMBAGENT_SANDBOX": backend,
         "CMBAGENT_SANDBOX_ID": sandbox_id,
