@@ -1,4 +1,4 @@
-"""The Gradio Blocks: chat, settings, live run view, plan approval and the Runs page.
+"""The Gradio Blocks: chat, settings, live run view, plan approval, the Runs page and the Ideas tab.
 
 Every handler finds its session from the request's cookie (never from a value the page sends), and every run
 id from the page is checked to be a plain folder name inside that session.  The live view of a run is
@@ -6,6 +6,7 @@ streamed by :class:`cmbagent.ui._live.LiveFeed`.
 """
 
 import functools
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,20 +15,35 @@ from typing import Any
 import gradio as gr
 
 from cmbagent.exceptions import UserError
+from cmbagent.paths import PathPolicy
+from cmbagent.ui._ideas import IdeasManager, build_ideas_tab
 from cmbagent.ui._live import LiveFeed, load_plan
 from cmbagent.ui._render import fmt_cost, render_chat
 from cmbagent.ui._runs import ACTIVE, RunManager, RunRequest, list_runs, new_run_id, read_run_json
 from cmbagent.ui._server import UISettings, session_from_cookies
 from cmbagent.ui._sessions import Session, SessionStore
-from cmbagent.ui._tasks import PLAN_COLUMNS, example_tasks, model_spec, plan_from_table, stage_uploads
+from cmbagent.ui._tasks import (
+    PLAN_COLUMNS,
+    check_stored_models,
+    check_task,
+    example_tasks,
+    model_spec,
+    plan_from_table,
+    resume_keys,
+    stage_uploads,
+    ui_providers,
+)
+from cmbagent.ui._uploads import AttachedFiles
 
 __all__ = ["build_blocks"]
 
 RUN_COLUMNS = ["run", "title", "status", "cost", "duration", "started"]
 
 
-def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager) -> gr.Blocks:
+def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager,
+                 ideas: IdeasManager | None = None) -> gr.Blocks:
     examples = example_tasks(settings.examples_dir)
+    ideas = ideas or IdeasManager(settings.max_concurrent_runs)
     prefix = settings.root_path.rstrip("/")
 
     def session_of(request: gr.Request) -> Session:
@@ -77,11 +93,22 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         files = [Path(str(f)) for f in uploads or []]
         if not text and not files:
             raise gr.Error("Type a task, attach a task.md, or pick an example.")
-        spec, keys = model_spec(provider, model_name, base_url, api_key)
+        spec, keys = model_spec(provider, model_name, base_url, api_key, model_hosts=settings.model_hosts)
         store.ensure(session)
         task_file = next((f for f in files if f.suffix.lower() == ".md"), None)
         run_id = new_run_id(task_file.stem if task_file else text.splitlines()[0] if text else files[0].stem)
-        task, data_files, title = stage_uploads(session.root / ".staging" / run_id, text, files)
+        staging = _staging_root(session) / run_id
+        try:
+            task, data_files, title = stage_uploads(
+                staging, text, files, max_files=settings.max_upload_files, max_bytes=settings.max_upload_bytes
+            )
+            # the task may name only what was attached with it: never a file of the server, never a path
+            # resolved against the server's working folder; refused here, before any run exists
+            policy = PathPolicy.for_upload(staging)
+            check_task(task, data_files, policy)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         options = _options(settings, budget_usd, budget_tokens, timeout_min, n_reviews, approve_plan)
         manager.submit_solve(
             session,
@@ -92,7 +119,8 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                 data_files=data_files,
                 model=spec,
                 options=options,
-                cleanup=session.root / ".staging" / run_id,
+                cleanup=staging,
+                paths=policy,
             ),
             keys,
         )
@@ -116,14 +144,15 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         path = examples.get(choice or "")
         if path is None:
             raise gr.Error("Pick one of the listed examples.")
-        spec, keys = model_spec(provider, model_name, base_url, api_key)
+        spec, keys = model_spec(provider, model_name, base_url, api_key, model_hosts=settings.model_hosts)
         store.ensure(session)
         run_id = new_run_id(path.stem)
         options = _options(settings, budget_usd, budget_tokens, timeout_min, n_reviews, approve_plan)
+        policy = PathPolicy.for_upload(path.parent, hint="an example reads only the files shipped with it")
         manager.submit_solve(
             session,
             run_id,
-            RunRequest(task=path, title=choice or path.stem, model=spec, options=options),
+            RunRequest(task=path, title=choice or path.stem, model=spec, options=options, paths=policy),
             keys,
         )
         return run_id
@@ -145,7 +174,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         run_dir = session.run_dir(run_id or "")
         if run_dir is None or not run_dir.is_dir():
             raise gr.Error("No run is waiting for a decision.")
-        _, keys = model_spec(provider, model_name, base_url, api_key)
+        _, keys = model_spec(provider, model_name, base_url, api_key, model_hosts=settings.model_hosts)
         if action == "reject":
             if not (comment or "").strip():
                 raise gr.Error("Say why you reject the plan (the planner reads your comment).")
@@ -157,7 +186,8 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                 decision = PlanDecision(action="edit", plan=edited, comment=(comment or "").strip())
             else:
                 decision = PlanDecision(action="approve", comment=(comment or "").strip())
-        manager.submit_resume(session, run_id or "", decision, keys)
+        check_stored_models(run_dir, settings.model_hosts)
+        manager.submit_resume(session, run_id or "", decision, resume_keys(keys), sandbox=settings.sandbox)
         return run_id
 
     @_friendly
@@ -196,9 +226,20 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
             raise gr.Error("Pick one of your runs first.")
         if (read_run_json(run_dir).get("status") or "") == "awaiting_approval":
             raise gr.Error("This run waits for your plan decision: open it and approve or reject the plan.")
-        _, keys = model_spec(provider, model_name, base_url, api_key)
-        manager.submit_resume(session, run_id or "", None, keys)
+        _, keys = model_spec(provider, model_name, base_url, api_key, model_hosts=settings.model_hosts)
+        check_stored_models(run_dir, settings.model_hosts)
+        manager.submit_resume(session, run_id or "", None, resume_keys(keys), sandbox=settings.sandbox)
         return run_id, gr.Tabs(selected="run")
+
+    def cancel_run(run_id: str | None, request: gr.Request) -> str | None:
+        session = session_of(request)
+        if session.run_dir(run_id or "") is None:
+            raise gr.Error("No run is open.")
+        try:
+            gr.Info(manager.cancel(session, run_id or ""))
+        except ValueError as exc:
+            raise gr.Error(str(exc)) from None
+        return run_id
 
     def open_run(run_id: str | None, request: gr.Request) -> tuple[Any, ...]:
         session = session_of(request)
@@ -240,7 +281,8 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                         send_btn = gr.Button(
                             "Send", variant="primary", scale=1, min_width=80, elem_id="cmb-send"
                         )
-                    uploads = gr.File(
+                    # a gr.File that takes only this app's own uploads: the client names the paths it sends
+                    uploads = AttachedFiles(
                         label="Attach a task.md and data files",
                         file_count="multiple",
                         type="filepath",
@@ -261,19 +303,24 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                         )
                     with gr.Accordion("Settings", open=False, elem_id="cmb-settings"):
                         provider, model_default = _default_provider(settings.default_model)
+                        offered = ui_providers()
                         provider_pick = gr.Dropdown(
-                            ["offline", "openai", "anthropic", "openai-compatible"],
+                            [p.name for p in offered],
                             value=provider,
                             label="Model provider",
+                            elem_id="cmb-provider",
                         )
                         model_name = gr.Textbox(
                             value=model_default,
                             label="Model",
-                            placeholder="gpt-4.1, claude-sonnet-4-5, llama3.1:8b",
+                            placeholder=", ".join(p.default_model for p in offered if p.default_model)
+                            + ", llama3.1:8b",
+                            elem_id="cmb-model",
                         )
                         base_url = gr.Textbox(
                             label="Base URL (OpenAI-compatible servers)",
                             placeholder="http://127.0.0.1:11434/v1",
+                            elem_id="cmb-base-url",
                         )
                         api_key = gr.Textbox(
                             label="API key (kept in this browser tab's memory only; never stored)",
@@ -294,6 +341,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                         )
                 with gr.Column(scale=3, min_width=420):
                     status = gr.HTML(elem_id="cmb-status")
+                    cancel_btn = gr.Button("Cancel run", variant="stop", size="sm", elem_id="cmb-cancel")
                     with gr.Group(visible=False, elem_id="cmb-approval") as approval:
                         gr.Markdown(
                             "**The plan waits for you.** Edit cells of the table to change steps, then approve; or reject with a comment."
@@ -333,6 +381,12 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
                     open_btn = gr.Button("Open", scale=1, elem_id="cmb-open")
                     resume_btn = gr.Button("Resume", scale=1, elem_id="cmb-resume")
                     refresh_btn = gr.Button("Refresh", scale=1, elem_id="cmb-refresh")
+            view_outputs = [status, chat, plan_html, steps_html, gallery_html, report_md, downloads_html, approval,
+                            plan_table]
+            build_ideas_tab(settings=settings, store=store, manager=manager, ideas=ideas, examples=examples,
+                            session_of=session_of, key_inputs=[provider_pick, model_name, base_url, api_key],
+                            budget_inputs=[budget_usd, budget_tokens, timeout_min], current=current, tabs=tabs,
+                            follow=follow, view_outputs=view_outputs, options=_options)
 
         settings_inputs = [
             provider_pick,
@@ -346,17 +400,6 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
             approve_plan,
         ]
         key_inputs = [provider_pick, model_name, base_url, api_key]
-        view_outputs = [
-            status,
-            chat,
-            plan_html,
-            steps_html,
-            gallery_html,
-            report_md,
-            downloads_html,
-            approval,
-            plan_table,
-        ]
         follow_kw: dict[str, Any] = {"show_progress": "hidden", "concurrency_limit": None, "queue": True}
         quiet: dict[str, Any] = {"show_progress": "hidden", "concurrency_limit": None}
 
@@ -383,11 +426,21 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager)
         resume_btn.click(resume_run, [run_pick, *key_inputs], [current, tabs], **quiet).then(
             follow, current, view_outputs, **follow_kw
         )
+        cancel_btn.click(cancel_run, current, current, **quiet)
         refresh_btn.click(refresh_runs, current, [runs_table, run_pick], **quiet)
         runs_tab.select(refresh_runs, current, [runs_table, run_pick], **quiet)
         runs_table.select(_pick_row, None, run_pick, **quiet)
         provider_pick.change(_provider_changed, provider_pick, [model_name, base_url], **quiet)
     return demo
+
+
+def _staging_root(session: Session) -> Path:
+    """``<session>/.staging``, a real folder (a link there would put a submission's files elsewhere)."""
+    root = session.root / ".staging"
+    if root.is_symlink():
+        root.unlink()
+    root.mkdir(exist_ok=True)
+    return root
 
 
 def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -409,17 +462,26 @@ def _pick_row(evt: gr.SelectData) -> Any:
 
 
 def _provider_changed(provider: str) -> tuple[Any, Any]:
-    defaults = {"openai": "gpt-4.1", "anthropic": "claude-sonnet-4-5", "openai-compatible": "", "offline": ""}
-    return gr.update(value=defaults.get(provider, "")), gr.update(visible=provider == "openai-compatible")
+    from cmbagent.models import get_provider
+
+    row = get_provider(provider)
+    default = (row.default_model or "") if row is not None else ""
+    return gr.update(value=default), gr.update(visible=bool(row is not None and row.takes_base_url))
 
 
 def _default_provider(spec: str) -> tuple[str, str]:
-    provider, _, model = spec.partition(":")
-    if provider == "openai-compatible":
-        return provider, model.split("@", 1)[0]
-    if provider in ("openai", "anthropic"):
-        return provider, model
-    return "offline", ""
+    from cmbagent.exceptions import UserError
+    from cmbagent.models import fallback_provider, parse_spec
+
+    offered = {p.name for p in ui_providers()}
+    try:
+        parsed = parse_spec(spec)
+    except UserError:
+        parsed = None
+    if parsed is not None and parsed.provider in offered:
+        return parsed.provider, "" if parsed.model == parsed.provider else parsed.model
+    fallback = fallback_provider()
+    return (fallback.name if fallback else ""), ""
 
 
 def _options(

@@ -16,6 +16,8 @@ from typing import Any
 
 import gradio as gr
 
+from cmbagent.exceptions import PathError
+from cmbagent.paths import read_beneath
 from cmbagent.ui._render import (
     render_chat,
     render_downloads,
@@ -34,15 +36,16 @@ __all__ = ["SECTIONS", "LiveFeed", "blank_view", "load_plan"]
 
 POLL_S = 0.05
 TICK_S = 1.0
-RESTING = ("done", "failed", "budget_exhausted", "interrupted", "error", "awaiting_approval")
+RESTING = ("done", "failed", "budget_exhausted", "interrupted", "cancelled", "error", "awaiting_approval")
 #: the view's sections, in the order of the outputs (then the approval group and the plan table)
 SECTIONS = ("status", "chat", "plan", "steps", "gallery", "report", "downloads")
+_PLAN_LIMIT = 4 << 20
 
 
 def load_plan(run_dir: Path) -> dict[str, Any]:
     try:
-        plan = json.loads((run_dir / "plan.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        plan = json.loads(read_beneath(run_dir, "plan.json", limit=_PLAN_LIMIT))
+    except (OSError, ValueError, PathError):
         return {}
     return plan if isinstance(plan, dict) else {}
 

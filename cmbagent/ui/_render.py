@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import html
 import re
+import stat
 import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from cmbagent.exceptions import PathError
+from cmbagent.paths import read_beneath
 from cmbagent.ui._view import CellView, RunView, StepView
 
 __all__ = [
@@ -29,6 +32,7 @@ __all__ = [
 ]
 
 _CODE_LIMIT = 20_000
+_REPORT_LIMIT = 4 << 20
 _ICON = {"done": "✓", "failed": "✗", "skipped": "⤼", "running": "●", "pending": "○", "error": "✗"}
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")
 
@@ -196,12 +200,16 @@ def render_plan(view: RunView) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=512)
-def _highlight(path: str, mtime_ns: int) -> str:
+def _read_cell(run_dir: Path, rel: str) -> str | None:
+    """A cell's code, read without following links (sandboxed code can write the run folder)."""
     try:
-        code = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return '<pre class="cmb-code">(cell file not found)</pre>'
+        return read_beneath(run_dir, rel, limit=_CODE_LIMIT * 4 + 4).decode("utf-8", errors="replace")
+    except (OSError, PathError):
+        return None
+
+
+@lru_cache(maxsize=512)
+def _highlight(code: str) -> str:
     if len(code) > _CODE_LIMIT:
         code = code[:_CODE_LIMIT] + "\n# … (truncated; the full cell is in the run folder)\n"
     from pygments import highlight
@@ -217,11 +225,8 @@ def _cell_html(run_dir: Path, step: StepView, n: int, cell: CellView, prefix: st
     rel = run_relative(run_dir, cell.cell)
     code = '<pre class="cmb-code">(no code)</pre>'
     if rel:
-        path = run_dir / rel
-        try:
-            code = _highlight(str(path), path.stat().st_mtime_ns)
-        except OSError:
-            code = '<pre class="cmb-code">(cell file not found)</pre>'
+        text = _read_cell(run_dir, rel)
+        code = _highlight(text) if text is not None else '<pre class="cmb-code">(cell file not found)</pre>'
     ok = cell.status in ("ok", "done", "success")
     duration = f" · {cell.duration_s:.2f} s" if isinstance(cell.duration_s, int | float) else ""
     out = [
@@ -264,6 +269,11 @@ def render_steps(view: RunView, run_dir: Path, *, prefix: str = "") -> str:
             body.append(f'<div class="cmb-goal">{esc(step.goal)}</div>')
         for n, cell in enumerate(step.cells, 1):
             body.append(_cell_html(run_dir, step, n, cell, prefix, view.run_id))
+        if step.heartbeat and status == "running":
+            last = step.heartbeat.get("last_line") or ""
+            body.append(f'<div class="cmb-meta cmb-heartbeat">cell running for '
+                        f'{esc(_fmt_duration(step.heartbeat.get("elapsed_s")))}'
+                        + (f" — last output: <code>{esc(last)}</code>" if last else " — no output yet") + "</div>")
         body.append(_step_figures(run_dir, step, prefix, view.run_id))
         for critique in step.critiques:
             accepted = bool(critique.get("accepted"))
@@ -274,18 +284,41 @@ def render_steps(view: RunView, run_dir: Path, *, prefix: str = "") -> str:
                 + (f"<ul>{issues}</ul>" if issues else "")
                 + "</div>"
             )
+        if step.findings:
+            body.append(_findings_html(step.findings, run_dir, prefix, view.run_id))
         if step.summary:
             body.append(f'<div class="cmb-summary">{esc(step.summary)}</div>')
         if step.values:
             body.append(_values_html(step.values))
         body.append("</div>")
         out.append("".join(body))
+    if view.findings:
+        out.append('<div class="cmb-step"><div class="cmb-step-head"><b>Report findings</b></div>'
+                   + _findings_html(view.findings, run_dir, prefix, view.run_id) + "</div>")
     if view.text and not view.finished:
         out.append(
             f'<div class="cmb-stream"><span class="cmb-meta">{esc(view.text_agent)} is writing…</span>'
             f"<pre>{esc(view.text[-1500:])}</pre></div>"
         )
     return "".join(out)
+
+
+def _findings_html(findings: list[dict[str, Any]], run_dir: Path, prefix: str, run_id: str) -> str:
+    """The audits' findings of a step (errors first), each with its code, message, settle check and cell link."""
+    order = {"error": 0, "warning": 1, "note": 2}
+    rows = []
+    for f in sorted(findings, key=lambda f: order.get(str(f.get("severity")), 3)):
+        severity = str(f.get("severity") or "note")
+        cell = run_relative(run_dir, str(f.get("cell") or "")) if f.get("cell") else None
+        link = (f' <a href="{esc(file_url(prefix, run_id, cell))}" target="_blank">{esc(Path(cell).name)}</a>'
+                if cell else "")
+        settle = f'<div class="cmb-meta">To settle it: {esc(f.get("settle"))}</div>' if f.get("settle") else ""
+        source = f' <span class="cmb-meta">(raised by {esc(f.get("source"))})</span>' \
+            if f.get("source") not in (None, "audit") else ""
+        rows.append(f'<li class="cmb-finding cmb-finding-{esc(severity)}" data-code="{esc(f.get("code"))}">'
+                    f'<b>{esc(severity)}</b> <code>{esc(f.get("code"))}</code>: {esc(f.get("message"))}'
+                    f"{source}{link}{settle}</li>")
+    return f'<div class="cmb-findings">Findings<ul>{"".join(rows)}</ul></div>'
 
 
 def _step_figures(run_dir: Path, step: StepView, prefix: str, run_id: str) -> str:
@@ -328,6 +361,14 @@ def _num(value: Any) -> str:
     return str(value)[:200]
 
 
+def _plain(path: Path) -> bool:
+    """A regular file that is not a link (a link's target is none of the run's business)."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
 def figure_paths(view: RunView, run_dir: Path) -> list[str]:
     """Figures of the run, in the order they were made: from cell events, then any others in figures/."""
     seen: list[str] = []
@@ -338,8 +379,8 @@ def figure_paths(view: RunView, run_dir: Path) -> list[str]:
     folder = run_dir / "figures"
     if folder.is_dir():
         extra = sorted(
-            (p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
-            key=lambda p: (p.stat().st_mtime, p.name),
+            (p for p in folder.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES and _plain(p)),
+            key=lambda p: (p.lstat().st_mtime, p.name),
         )
         for path in extra:
             rel = path.relative_to(run_dir).as_posix()
@@ -388,9 +429,9 @@ _LINK_RE = re.compile(r"(!?\[[^\]]*\]\()(<?)([^)\s>]+)(>?)")
 
 def render_report(run_id: str, run_dir: Path, *, prefix: str = "") -> str:
     """The report's markdown with relative links pointed at the session-checked file route."""
-    try:
-        text = (run_dir / "report.md").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    try:  # never through a link: a report.md planted as a link to a server file must not be shown
+        text = read_beneath(run_dir, "report.md", limit=_REPORT_LIMIT).decode("utf-8", errors="replace")
+    except (OSError, PathError):
         return ""
 
     def relink(match: re.Match[str]) -> str:

@@ -4,16 +4,21 @@ Kept apart from ``_server`` so FastAPI can read the handlers' type hints (no pos
 """
 
 import mimetypes
+import os
+import shutil
 import tempfile
+import time
 import zipfile
-from collections.abc import MutableMapping
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterator, MutableMapping
+from pathlib import Path, PurePosixPath
+from typing import Any, BinaryIO
+from urllib.parse import quote
 
 from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 
+from cmbagent.paths import iter_files_beneath
 from cmbagent.ui._server import UISettings, session_from_cookies
 from cmbagent.ui._sessions import Session, SessionStore
 
@@ -35,23 +40,43 @@ _TEXT_SUFFIXES = {
     ".ipynb",
 }
 # a file opened directly runs no script and loads nothing (an agent-written SVG or HTML stays inert)
+_ZIP_EPOCH = 315532800  # 1980-01-01: the earliest time a zip entry can carry
 _FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
 
 
 def _zip_run(run_dir: Path) -> Path:
-    """The run folder as a zip in a temporary file; only regular files that really live inside the folder."""
+    """The run folder as a zip in a temporary file: only regular files, each reached through no symlink
+    (:func:`cmbagent.paths.iter_files_beneath`), so a link planted by the run's code, or swapped in while
+    the zip is written, cannot put a file of the server into it."""
     base = run_dir.resolve()
     handle = tempfile.NamedTemporaryFile(prefix="cmbagent-run-", suffix=".zip", delete=False)
     handle.close()
     with zipfile.ZipFile(handle.name, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(base.rglob("*")):
-            if path.is_symlink() or not path.is_file():
+        for rel, source in iter_files_beneath(base):
+            if rel.endswith(("-wal", "-shm", "-journal")):
                 continue
-            if path.name.endswith(("-wal", "-shm", "-journal")):
-                continue
-            rel = path.relative_to(base)
-            archive.write(path, f"{base.name}/{rel.as_posix()}")
+            st = os.fstat(source.fileno())
+            stamp = time.localtime(max(st.st_mtime, _ZIP_EPOCH))[:6]
+            info = zipfile.ZipInfo(f"{base.name}/{rel}", date_time=stamp)
+            info.external_attr = (st.st_mode & 0xFFFF) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with archive.open(info, "w") as target:
+                shutil.copyfileobj(source, target, 1 << 20)
     return Path(handle.name)
+
+
+def _disposition(name: str, download: bool) -> str:
+    """A Content-Disposition whose file name (chosen by the run's code) cannot break the header."""
+    kind = "attachment" if download else "inline"
+    return f"{kind}; filename*=utf-8''{quote(name, safe='')}"
+
+
+def _chunks(handle: BinaryIO, size: int) -> Iterator[bytes]:
+    """The file's first ``size`` bytes (its length when the headers were sent; a log may grow meanwhile)."""
+    with handle:
+        while size > 0 and (chunk := handle.read(min(size, 1 << 16))):
+            size -= len(chunk)
+            yield chunk
 
 
 def _mounted_gradio(app: Any) -> Any:
@@ -84,28 +109,32 @@ def add_file_routes(app: FastAPI, store: SessionStore, settings: UISettings, *, 
 
     @app.get(prefix + "/cmbagent/files/{run_id}/{relative:path}")
     @app.head(prefix + "/cmbagent/files/{run_id}/{relative:path}")
-    def run_file(run_id: str, relative: str, request: Request) -> FileResponse:
+    def run_file(run_id: str, relative: str, request: Request) -> Response:
         session = authorised(request)
-        path = session.resolve_file(run_id, relative)
-        if path is None:
+        handle = session.open_file(run_id, relative)  # no symlink followed anywhere on the way
+        if handle is None:
             raise HTTPException(404, "not found")
-        media, _ = mimetypes.guess_type(path.name)
+        name = PurePosixPath(relative).name
+        media, _ = mimetypes.guess_type(name)
         download = request.query_params.get("download") == "1"
-        if path.suffix.lower() in _TEXT_SUFFIXES:
+        if PurePosixPath(name).suffix.lower() in _TEXT_SUFFIXES:
             media = "text/plain; charset=utf-8"
         elif media not in _INLINE_TYPES:
             media, download = "application/octet-stream", True
-        return FileResponse(
-            path,
-            media_type=media,
-            filename=path.name,
-            content_disposition_type="attachment" if download else "inline",
-            headers={
-                "Content-Security-Policy": _FILE_CSP,
-                "X-Content-Type-Options": "nosniff",
-                "Cache-Control": "private, no-cache",
-            },
-        )
+        size = os.fstat(handle.fileno()).st_size
+        headers = {
+            "Content-Security-Policy": _FILE_CSP,
+            "X-Content-Type-Options": "nosniff",
+            "Cache-Control": "private, no-cache",
+            "Content-Disposition": _disposition(name, download),
+            "Content-Length": str(size),
+        }
+        if request.method == "HEAD":
+            handle.close()
+            response = Response(status_code=200, media_type=media)
+            response.headers.update(headers)
+            return response
+        return StreamingResponse(_chunks(handle, size), media_type=media, headers=headers)
 
     @app.get(prefix + "/cmbagent/download/{run_id}.zip")
     def run_zip(run_id: str, request: Request) -> FileResponse:

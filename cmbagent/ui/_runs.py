@@ -2,7 +2,9 @@
 
 A run lives in the server process, not in the browser tab: closing the tab stops only the view that follows
 it.  At most ``max_concurrent`` runs execute at once; the rest wait, first come first served, and each view
-shows its place in the line.  A run waiting for a person to approve its plan holds no worker.
+shows its place in the line.  A run waiting for a person to approve its plan holds no worker.  Cancelling a
+waiting run takes it out of the line; cancelling a running one asks it to stop the way ``cmbagent cancel``
+does (:mod:`cmbagent.control`), so it ends ``cancelled`` with a partial report and can be resumed.
 
 API keys given with a submission are held by the job only while ``solve``/``resume`` runs and are dropped as
 soon as it returns; they are never written anywhere.
@@ -22,9 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cmbagent.exceptions import PathError
+from cmbagent.paths import read_beneath
 from cmbagent.ui._sessions import Session, valid_run_id
 
-__all__ = ["RunHandle", "RunManager", "RunRequest", "RunSummary", "list_runs", "new_run_id"]
+__all__ = ["RunHandle", "RunManager", "RunRequest", "RunSummary", "list_runs", "new_run_id", "warm_registries"]
 
 ACTIVE = ("queued", "running")
 
@@ -47,6 +51,8 @@ class RunRequest:
     model: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     cleanup: Path | None = None
+    #: the path policy of the files the task may name (the submission's staging folder, or the examples)
+    paths: Any = None
 
 
 @dataclass
@@ -112,12 +118,14 @@ class RunManager:
 
         def job() -> Any:
             solve = self._solve or _default("solve")
+            policy = {"paths": request.paths} if request.paths is not None else {}
             return solve(
                 request.task,
                 run_dir=run_dir,
                 model=request.model,
                 data_files=list(request.data_files) or None,
                 api_keys=keys or None,
+                **policy,
                 **request.options,
             )
 
@@ -125,7 +133,13 @@ class RunManager:
         return handle
 
     def submit_resume(
-        self, session: Session, run_id: str, decision: Any | None, api_keys: dict[str, str] | None
+        self,
+        session: Session,
+        run_id: str,
+        decision: Any | None,
+        api_keys: dict[str, str] | None,
+        *,
+        sandbox: str | None = None,
     ) -> RunHandle:
         run_dir = session.root / run_id
         title = self._title_of(run_dir) or run_id
@@ -138,10 +152,29 @@ class RunManager:
 
         def job() -> Any:
             resume = self._resume or _default("resume")
-            return resume(run_dir, decision=decision, api_keys=keys or None)
+            backend = {"sandbox": sandbox} if sandbox is not None else {}  # never the one run.json names
+            return resume(run_dir, decision=decision, api_keys=keys or None, **backend)
 
         self._pool.submit(self._run, handle, job, keys)
         return handle
+
+    def cancel(self, session: Session, run_id: str) -> str:
+        """Cancel one of ``session``'s runs; returns what was done (for the page), or raises ``ValueError``."""
+        from cmbagent.control import request_cancel, run_owner
+
+        with self._lock:
+            handle = self._handles.get((session.key, run_id))
+            if handle is not None and handle.state == "queued":
+                handle.state = handle.result_status = "cancelled"
+                handle.ended = time.time()
+                handle.changed.set()
+                return "cancelled before it started"
+        run_dir = session.run_dir(run_id)
+        running = handle is not None and handle.state == "running"
+        if run_dir is None or not run_dir.is_dir() or not (running or run_owner(run_dir) is not None):
+            raise ValueError("this run is not running; there is nothing to cancel")
+        request_cancel(run_dir, reason="cancelled from the web UI", by="ui")
+        return "cancel requested: the step in flight is stopped, then the run ends with a partial report"
 
     def _register(self, session: Session, run_id: str, run_dir: Path, title: str, kind: str) -> RunHandle:
         if not valid_run_id(run_id):
@@ -162,6 +195,11 @@ class RunManager:
         self, handle: RunHandle, job: Callable[[], Any], keys: dict[str, str], cleanup: Path | None = None
     ) -> None:
         with self._lock:
+            if handle.state == "cancelled":  # taken out of the line before a worker was free
+                keys.clear()
+                if cleanup is not None:
+                    shutil.rmtree(cleanup, ignore_errors=True)
+                return
             handle.state, handle.started = "running", time.time()
         handle.changed.set()
         try:
@@ -220,7 +258,7 @@ _WARM_LOCK = threading.Lock()
 _warm = False
 
 
-def _warm_registries() -> None:
+def warm_registries() -> None:
     """Load the method and agent registries once, in one thread, before runs start in parallel.
 
     The method registry loads its plugin families lazily and marks them loaded before their imports
@@ -250,15 +288,15 @@ def _mask(message: str, keys: dict[str, str]) -> str:
 def _default(name: str) -> Callable[..., Any]:
     from cmbagent import api
 
-    _warm_registries()
+    warm_registries()
     function: Callable[..., Any] = getattr(api, name)
     return function
 
 
 def read_run_json(run_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    try:  # never through a link: sandboxed code can write the run folder
+        data = json.loads(read_beneath(run_dir, "run.json", limit=4 << 20))
+    except (OSError, ValueError, PathError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -272,8 +310,8 @@ def _number(*candidates: Any) -> float | None:
 
 def _title_from_task(run_dir: Path) -> str:
     try:
-        text = (run_dir / "task.md").read_text(encoding="utf-8", errors="replace")[:4000]
-    except OSError:
+        text = read_beneath(run_dir, "task.md", limit=4000).decode("utf-8", errors="replace")
+    except (OSError, PathError):
         return ""
     match = re.search(r"^title:\s*(.+)$", text, flags=re.MULTILINE)
     if match:

@@ -9,16 +9,17 @@ never from the URL, and answer 404 for anything outside that session's own run f
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from cmbagent.ui._sessions import COOKIE_NAME, Session, SessionStore, new_token, valid_token
 
-__all__ = ["UISettings", "create_server", "serve"]
+__all__ = ["UISettings", "create_server", "parse_hosts", "serve"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -43,6 +44,19 @@ class UISettings:
     secure_cookies: bool = False
     root_path: str = ""
     max_upload: str = "1gb"
+    max_upload_files: int = 64
+    #: hosts a visitor may point an OpenAI-compatible base URL at (``loopback``, names, IPs, CIDRs, ``*``)
+    model_hosts: tuple[str, ...] = ("loopback",)
+
+    @property
+    def max_upload_bytes(self) -> int:
+        """``max_upload`` in bytes (``"1gb"`` -> 10**9); also the limit of one submission's files together."""
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?b?)\s*", self.max_upload.lower())
+        if match is None:
+            raise ValueError(f"max_upload {self.max_upload!r} is not a size such as 1gb or 500mb")
+        scale = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+                 "t": 10**12, "tb": 10**12}[match.group(2)]
+        return int(float(match.group(1)) * scale)
 
     @classmethod
     def from_env(cls, env: MutableMapping[str, str] | None = None, **overrides: Any) -> UISettings:
@@ -65,9 +79,38 @@ class UISettings:
             settings.auth = parse_auth(auth)
         if env.get("CMBAGENT_UI_EXAMPLES"):
             settings.examples_dir = Path(env["CMBAGENT_UI_EXAMPLES"])
+        if env.get("CMBAGENT_UI_MODEL_HOSTS") is not None:
+            settings.model_hosts = parse_hosts(env["CMBAGENT_UI_MODEL_HOSTS"])
         for key, value in overrides.items():
             setattr(settings, key, value)
         return settings
+
+
+def parse_hosts(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """``"loopback, 10.0.0.0/8, llm.internal"`` (or a list) -> the hosts visitors may send model requests to.
+
+    ``none`` (or an empty value) allows none, ``*`` any; anything else must be ``loopback``, a host name, an
+    IP address or a network.
+    """
+    import ipaddress
+
+    from cmbagent.exceptions import UserError
+
+    items = [v.strip() for v in (value.split(",") if isinstance(value, str) else value) if v.strip()]
+    hosts: list[str] = []
+    for item in items:
+        lowered = item.lower()
+        if lowered == "none":
+            continue
+        if lowered not in {"*", "any", "loopback"} and not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", lowered):
+            try:
+                ipaddress.ip_network(lowered, strict=False)
+            except ValueError:
+                raise UserError(
+                    f"model host {item!r}: give loopback, a host name, an IP address or network, or * for any"
+                ) from None
+        hosts.append(lowered)
+    return tuple(hosts)
 
 
 def parse_auth(value: str) -> tuple[str, str]:
@@ -90,16 +133,28 @@ def _cookies(scope: Scope) -> dict[str, str]:
     return {key: morsel.value for key, morsel in jar.items()}
 
 
+#: Gradio routes this app never uses, answered 404: ``deep_link`` writes a session's component values (the API
+#: key a visitor typed, the session link) to a file that ``/gradio_api/file=`` then serves; ``proxy=`` fetches
+#: URLs; the others serve media streams, recordings, custom components, run history, monitoring, the vibe editor
+#: and an MCP endpoint, none of which this app has
+_UNUSED_GRADIO_ROUTES = (
+    "/gradio_api/deep_link", "/gradio_api/proxy=", "/gradio_api/process_recording", "/gradio_api/stream/",
+    "/gradio_api/custom_component/", "/gradio_api/run-history", "/gradio_api/runs", "/gradio_api/vibe-",
+    "/gradio_api/undo-vibe-", "/gradio_api/mcp", "/monitoring",
+)
+
+
 class SessionCookieMiddleware:
     """Gives every browser a session cookie on its first page load; ``/?session=<token>`` adopts a session.
 
     It also refuses ``/gradio_api/file=<url>``: that route would make this server fetch a URL for a client,
-    and nothing should leave the machine on a visitor's behalf.
+    and nothing should leave the machine on a visitor's behalf; and the Gradio routes the app never uses.
     """
 
-    def __init__(self, app: ASGIApp, *, secure: bool):
+    def __init__(self, app: ASGIApp, *, secure: bool, prefix: str = ""):
         self.app = app
         self.secure = secure
+        self.prefix = prefix.rstrip("/")
 
     def _cookie_header(self, token: str) -> tuple[bytes, bytes]:
         attrs = f"{COOKIE_NAME}={token}; Path=/; Max-Age={_COOKIE_MAX_AGE}; HttpOnly"
@@ -117,26 +172,21 @@ class SessionCookieMiddleware:
             if target.startswith(("http:", "https:", "//", "ftp:", "data:")):
                 await _plain(send, 403, "remote URLs are not fetched by this server")
                 return
-        if scope.get("method") != "GET" or path.rstrip("/") != scope.get("root_path", "").rstrip("/"):
+        route = path[len(self.prefix):] if self.prefix and path.startswith(self.prefix + "/") else path
+        if route.startswith(_UNUSED_GRADIO_ROUTES):
+            await _plain(send, 404, "not found")
+            return
+        method = scope.get("method")
+        if method not in ("GET", "POST") or path.rstrip("/") != scope.get("root_path", "").rstrip("/"):
             await self.app(scope, receive, send)
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         adopted = (query.get("session") or [""])[0]
         if adopted:
-            if not valid_token(adopted):
-                await _plain(
-                    send, 400, "this session link is malformed; open the app without ?session= to start anew"
-                )
-                return
-            location = (scope.get("root_path") or "") + "/"
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 303,
-                    "headers": [(b"location", location.encode()), self._cookie_header(adopted), _NO_STORE],
-                }
-            )
-            await send({"type": "http.response.body", "body": b""})
+            await self._adopt(scope, send, adopted, method)
+            return
+        if method != "GET":
+            await self.app(scope, receive, send)
             return
         if valid_token(_cookies(scope).get(COOKIE_NAME)):
             await self.app(scope, receive, send)
@@ -151,8 +201,65 @@ class SessionCookieMiddleware:
 
         await self.app(scope, receive, send_with_cookie)
 
+    async def _adopt(self, scope: Scope, send: Send, token: str, method: str) -> None:
+        """``/?session=<token>``: a page that asks before switching; its button POSTs back here.
+
+        Switching silently on a GET would let anyone who sends a person a link of their own (session
+        fixation) read whatever that person runs next.  The switch needs a POST from this site's own page
+        (``Origin``/``Sec-Fetch-Site`` checked), so another site cannot make a browser switch either.
+        """
+        if not valid_token(token):
+            await _plain(send, 400, "this session link is malformed; open the app without ?session= to start anew")
+            return
+        location = ((scope.get("root_path") or "") + "/").encode()
+        if _cookies(scope).get(COOKIE_NAME) == token:
+            headers = [(b"location", location), _NO_STORE]
+        elif method == "POST":
+            if not _same_origin(scope):
+                await _plain(send, 403, "a session link can be opened only from this site's own page")
+                return
+            headers = [(b"location", location), self._cookie_header(token), _NO_STORE]
+        else:
+            body = _ADOPT_PAGE.replace("{token}", token).replace("{home}", location.decode()).encode()
+            # no other site may frame the button (a framed, disguised button would be clickjacking); a Space
+            # is itself a frame of huggingface.co
+            ancestors = "'self' https://huggingface.co" if self.secure else "'self'"
+            policy = f"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors {ancestors}"
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+                _NO_STORE, (b"referrer-policy", b"no-referrer"), (b"content-security-policy", policy.encode()),
+            ]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await send({"type": "http.response.start", "status": 303, "headers": headers})
+        await send({"type": "http.response.body", "body": b""})
+
 
 _NO_STORE = (b"cache-control", b"no-store")
+_ADOPT_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
+<title>cmbagent: open a session link</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40em; margin: 3em auto; line-height: 1.5">
+<h1>Open the runs of this session link?</h1>
+<p>A session link is the key to one browser session's runs. Whoever has this link sees those runs, and also
+everything you start after opening it. Open it only if it is your own link, copied from this app by you.</p>
+<form method="post" action="?session={token}"><button id="cmb-adopt" type="submit">Open these runs</button></form>
+<p><a id="cmb-keep" href="{home}">No, keep my current session</a></p>
+</body></html>
+"""
+
+
+def _same_origin(scope: Scope) -> bool:
+    """Whether a request comes from a page of this site (``Sec-Fetch-Site`` or ``Origin`` against ``Host``)."""
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers") or []}
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return site == "same-origin"
+    origin = headers.get("origin")
+    if not origin:
+        return False
+    hosts = {headers.get("host", ""), headers.get("x-forwarded-host", "")} - {""}
+    return urlsplit(origin).netloc in hosts
 
 
 async def _plain(send: Send, status: int, text: str) -> None:
@@ -225,7 +332,7 @@ def create_server(settings: UISettings) -> tuple[Any, Any]:
         ),
         root_path=prefix or None,
     )
-    app.add_middleware(SessionCookieMiddleware, secure=settings.secure_cookies)
+    app.add_middleware(SessionCookieMiddleware, secure=settings.secure_cookies, prefix=prefix)
     app.state.cmbagent_manager = manager
     app.state.cmbagent_store = store
     return app, manager

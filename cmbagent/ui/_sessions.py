@@ -3,17 +3,23 @@
 A session is a random secret token held in an HttpOnly cookie (``cmbagent_session``); a person can carry it to
 another browser with the session link ``/?session=<token>``.  The token is never used as a path: the session's
 folder under the workspaces root is named by a hash of it, so a folder name reveals nothing and a token from
-the client can only ever select the folder that belongs to it.  Every file request is resolved (symlinks
-followed) and must land inside that folder, so neither ``..`` nor a link an agent wrote can reach further.
+the client can only ever select the folder that belongs to it.  Every file request is opened beneath the run
+folder one component at a time without following any symlink, so neither ``..`` nor a link an agent wrote (or
+swapped in mid-request) can reach further.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from cmbagent.exceptions import PathError
+from cmbagent.paths import open_beneath
 
 __all__ = ["COOKIE_NAME", "Session", "SessionStore", "new_token", "valid_token"]
 
@@ -51,24 +57,45 @@ class Session:
             return None
         return self.root / run_id
 
-    def resolve_file(self, run_id: str, relative: str) -> Path | None:
-        """The real path of a file inside one of this session's runs, or None if it is not such a file.
-
-        ``relative`` comes from a URL; it is resolved with symlinks followed and must stay inside the run
-        folder, which itself must stay inside the session folder.
-        """
+    def run_base(self, run_id: str) -> Path | None:
+        """The real path of one of this session's run folders (None if malformed, missing or elsewhere)."""
         run_dir = self.run_dir(run_id)
-        if run_dir is None or not relative or "\x00" in relative:
+        if run_dir is None:
             return None
         try:
             base = run_dir.resolve(strict=True)
-            target = (base / relative).resolve(strict=True)
         except (OSError, RuntimeError):
             return None
-        root = self.root.resolve()
-        if not base.is_relative_to(root) or not target.is_relative_to(base) or not target.is_file():
+        if not base.is_dir() or not base.is_relative_to(self.root.resolve()):
             return None
-        return target
+        return base
+
+    def open_file(self, run_id: str, relative: str) -> BinaryIO | None:
+        """A regular file inside one of this session's runs, opened for reading, or None.
+
+        ``relative`` comes from a URL.  It is opened one component at a time without following any symlink
+        (:func:`cmbagent.paths.open_beneath`): the run folder is writable by the run's sandboxed code, which
+        could plant a link, or swap one in between a check and the read, to a file of the server.
+        """
+        base = self.run_base(run_id)
+        if base is None or not relative:
+            return None
+        try:
+            return os.fdopen(open_beneath(base, relative), "rb")
+        except (OSError, PathError):
+            return None
+
+    def resolve_file(self, run_id: str, relative: str) -> Path | None:
+        """The path of a regular file inside one of this session's runs, reached through no symlink, or None.
+
+        For listing and tests; serving goes through :meth:`open_file`, which holds the file it checked.
+        """
+        handle = self.open_file(run_id, relative)
+        if handle is None:
+            return None
+        handle.close()
+        base = self.run_base(run_id)
+        return None if base is None else base / PurePosixPath(relative)
 
 
 class SessionStore:

@@ -5,6 +5,11 @@ from __future__ import annotations
 __all__ = ["CSS", "HEAD"]
 
 CSS = """
+.cmb-ideas-status { padding: 6px 2px; }
+.cmb-idea-round { margin: 6px 0; padding: 2px 10px; border-left: 3px solid var(--color-accent); }
+.cmb-idea-round[data-agent='idea_hater'] { border-left-color: var(--body-text-color-subdued); }
+.cmb-idea-round ol, .cmb-idea-round ul { margin: 2px 0 2px 1.2em; }
+.cmb-ideas-table td, .cmb-ideas-table th { padding: 4px 8px; vertical-align: top; }
 .cmb-status { display: flex; flex-direction: column; gap: 4px; padding: 6px 2px; }
 .cmb-status-row { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 12px; }
 .cmb-title { font-weight: 600; margin-right: 12px; }
@@ -38,6 +43,8 @@ CSS = """
 .cmb-out, .cmb-err, .cmb-stream pre { max-height: 260px; overflow: auto; font-size: 0.82em; padding: 6px;
              background: var(--background-fill-secondary); border-radius: 6px; white-space: pre-wrap; }
 .cmb-critic { font-size: 0.9em; margin: 4px 0; }
+.cmb-findings { font-size: 0.9em; margin: 4px 0; } .cmb-findings ul { margin: 2px 0 2px 1.2em; padding: 0; }
+.cmb-finding-error b { color: #b91c1c; } .cmb-finding-warning b { color: #b45309; } .cmb-finding-note b { color: #475569; }
 .cmb-summary { margin: 4px 0; }
 .cmb-inline-fig { max-width: 360px; max-height: 260px; margin: 4px; border: 1px solid var(--border-color-primary); }
 .cmb-gallery { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 10px; }

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from cmbagent.events import Event
+from cmbagent.exceptions import PathError
+from cmbagent.paths import open_beneath
 
 __all__ = ["CellView", "EventTail", "RunView", "StepView"]
 
@@ -31,22 +33,25 @@ class EventTail:
     def changed(self) -> bool:
         """Cheap check (one stat) whether there is anything new to read."""
         try:
-            st = self.path.stat()
+            st = self.path.lstat()
         except OSError:
             return False
         return st.st_size != self.offset or st.st_ino != self._inode
 
     def read_new(self) -> list[Event]:
+        # the run folder is writable by sandboxed code: the file is opened without following a link, so a
+        # link planted in its place cannot make this server read (and show) one of its own files
         try:
-            st = self.path.stat()
-        except OSError:
+            handle = os.fdopen(open_beneath(self.path.parent, self.path.name), "rb")
+        except (OSError, PathError):
             return []
-        if self._inode is not None and (st.st_ino != self._inode or st.st_size < self.offset):
-            self.offset = 0  # the file was replaced: start over (the view is rebuilt by the caller)
-        self._inode = st.st_ino
-        if st.st_size == self.offset:
-            return []
-        with open(self.path, "rb") as handle:
+        with handle:
+            st = os.fstat(handle.fileno())
+            if self._inode is not None and (st.st_ino != self._inode or st.st_size < self.offset):
+                self.offset = 0  # the file was replaced: start over (the view is rebuilt by the caller)
+            self._inode = st.st_ino
+            if st.st_size == self.offset:
+                return []
             handle.seek(self.offset)
             chunk = handle.read(st.st_size - self.offset)
         end = chunk.rfind(b"\n")
@@ -87,8 +92,11 @@ class StepView:
     attempt: int = 0
     cells: list[CellView] = field(default_factory=list)
     critiques: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)  # the latest audited attempt's
+    findings_attempt: int = 0
     summary: str = ""
     values: dict[str, Any] = field(default_factory=dict)
+    heartbeat: dict[str, Any] = field(default_factory=dict)  # the running cell's last sign of life
     seq: int = -1
     ts: float = 0.0
 
@@ -115,6 +123,7 @@ class RunView:
     text_agent: str = ""
     text: str = ""
     figures: list[str] = field(default_factory=list)
+    findings: list[dict[str, Any]] = field(default_factory=list)  # about the run (its report), not one step
     finished: dict[str, Any] | None = None
     last_seq: int = -1
     last_ts: float = 0.0
@@ -156,8 +165,13 @@ class RunView:
                 event.seq,
                 event.ts,
             )
+        elif kind == "cell_heartbeat":
+            step = self._step(str(d.get("step_id")))
+            step.heartbeat = {"elapsed_s": d.get("elapsed_s"), "last_line": str(d.get("last_line") or "")}
+            step.seq, step.ts = event.seq, event.ts
         elif kind == "cell_executed":
             step = self._step(str(d.get("step_id")))
+            step.heartbeat = {}
             images = [str(p) for p in d.get("images") or []]
             step.cells.append(
                 CellView(
@@ -176,6 +190,18 @@ class RunView:
             for image in images:
                 if image not in self.figures:
                     self.figures.append(image)
+        elif kind == "finding":
+            item = {**d, "seq": event.seq}
+            if d.get("step_id"):
+                step = self._step(str(d["step_id"]))
+                attempt = int(d.get("attempt") or step.findings_attempt or 1)
+                if attempt > step.findings_attempt:  # a new attempt's audit replaces the previous one's
+                    step.findings, step.findings_attempt = [], attempt
+                if not any(f.get("code") == d.get("code") and f.get("message") == d.get("message")
+                           for f in step.findings):
+                    step.findings.append(item)
+            else:
+                self.findings.append(item)
         elif kind == "step_critiqued":
             step = self._step(str(d.get("step_id")))
             step.critiques.append({**d, "seq": event.seq})

@@ -104,6 +104,7 @@ def test_edit_a_step_then_approve_and_return_with_the_session_link(
     page.close()
     _, page2, requests2 = new_page()
     page2.goto(served.url + session_link)
+    page2.locator("#cmb-adopt").click()  # a session link asks before it switches the browser's session
     page2.locator(".cmb-session").wait_for()
     page2.locator(f".cmb-status[data-run='{run_id}']").wait_for(timeout=30_000)
     page2.locator("#cmb-report h1").first.wait_for(timeout=180_000)

@@ -34,10 +34,27 @@ def test_first_visit_gets_a_private_session_cookie(client: Any) -> None:
 
 def test_session_link_is_adopted_then_dropped_from_the_address(client: Any) -> None:
     token = new_token()
-    response = client.get(f"/?session={token}", follow_redirects=False)
+    # opening the link asks first (a link someone else sent must not switch a browser silently) ...
+    page = client.get(f"/?session={token}", follow_redirects=False)
+    assert page.status_code == 200 and 'id="cmb-adopt"' in page.text and "set-cookie" not in page.headers
+    assert "frame-ancestors 'self'" in page.headers["content-security-policy"]
+    # ... and the button, a POST from this site's own page, switches and drops the token from the address
+    response = client.post(f"/?session={token}", headers={"Sec-Fetch-Site": "same-origin"}, follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == "/"
     assert f"{COOKIE_NAME}={token}" in response.headers["set-cookie"]
     assert client.get("/?session=../../etc", follow_redirects=False).status_code == 400
+
+
+def test_another_site_cannot_switch_a_browsers_session(client: Any) -> None:
+    token = new_token()
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://evil.example"}, {}):
+        response = client.post(f"/?session={token}", headers=headers, follow_redirects=False)
+        assert response.status_code == 403 and "set-cookie" not in response.headers, headers
+    ok = client.post(f"/?session={token}", headers={"Origin": "http://127.0.0.1"}, follow_redirects=False)
+    assert ok.status_code == 303 and token in ok.headers["set-cookie"]
+    client.cookies.set(COOKIE_NAME, token)
+    again = client.get(f"/?session={token}", follow_redirects=False)  # already this session: nothing to ask
+    assert again.status_code == 303 and "set-cookie" not in again.headers
 
 
 def test_remote_urls_and_workspace_files_are_refused(client: Any, tmp_path: Path) -> None:
@@ -74,7 +91,8 @@ def test_cli_ui_command() -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["ui", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--workspaces", "--max-concurrent-runs", "--auth"):
+    for option in ("--host", "--port", "--workspace", "--max-concurrent-runs", "--auth"):
         assert option in result.output
+    assert "--workspaces" not in result.output  # one spelling across the commands
     bad = runner.invoke(app, ["ui", "--auth", "nopassword"])
     assert bad.exit_code == 2 and "USER:PASS" in bad.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,12 @@ def test_resolve_file_stays_inside_the_run(tmp_path: Path) -> None:
 
     assert mine.resolve_file("run-1", "report.md") == (mine.root / "run-1" / "report.md").resolve()
     assert mine.resolve_file("run-1", "figures/fig.png") is not None
-    assert mine.resolve_file("run-1", "figures/inside") is not None  # a link that stays inside is fine
+    # no link is followed, not even one that stays inside: code in the run can swap its target at any moment
+    assert mine.resolve_file("run-1", "figures/inside") is None
+    (mine.root / "run-1" / "linked").symlink_to(mine.root / "run-1" / "figures")
+    assert mine.resolve_file("run-1", "linked/fig.png") is None  # a link in the middle of the name, too
+    os.mkfifo(mine.root / "run-1" / "pipe")
+    assert mine.resolve_file("run-1", "pipe") is None  # nor a FIFO (opening it would block the server)
     for run_id, rel in (
         ("run-2", "report.md"),  # another session's run
         ("run-1", "../../" + other.key + "/run-2/report.md"),

@@ -92,15 +92,19 @@ def test_stage_uploads_places_data_where_the_task_names_it(tmp_path: Path) -> No
 
 
 def test_stage_uploads_plain_text_task(tmp_path: Path) -> None:
+    # typed text becomes a file in the staging folder: solve never gets a string it could read as a path
     staged, data_files, title = stage_uploads(tmp_path / "stage", "Measure H0\nfrom these", [])
-    assert staged == "Measure H0\nfrom these" and data_files == [] and title == "Measure H0"
+    assert staged == tmp_path / "stage" / "task.md" and data_files == [] and title == "Measure H0"
+    assert staged.read_text() == "Measure H0\nfrom these\n"
+    staged, _, _ = stage_uploads(tmp_path / "stage3", "/etc/passwd", [])
+    assert staged.read_text() == "/etc/passwd\n"  # the text itself, not the file it names
     with pytest.raises(UserError):
         stage_uploads(tmp_path / "stage2", "", [])
 
 
 def test_stage_uploads_refuses_paths_outside_the_upload_folder(tmp_path: Path) -> None:
     secret = _upload(tmp_path / "elsewhere", "secret.md", "---\ntitle: x\n---\n")
-    with pytest.raises(UserError, match="not an upload"):
+    with pytest.raises(UserError, match="not a file attached here"):
         stage_uploads(tmp_path / "stage", "", [secret])
     assert secret.exists()
 
@@ -113,3 +117,14 @@ def test_example_tasks_lists_titles(tmp_path: Path) -> None:
         "Supernovae": (tmp_path / "sn.md").resolve(),
         "plain": (tmp_path / "plain.md").resolve(),
     }
+
+
+def test_local_model_is_the_operators_choice_not_a_visitors_path() -> None:
+    from cmbagent.models import get_provider
+
+    local = get_provider("local")
+    if local is None or local.unavailable() is not None:
+        pytest.skip("--model local is not available here (xllamacpp not installed)")
+    assert model_spec("local", "", "", "") == ("local", {})
+    with pytest.raises(UserError, match="leave the model field empty"):
+        model_spec("local", "etc/some.gguf", "", "")

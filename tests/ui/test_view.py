@@ -97,6 +97,28 @@ def test_view_folds_a_run_and_escapes_what_it_shows(tmp_path: Path) -> None:
     assert "Reviewer asked for changes: add a plot" in said and "✗ Step 1" in said
 
 
+def test_the_step_view_shows_the_latest_attempts_findings(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    log = _log(run_dir)
+    log.emit("step_started", step_id="s1", title="Fit", agent="method_operator", attempt=1)
+    base = {"step_id": "s1", "evidence": {}, "source": "audit", "settle": ""}
+    log.emit("finding", attempt=1, code="value.not_finite", severity="error", message="x is NaN",
+             cell="steps/01-fit/cells/attempt-1.py", **base)
+    log.emit("finding", attempt=2, code="fit.chi2_low", severity="warning", message="<b>chi2</b> too low",
+             cell="steps/01-fit/cells/attempt-2.py", **{**base, "settle": "use the covariance"})
+    log.emit("finding", code="report.unsupported_number", severity="error", message="the summary states 7.31",
+             step_id=None, cell=None, evidence={}, source="audit", settle="")
+    view = RunView(run_id="run")
+    for event in EventTail(log.path).read_new():
+        view.apply(event)
+    assert [f["code"] for f in view.steps["s1"].findings] == ["fit.chi2_low"]  # attempt 2 replaced attempt 1
+    html = render_steps(view, run_dir)
+    assert 'data-code="fit.chi2_low"' in html and "value.not_finite" not in html
+    assert "&lt;b&gt;chi2&lt;/b&gt;" in html and "To settle it: use the covariance" in html
+    assert "/cmbagent/files/run/steps/01-fit/cells/attempt-2.py" in html
+    assert "Report findings" in html and "the summary states 7.31" in html
+
+
 def test_report_links_point_at_the_session_route(tmp_path: Path) -> None:
     run_dir = tmp_path / "r1"
     run_dir.mkdir()
@@ -117,3 +139,21 @@ def test_status_shows_the_queue_place_and_errors() -> None:
     assert "place 3 in the queue" in html and 'data-state="queued"' in html
     html = render_status(view, state="error", error="TaskError: <name a method>")
     assert "TaskError: &lt;name a method&gt;" in html
+
+
+def test_a_running_cell_shows_its_heartbeat_until_it_finishes(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    log = _log(run_dir)
+    log.emit("run_started", task="Fit", model="offline", run_dir=str(run_dir), resumed=False)
+    log.emit("step_started", step_id="s1", title="Fit", agent="method_operator", attempt=1)
+    log.emit("cell_heartbeat", step_id="s1", attempt=1, elapsed_s=95.0, last_line="<chain> step 4000")
+    view, tail = RunView(), EventTail(run_dir / "events.jsonl")
+    for event in tail.read_new():
+        view.apply(event)
+    html = render_steps(view, run_dir)
+    assert "cell running for 1 min 35 s" in html and "&lt;chain&gt; step 4000" in html
+    log.emit("cell_executed", step_id="s1", attempt=1, cell=None, status="ok", duration_s=96.0, stdout_tail="",
+             error=None, images=[])
+    for event in tail.read_new():
+        view.apply(event)
+    assert "cell running for" not in render_steps(view, run_dir)
