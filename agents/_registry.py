@@ -15,11 +15,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel
 
-from cmbagent.agents._schemas import SCHEMAS
-from cmbagent.exceptions import ConfigError, UnknownAgentError
+from cmbagent.agents._schemas import ROLE_SCHEMAS, SCHEMAS
+from cmbagent.cells import RESULT_BEGIN, RESULT_END
+from cmbagent.exceptions import ConfigError, FrontMatterError, UnknownAgentError
+from cmbagent.frontmatter import split_front_matter
 
 __all__ = [
     "PLACEHOLDERS",
@@ -33,12 +34,16 @@ __all__ = [
 ]
 
 ROLES = (
-    "planning", "control", "code", "method", "text", "review", "repair", "critic", "summary", "report", "deterministic",
+    "planning", "control", "code", "method", "text", "review", "repair", "critic", "summary", "report", "ideas",
+    "deterministic",
 )
-STEP_ROLES = ("code", "method", "text")  # roles a plan step may name
+STEP_ROLES = tuple(ROLE_SCHEMAS)  # roles a plan step may name: code, method, text
 TIERS = ("strong", "fast", "vision", "none")
-PLACEHOLDERS = frozenset({"agents", "methods", "max_steps", "output_format"})
+PLACEHOLDERS = frozenset({"agents", "methods", "max_steps", "output_format", "result_begin", "result_end"})
 _FIELDS = {"name", "role", "description", "tools", "output_schema", "tier"}
+#: tools that make code search the run's knowledge index for a step, and the chunk kinds each searches
+SEARCH_TOOLS: dict[str, tuple[str, ...]] = {"search_literature": ("pdf", "markdown", "text"),
+                                            "search_code": ("code", "notebook")}
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
@@ -68,25 +73,26 @@ class AgentSpec:
     def deterministic(self) -> bool:
         return self.role == "deterministic"
 
+    @property
+    def search_kinds(self) -> tuple[str, ...] | None:
+        """The chunk kinds its search tools cover (None: it has no search tool, so it needs no index)."""
+        kinds = [kind for tool in self.tools if tool in SEARCH_TOOLS for kind in SEARCH_TOOLS[tool]]
+        return tuple(dict.fromkeys(kinds)) if kinds else None
+
     def render(self, **values: Any) -> str:
-        """The system prompt with its placeholders filled (missing ones become empty)."""
+        """The system prompt with its placeholders filled (missing ones become empty; the result markers
+        always come from :mod:`cmbagent.cells`)."""
+        values = {"result_begin": RESULT_BEGIN, "result_end": RESULT_END, **values}
         return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), "")), self.template).strip()
 
 
 def _split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str]:
-    if not text.startswith("---"):
-        raise PromptError(f"{path}: a prompt file starts with YAML front matter between '---' lines")
-    parts = text.split("\n---", 1)
-    if len(parts) != 2:
-        raise PromptError(f"{path}: the front matter is not closed by a '---' line")
-    head = parts[0][3:]
-    body = parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""
     try:
-        meta = yaml.safe_load(head) or {}
-    except yaml.YAMLError as exc:
-        raise PromptError(f"{path}: the front matter is not valid YAML ({exc})") from None
-    if not isinstance(meta, dict):
-        raise PromptError(f"{path}: the front matter must be a mapping of {sorted(_FIELDS)}")
+        meta, body = split_front_matter(text)
+    except FrontMatterError as exc:
+        raise PromptError(f"{path}: {exc}") from None
+    if meta is None:
+        raise PromptError(f"{path}: a prompt file starts with YAML front matter between '---' lines")
     return meta, body
 
 
@@ -117,6 +123,9 @@ def parse_prompt(text: str, path: str) -> AgentSpec:
             raise PromptError(f"{path}: a deterministic agent has output_schema: null and tier: none")
     elif schema not in SCHEMAS:
         raise PromptError(f"{path}: output_schema {schema!r} is not one of {', '.join(sorted(SCHEMAS))}")
+    elif role in ROLE_SCHEMAS and schema != ROLE_SCHEMAS[role].__name__:
+        raise PromptError(f"{path}: a {role} agent answers with output_schema {ROLE_SCHEMAS[role].__name__}, "
+                          f"not {schema}; the graph's {role} steps read that schema")
     tools = meta["tools"] or []
     if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
         raise PromptError(f"{path}: tools must be a list of tool names")
@@ -171,12 +180,18 @@ class AgentRegistry:
                 f"unknown agent {name!r}; the roster has: {', '.join(sorted(self._specs))}"
             ) from None
 
-    def step_agents(self) -> set[str]:
-        """Agents a plan step may name (code, method and text roles)."""
-        return {s.name for s in self._specs.values() if s.role in STEP_ROLES}
+    def step_agents(self, *roles: str, index: bool = True) -> set[str]:
+        """Agents a plan step may name (code, method and text roles), or only those of ``roles``.
 
-    def describe_step_agents(self) -> str:
-        return "\n".join(f"- {s.name} ({s.role}): {s.description}" for s in self if s.role in STEP_ROLES)
+        Without a knowledge index (``index=False``) agents whose work is searching it are left out.
+        """
+        wanted = roles or STEP_ROLES
+        return {s.name for s in self._specs.values() if s.role in wanted and s.role in STEP_ROLES
+                and (index or s.search_kinds is None)}
+
+    def describe_step_agents(self, *, index: bool = True) -> str:
+        return "\n".join(f"- {s.name} ({s.role}): {s.description}" for s in self
+                         if s.role in STEP_ROLES and (index or s.search_kinds is None))
 
 
 def load_registry(folder: str | Path | None = None) -> AgentRegistry:

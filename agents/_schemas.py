@@ -6,45 +6,57 @@ with the validation error.  Keeping the schemas small keeps every judgement chea
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
-from cmbagent.planner._plan import MethodCall, Plan, PlanStep
+from cmbagent.state import (
+    AuditReport,
+    CriterionResult,
+    Critique,
+    MethodCall,
+    Plan,
+    PlanDraft,
+    PlanStep,
+    ReportDraft,
+    StepDraft,
+    TaskBrief,
+    plan_schema,
+    step_schema,
+)
 
 __all__ = [
+    "ROLE_SCHEMAS",
     "SCHEMAS",
     "AuditReport",
+    "CitedSpan",
     "CodeDraft",
     "CodeReview",
     "ControlDecision",
+    "CriterionResult",
     "Critique",
     "DebugFix",
+    "Idea",
+    "IdeaCritique",
+    "IdeaReview",
+    "IdeaSet",
     "InstallAdvice",
     "MethodCall",
     "MethodCallDraft",
     "Plan",
+    "PlanDraft",
     "PlanReview",
     "PlanStep",
     "ReplanDecision",
     "ReportDraft",
+    "StepDraft",
     "StepSummary",
     "TaskBrief",
     "TextAnswer",
+    "bind_schema",
 ]
-
-
-class TaskBrief(BaseModel):
-    """The task restated as something a planner can decompose."""
-
-    title: str = Field(description="Short title of the task.")
-    objective: str = Field(description="What must be found out or produced, in one or two sentences.")
-    domain: str = Field(default="", description="Scientific field, e.g. cosmology, causal inference.")
-    data_files: list[str] = Field(default_factory=list, description="Input files (paths inside the run folder).")
-    method: str | None = Field(default=None, description="A method tool the task asks for, if any.")
-    arguments: dict[str, Any] = Field(default_factory=dict, description="Method arguments the task states.")
-    constraints: list[str] = Field(default_factory=list, description="Explicit requirements and limits.")
-    deliverables: list[str] = Field(default_factory=list, description="Numbers, figures or text to deliver.")
 
 
 class PlanReview(BaseModel):
@@ -89,22 +101,59 @@ class MethodCallDraft(BaseModel):
     rationale: str = Field(default="", description="Why these arguments.")
 
 
+class CitedSpan(BaseModel):
+    """A passage an answer cites: the retrieved chunk and the span quoted from it (code checks both)."""
+
+    chunk_id: str = Field(description="The chunk id shown with the retrieved passage, exactly.")
+    quote: str = Field(description="A short span copied word for word from that passage (a sentence or less).")
+
+
 class TextAnswer(BaseModel):
-    text: str = Field(description="The answer in markdown.")
+    text: str = Field(description="The answer in markdown; cite retrieved passages as [1], [2], ...")
     key_points: list[str] = Field(default_factory=list, description="The main conclusions, one line each.")
+    citations: list[CitedSpan] = Field(
+        default_factory=list,
+        description="The passages the text cites, in order: [1] is the first. Empty when no passages were given.",
+    )
 
 
-class CriterionResult(BaseModel):
-    criterion: str
-    met: bool
-    evidence: str = ""
+
+class Idea(BaseModel):
+    """One research idea, carried out by one registered method tool on the task's data."""
+
+    title: str = Field(description="A short title.")
+    question: str = Field(description="The research question it answers, in one sentence.")
+    hypothesis: str = Field(default="", description="What you expect to find, and why.")
+    method: str = Field(description="The registered method tool that carries it out.")
+    arguments: dict[str, Any] = Field(
+        default_factory=dict, description="Arguments of that method call; data files as the task lists them (data/...).")
+    approach: str = Field(description="What to run and what to compare, in two to four sentences.")
+    risks: list[str] = Field(default_factory=list, description="What could go wrong, as you see it.")
 
 
-class Critique(BaseModel):
-    accepted: bool = Field(description="True when the step met its goal and its numbers are sane.")
+class IdeaSet(BaseModel):
+    """The idea maker's proposal (first round) or revision (later rounds)."""
+
+    ideas: list[Idea] = Field(description="The ideas, best first.")
+    notes: str = Field(default="", description="What changed since the last review and why (empty at first).")
+
+
+class IdeaCritique(BaseModel):
+    idea: int = Field(ge=1, description="The idea's position in the set under review (1 for the first).")
+    novelty: int = Field(ge=1, le=5, description="1: repeats the task as posed or a textbook result; 5: new.")
+    feasibility: int = Field(ge=1, le=5, description="1: cannot be done with the data and method at hand; 5: ready.")
+    confounders: list[str] = Field(default_factory=list, description="What else could explain its result.")
+    failure_modes: list[str] = Field(default_factory=list, description="What could go wrong when it is run.")
     verdict: str = Field(description="One sentence.")
-    issues: list[str] = Field(default_factory=list, description="What is wrong and how to fix it.")
-    criteria: list[CriterionResult] = Field(default_factory=list, description="Each acceptance criterion judged.")
+    keep: bool = Field(description="True when the idea is worth running as it stands.")
+
+
+class IdeaReview(BaseModel):
+    """The idea hater's review of the latest idea set."""
+
+    critiques: list[IdeaCritique] = Field(description="One critique per idea, in the set's order.")
+    satisfied: bool = Field(description="True when no idea needs another revision.")
+    summary: str = Field(default="", description="The review in two or three sentences.")
 
 
 class ControlDecision(BaseModel):
@@ -117,7 +166,9 @@ class ReplanDecision(BaseModel):
         description="'revise': replace the remaining steps with new_steps; 'skip': drop the failed step."
     )
     reason: str = Field(description="Why; recorded in the report.")
-    new_steps: list[PlanStep] = Field(default_factory=list, description="For 'revise': the new remaining steps.")
+    new_steps: list[StepDraft] = Field(
+        default_factory=list, description="For 'revise': the new remaining steps (code numbers them)."
+    )
 
 
 class StepSummary(BaseModel):
@@ -125,23 +176,12 @@ class StepSummary(BaseModel):
     key_values: dict[str, Any] = Field(default_factory=dict, description="The step's headline numbers.")
 
 
-class ReportDraft(BaseModel):
-    title: str
-    summary: str = Field(description="The answer to the task in one paragraph, with the key numbers.")
-    conclusions: list[str] = Field(default_factory=list)
-    limitations: list[str] = Field(default_factory=list)
-
-
-class AuditReport(BaseModel):
-    reproducible: bool
-    findings: list[str] = Field(default_factory=list)
-
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     cls.__name__: cls
     for cls in (
         TaskBrief,
-        Plan,
+        PlanDraft,
         PlanReview,
         CodeDraft,
         CodeReview,
@@ -155,5 +195,41 @@ SCHEMAS: dict[str, type[BaseModel]] = {
         StepSummary,
         ReportDraft,
         AuditReport,
+        IdeaSet,
+        IdeaReview,
     )
 }
+
+#: the output schema each step role must declare (the graph's role handlers read these)
+ROLE_SCHEMAS: dict[str, type[BaseModel]] = {"code": CodeDraft, "method": MethodCallDraft, "text": TextAnswer}
+
+
+@functools.lru_cache(maxsize=16)
+def _replan_schema(step: type[StepDraft]) -> type[ReplanDecision]:
+    field = ReplanDecision.model_fields["new_steps"]
+    new_steps: Any = (list[step], Field(default_factory=list, description=field.description))  # type: ignore[valid-type]
+    return create_model("ReplanDecision", __base__=ReplanDecision, __doc__=ReplanDecision.__doc__, new_steps=new_steps)
+
+
+@functools.lru_cache(maxsize=16)
+def _idea_schema(methods: tuple[str, ...]) -> type[IdeaSet]:
+    method: Any = (Literal[methods], Field(description=Idea.model_fields["method"].description))
+    idea = create_model("Idea", __base__=Idea, __doc__=Idea.__doc__, method=method)
+    ideas: Any = (list[idea], Field(description=IdeaSet.model_fields["ideas"].description))  # type: ignore[valid-type]
+    return create_model("IdeaSet", __base__=IdeaSet, __doc__=IdeaSet.__doc__, ideas=ideas)
+
+
+def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str]) -> type[BaseModel]:
+    """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
+    ideas only ``methods``.
+
+    Every other schema is returned unchanged.  The bound schema is a subclass, so callers check replies
+    against the declared one.
+    """
+    if issubclass(schema, PlanDraft):
+        return plan_schema(agents=agents, methods=methods)
+    if issubclass(schema, ReplanDecision):
+        return _replan_schema(step_schema(agents=agents, methods=methods))
+    if issubclass(schema, IdeaSet) and methods:
+        return _idea_schema(tuple(methods))
+    return schema

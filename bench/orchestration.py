@@ -9,60 +9,41 @@ executor, so what is left is the orchestration itself.  Reported for each varian
 
 Baseline "glue by LLM" (as in the reference cmbagent, where a controller agent routes, a formatter
 re-types outputs and a recorder writes state): the same run, but every judgement is wrapped by three more
-model calls (route, format, record).  Run: ``python bench/orchestration.py [--steps 10] [--repeat 3]``.
+model calls (route, format, record).  Cells run in the package's in-memory executor, whose time is
+excluded; ``report.md`` is rendered once at the end, as a run session does.
+Run: ``python bench/orchestration.py [--steps 10] [--repeat 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from cmbagent.agents import load_registry
-from cmbagent.agents._schemas import (
+from cmbagent.agents import (
     AuditReport,
     CodeDraft,
     CodeReview,
     Critique,
     PlanReview,
     ReportDraft,
+    StepContext,
     StepSummary,
     TaskBrief,
+    load_registry,
 )
+from cmbagent.cells import print_result
 from cmbagent.events import EventLog
 from cmbagent.models import Message, ModelClient, ModelRequest, ModelResponse, Routing, ScriptedModel
-from cmbagent.planner import Plan, PlanStep
-from cmbagent.planner._graph import build_graph
-from cmbagent.planner._runtime import GraphSettings, Runtime
+from cmbagent.planner import GraphSettings, Plan, PlanStep, RunState, Runtime, build_graph
+from cmbagent.report import costs_of
 from cmbagent.run import RunFolder, open_checkpoints
-from cmbagent.sandbox._types import CellResult, Executor, StreamText
+from cmbagent.sandbox import InMemoryExecutor
+from cmbagent.session import task_spec, write_report
 from cmbagent.task import parse_task
-
-BEGIN, END = "<<<CMBAGENT_RESULT", "CMBAGENT_RESULT>>>"
-
-
-class InstantExecutor(Executor):
-    """Runs cells with exec() in one namespace; its time is measured and excluded."""
-
-    def __init__(self) -> None:
-        self.namespace: dict[str, Any] = {}
-        self.seconds = 0.0
-
-    def execute(self, code: str, *, timeout: float | None = None) -> CellResult:
-        started = time.perf_counter()
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "<cell>", "exec"), self.namespace)
-        self.seconds += time.perf_counter() - started
-        return CellResult(status="ok", stdout=StreamText(text=out.getvalue()))
-
-    def close(self) -> None:
-        self.namespace.clear()
 
 
 class TimedModel(ScriptedModel):
@@ -87,8 +68,9 @@ def answers(n_steps: int) -> Any:
         if agent in {"router", "formatter", "recorder"}:
             return f"{agent}: ok"
         if agent == "engineer":
-            sid = request.messages[-1].text().split("Step ", 1)[1].split(":", 1)[0]
-            return CodeDraft(code=f"print({BEGIN!r})\nprint('{{\"q{sid[1:]}\": {sid[1:]}}}')\nprint({END!r})\n")
+            assert isinstance(request.context, StepContext)  # the typed context the prompt was rendered from
+            n = request.context.step.id[1:]
+            return CodeDraft(code="import json\n" + print_result(f"{{'q{n}': {n}}}"))
         table: dict[str, Any] = {
             "task_analyst": TaskBrief(title="bench", objective="compute"), "planner": plan,
             "plan_reviewer": PlanReview(approved=True), "code_reviewer": CodeReview(approved=True),
@@ -145,20 +127,21 @@ def run_once(n_steps: int, *, glue: bool, root: Path) -> dict[str, float]:
     folder = RunFolder.create(task, workspace=root, run_dir=None, config={})
     model = TimedModel(fn=answers(n_steps))
     client = ModelClient(Routing(default="scripted", models={"scripted": model}), transcript_path=folder.transcript)
-    executor = InstantExecutor()
+    executor = InMemoryExecutor(folder.path)
     timed = TimingClient(GlueClient(client) if glue else client)
     rt = Runtime(folder=folder, registry=load_registry(), client=timed,
                  events=EventLog(folder.events, folder.path.name), settings=GraphSettings(max_steps=n_steps),
                  open_executor=lambda: executor)
     saver = open_checkpoints(folder.checkpoints)
     graph = build_graph(rt, saver)
-    state = {"task": {"text": task.text, "title": task.title, "data_files": [], "front_matter": {}},
-             "status": "running"}
+    thread = {"configurable": {"thread_id": folder.path.name}}
     started = time.perf_counter()
-    out = graph.invoke(state, {"configurable": {"thread_id": folder.path.name}}, durability="sync")
+    graph.invoke(RunState(task=task_spec(task)), thread, durability="sync")
+    state = RunState.model_validate(graph.get_state(thread).values)
+    write_report(folder, state, costs=costs_of(client.ledger))  # rendered once, as a run session does
     wall = time.perf_counter() - started
     saver.conn.close()
-    assert out["status"] == "done", out.get("stop_reason")
+    assert state.status == "done", state.stop_reason
     calls = len(client.ledger.calls)
     step_calls = sum(1 for c in client.ledger.calls
                      if c.agent in {"engineer", "code_reviewer", "step_critic", "summariser", "router", "formatter",

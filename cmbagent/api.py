@@ -8,91 +8,62 @@
 With ``approve_plan=True`` the run stops after plan review with status ``awaiting_approval``;
 ``resume(run_dir, decision=PlanDecision(action="approve"))`` continues it.  A run killed at any point
 resumes with ``resume(run_dir)`` and redoes no completed step (SQLite checkpoints, ``durability="sync"``).
+
+Settings given here (any keyword that is not ``None``) beat the environment, the task's front matter and
+the config file, in that order (see :mod:`cmbagent.config`); the wiring and bookkeeping of a run live in
+:class:`cmbagent.session.RunSession`.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from cmbagent.events import Event, EventLog, read_events
-from cmbagent.exceptions import CmbagentError, ConfigError, TaskError, UserError
-from cmbagent.run import RunFolder, open_checkpoints
-from cmbagent.task import Task, load_task
+import cmbagent.agents  # noqa: F401  (every run uses the roster; it also registers the offline provider)
+from cmbagent.checkpoints import resolve_url
+from cmbagent.config import SANDBOXES, RunConfig
+from cmbagent.events import Event, read_events
+from cmbagent.exceptions import ConfigError, PathError, UserError
+from cmbagent.paths import PathPolicy, config_data_dirs, read_beneath
+from cmbagent.preflight import preflight
+from cmbagent.run import RunFolder
+from cmbagent.session import ExecutorSource, PlanDecision, RunResult, RunSession
+from cmbagent.task import Task, load_task, parse_task
 
 __all__ = ["PlanDecision", "RunResult", "offline_fallback", "replay", "resume", "solve"]
-
-Status = Literal["done", "failed", "budget_exhausted", "interrupted", "awaiting_approval"]
-
-
-class PlanDecision(BaseModel):
-    """A person's answer to a plan awaiting approval."""
-
-    action: Literal["approve", "edit", "reject"]
-    plan: dict[str, Any] | None = None
-    comment: str = ""
-
-
-class RunResult(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    run_dir: Path
-    run_id: str
-    status: Status
-    report_path: Path | None = None
-    values: dict[str, Any] = Field(default_factory=dict)
-    cost_usd: float | None = None
-    duration_s: float = 0.0
-    steps: list[dict[str, Any]] = Field(default_factory=list)
-    error: str | None = None
 
 
 def offline_fallback(model: str | None = None, config: Any = None, env: Mapping[str, str] | None = None) -> bool:
     """True when no model is configured anywhere, so the run falls back to ``offline``."""
-
-    routing = _routing(model, None, config, env if env is not None else os.environ, None)
-    return routing.default == "offline" and routing.sources.get("default") == "default"
-
-
-def _routing(model: str | None, agent_models: Any, config: Any, env: Mapping[str, str], models: Any) -> Any:
-    from cmbagent.models import Routing
-
-    if isinstance(config, Mapping):
-        return Routing.from_sources(config=config, env=env, model=model, agent_models=agent_models, models=models)
-    return Routing.from_sources(config_file=config, env=env, model=model, agent_models=agent_models, models=models)
+    resolved = RunConfig.resolve(flags={"model": model}, env=env if env is not None else os.environ,
+                                 config_file=config)
+    return resolved.model == "offline" and resolved.sources.get("default") == "default"
 
 
-def _check_offline_reach(task: Task, routing: Any) -> None:
-    """With only the offline backend, an unmappable task fails now, before a run folder exists."""
-    if any(spec != "offline" for spec in routing.specs()):
-        return
-    from cmbagent.models.offline import HOW_TO_CONFIGURE, match_method
+def _check_index(config: RunConfig) -> None:
+    """A run with a collection needs it to exist and hold chunks (said now, not in the middle of the run)."""
+    from cmbagent.session import run_index
 
-    if match_method(f"{task.title}\n{task.text}", task.method) is None:
-        raise TaskError(
-            "the offline backend (used because no model is configured) could not map this task to a method tool; "
-            "name one in the front matter (`method: family.name`, see `cmbagent methods list`), or "
-            + HOW_TO_CONFIGURE
-        )
+    index = run_index(config.settings)
+    if index is not None and index.count() == 0:
+        raise UserError(f"collection {index.collection_name!r} at {index.folder} is empty; index some files with "
+                        f"`cmbagent index PATH... --collection {index.collection_name}`")
 
 
 def solve(
-    task: str | os.PathLike[str],
+    task: str | os.PathLike[str] | Task,
     *,
     workspace: str | os.PathLike[str] | None = None,
     run_dir: str | os.PathLike[str] | None = None,
     model: str | None = None,
     agent_models: dict[str, str] | None = None,
     config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
-    max_steps: int = 12,
-    n_reviews: int = 1,
-    max_attempts: int = 3,
+    max_steps: int | None = None,
+    n_reviews: int | None = None,
+    max_attempts: int | None = None,
     budget_usd: float | None = None,
     budget_tokens: int | None = None,
     timeout: float | None = None,
@@ -103,194 +74,79 @@ def solve(
     api_keys: dict[str, str] | None = None,
     on_event: Callable[[Event], None] | None = None,
     models: Mapping[str, Any] | None = None,
+    executor: ExecutorSource | None = None,
+    data_dirs: list[str | os.PathLike[str]] | None = None,
+    paths: PathPolicy | None = None,
+    collection: str | None = None,
+    index_dir: str | os.PathLike[str] | None = None,
+    checkpoints: str | None = None,
+    shared_budget: Any = None,
 ) -> RunResult:
     """Plan, execute, critique and report ``task``; see the module docstring.
 
-    ``models`` maps names to ready :class:`cmbagent.models.Model` instances (tests and embedding apps);
-    a ``model`` or ``agent_models`` spec equal to such a name routes to it.
+    ``max_steps`` (default 12), ``n_reviews`` (1) and ``max_attempts`` (3) left at ``None`` come from the
+    task's front matter, else their defaults.  ``models`` maps names to ready
+    :class:`cmbagent.models.Model` instances (tests and embedding apps); a ``model`` or ``agent_models``
+    spec equal to such a name routes to it.  ``executor`` is where cells run, the way ``models`` is where
+    judgements come from: an :class:`cmbagent.sandbox.Executor`, or a function of the run folder returning
+    one (``executor=InMemoryExecutor`` for graph tests); by default a kernel in the ``sandbox`` backend.
 
     ``allow_install`` lets the host ``pip install`` a package the installer agent names for a missing module
     into the run's overlay (``<run>/.overlay/site-packages``, seen by the kernel), never the host
     environment; off, the installer only advises.  ``CMBAGENT_PIP_ARGS`` adds pip arguments (an offline
     wheelhouse: ``--no-index --find-links DIR``).
+
+    Files the task names must lie in its own folder tree, in ``data_dirs`` or in ``data_dirs`` under
+    ``[paths]`` of the config file (see :mod:`cmbagent.paths`); ``paths`` replaces that policy (the UI passes
+    its staging folder).  ``task`` may also be a :class:`cmbagent.task.Task` parsed already (a batch's variant
+    of a task file).
+
+    Before a run folder exists the task is checked (:func:`cmbagent.preflight.preflight`): the method's
+    arguments against its schema, and with only the offline backend whether the text gives every required
+    argument; every problem is listed in one :class:`~cmbagent.exceptions.TaskError`.
+
+    ``collection`` names a collection of the knowledge index (``cmbagent index``) in ``index_dir`` (default:
+    ``CMBAGENT_INDEX_DIR``, ``[index] dir``, the user data folder); text steps then get passages retrieved
+    for them, the planner may add literature and code retrieval steps, and the report lists the cited
+    passages under References and audits them (``report.bad_citation``).  A missing or empty collection is
+    a ``UserError`` before any run folder exists.
+
+    ``checkpoints`` is the PostgreSQL URL of a shared checkpoint store (default: ``CMBAGENT_CHECKPOINTS``,
+    else ``[checkpoints] url`` of the config file, else SQLite in the run folder); ``shared_budget`` an
+    account the run draws on with other runs (:class:`cmbagent.models.SharedBudget`, a batch's total).
     """
-    from cmbagent.models import Budget
-
-    parsed = load_task(task, extra_files=data_files)
-    fm = parsed.settings()
-    max_steps = fm.get("max_steps", max_steps) if max_steps == 12 else max_steps
-    n_reviews = fm.get("n_reviews", n_reviews) if n_reviews == 1 else n_reviews
-    max_attempts = fm.get("max_attempts", max_attempts) if max_attempts == 3 else max_attempts
-    for name, value in (("max_steps", max_steps), ("max_attempts", max_attempts)):
-        if not isinstance(value, int) or value < 1:
-            raise UserError(f"{name} must be a positive integer (got {value!r})")
-    if n_reviews < 0:
-        raise UserError(f"n_reviews must be >= 0 (got {n_reviews})")
-    routing = _routing(model or fm.get("model"), agent_models, config, os.environ, models)
-    budget = Budget.from_sources(usd=budget_usd if budget_usd is not None else fm.get("budget_usd"),
-                                 tokens=budget_tokens if budget_tokens is not None else fm.get("budget_tokens"),
-                                 seconds=timeout if timeout is not None else fm.get("timeout"))
-    _check_offline_reach(parsed, routing)
-    if sandbox not in {"auto", "bwrap", "docker", "process"}:
+    if isinstance(task, Task):
+        parsed = task
+    else:
+        parsed = load_task(task, extra_files=data_files, paths=paths,
+                           data_dirs=[*(data_dirs or []), *config_data_dirs(config)] if paths is None else ())
+    if sandbox not in SANDBOXES:
         raise ConfigError(f"unknown sandbox {sandbox!r}; choose auto, bwrap, docker or process")
-    from cmbagent.sandbox import get_backend
+    for name, value in (("max_steps", max_steps), ("max_attempts", max_attempts)):
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise UserError(f"{name} must be a positive integer (got {value!r})")
+    if n_reviews is not None and (not isinstance(n_reviews, int) or n_reviews < 0):
+        raise UserError(f"n_reviews must be >= 0 (got {n_reviews})")
+    flags = {"model": model, "agent_models": agent_models, "max_steps": max_steps, "n_reviews": n_reviews,
+             "max_attempts": max_attempts, "budget_usd": budget_usd, "budget_tokens": budget_tokens,
+             "timeout": timeout, "approve_plan": approve_plan or None, "sandbox": sandbox if sandbox != "auto" else None,
+             "allow_install": allow_install or None, "collection": collection,
+             "index_dir": os.fspath(index_dir) if index_dir is not None else None}
+    run_config = RunConfig.resolve(flags=flags, env=os.environ, front_matter=parsed.front_matter, config_file=config,
+                                   models=models)
+    _check_index(run_config)
+    checked = preflight(parsed, offline=all(spec == "offline" for spec in run_config.specs()))
+    if checked.notes and on_event is not None:  # before the run folder exists: to the live listener only
+        on_event(Event(seq=-1, ts=time.time(), type="task_notes", run_id="", data={"notes": checked.notes}))
+    if executor is None:
+        from cmbagent.sandbox import get_backend
 
-    get_backend(sandbox)  # SandboxUnavailable (saying why and what to do) before any run folder exists
-    settings = {"max_steps": max_steps, "n_reviews": n_reviews, "max_attempts": max_attempts,
-                "approve_plan": approve_plan, "sandbox": sandbox, "allow_install": bool(allow_install)}
-    run_config = {"model": routing.default, "agent_models": dict(routing.agents), "tiers": dict(routing.tiers),
-                  "budget": budget.to_dict(), "settings": settings,
-                  "model_sources": dict(routing.sources)}
-    folder = RunFolder.create(parsed, workspace=Path(workspace) if workspace else None,
-                              run_dir=Path(run_dir) if run_dir else None, config=run_config)
-    state = {"task": {"text": parsed.text, "title": parsed.title, "method": parsed.method,
-                      "arguments": parsed.arguments, "data_files": parsed.data_files,
-                      "front_matter": {k: v for k, v in parsed.front_matter.items() if k != "arguments"}},
-             "status": "running", "plan_version": 0, "replans": 0}
-    folder.update_run(input=state)  # lets a run killed before its first checkpoint start over
-    return _drive(folder, state, routing=routing, budget=budget, on_event=on_event, api_keys=api_keys, resumed=False)
-
-
-def _settings(config: dict[str, Any]) -> Any:
-    from cmbagent.planner._runtime import GraphSettings
-
-    s = config.get("settings", {})
-    # the plot critic sees the figures themselves when a vision model is routed to it
-    vision = "vision" in config.get("tiers", {}) or "plot_critic" in config.get("agent_models", {})
-    return GraphSettings(max_steps=s.get("max_steps", 12), n_reviews=s.get("n_reviews", 1),
-                         max_attempts=s.get("max_attempts", 3), approve_plan=s.get("approve_plan", False),
-                         vision=vision, allow_install=bool(s.get("allow_install", False)))
-
-
-def _drive(
-    folder: RunFolder,
-    graph_input: Any,
-    *,
-    routing: Any,
-    budget: Any,
-    on_event: Callable[[Event], None] | None,
-    api_keys: Mapping[str, str] | None,
-    resumed: bool,
-    replay_lenient: bool = False,
-) -> RunResult:
-    """Run (or continue) the graph for ``folder`` and finish the run's bookkeeping."""
-    from cmbagent.agents import load_registry
-    from cmbagent.models import ModelClient
-    from cmbagent.planner._graph import build_graph
-    from cmbagent.planner._runtime import Runtime
-
-    run = folder.read_run()
-    run_id = run.get("run_id", folder.path.name)
-    events = EventLog(folder.events, run_id, listener=on_event)
-    previous = float(run.get("duration_s") or 0.0)
-    def model_event(kind: str, data: dict[str, Any]) -> None:
-        if kind == "text_delta":  # streamed text goes to the live listener only, not into events.jsonl
-            if on_event is not None:
-                on_event(Event(seq=-1, ts=time.time(), type="text_delta", run_id=run_id, data=data))
-            return
-        events.emit(kind, **data)
-
-    client = ModelClient(routing, transcript_path=folder.transcript, budget=budget, api_keys=api_keys,
-                         on_event=model_event, elapsed_offset_s=previous,
-                         replay_lenient=replay_lenient)
-    sandbox = run.get("config", {}).get("settings", {}).get("sandbox", "auto")
-
-    def open_executor() -> Any:
-        from cmbagent.sandbox import open_sandbox
-
-        return open_sandbox(folder.path, backend=sandbox)
-
-    rt = Runtime(folder=folder, registry=load_registry(), client=client, events=events,
-                 settings=_settings(run.get("config", {})), open_executor=open_executor)
-    saver = open_checkpoints(folder.checkpoints)
-    conn = saver.conn
-    graph = build_graph(rt, saver)
-    thread = {"configurable": {"thread_id": run_id}}
-    started = time.monotonic()
-    events.emit("run_started", task=run.get("title", ""), model=routing.default, run_dir=str(folder.path),
-                resumed=resumed)
-    folder.update_run(status="running")
-    status: str
-    error: str | None = None
-    try:
-        output = graph.invoke(graph_input, thread, durability="sync")
-        snapshot = graph.get_state(thread)
-        if snapshot.interrupts:
-            status = "awaiting_approval"
-        else:
-            status = str((output or {}).get("status") or snapshot.values.get("status") or "failed")
-    except KeyboardInterrupt:
-        status = "interrupted"
-    except CmbagentError as exc:
-        status, error = "failed", f"{type(exc).__name__}: {exc}"
-    except Exception as exc:  # a bug: record the run as failed (it stays resumable), then surface it
-        folder.update_run(status="failed", error=f"internal error: {type(exc).__name__}: {exc}")
-        events.emit("run_finished", status="failed", report=None, cost_usd=client.ledger.totals().get("cost_usd"),
-                    duration_s=round(previous + time.monotonic() - started, 3))
-        raise
-    finally:
-        rt.close()
-        client.close()
-    values = graph.get_state(thread).values
-    conn.close()
-    duration = previous + (time.monotonic() - started)
-    if error is not None:
-        _partial_report(rt, values, error)
-    statuses = values.get("statuses", {}) or {}
-    totals = client.ledger.totals()
-    cost = totals.get("cost_usd")
-    report = folder.report if folder.report.is_file() else None
-    folder.update_run(status=status, duration_s=round(duration, 3), cost_usd=cost,
-                      steps_done=sum(1 for s in statuses.values() if s == "done"), steps_total=len(statuses),
-                      costs={"total": totals, "per_agent": client.ledger.per_agent()}, error=error,
-                      finished=time.time() if status not in {"awaiting_approval", "interrupted"} else None)
-    if report is not None and folder.read_run().get("report_inputs"):
-        from cmbagent.report import rerender
-
-        rerender(folder)  # now with the run's final duration and cost
-    if status != "awaiting_approval":
-        events.emit("run_finished", status=status, report=str(report) if report else None, cost_usd=cost,
-                    duration_s=round(duration, 3))
-    return _result(folder, status, values, cost, duration, error)
-
-
-def _partial_report(rt: Any, values: dict[str, Any], error: str) -> None:
-    from cmbagent.planner._graph import audit_facts
-    from cmbagent.planner._state import RunState
-    from cmbagent.report import fallback_draft, render_report
-
-    if not values.get("task"):
-        return
-    state = {**values, "status": "failed", "stop_reason": error}
-    render_report(rt.folder, state=state, draft=fallback_draft(state, "failed"), audit=None,
-                  facts=audit_facts(rt, cast(RunState, state)), ledger=rt.client.ledger)
-
-
-def _result(folder: RunFolder, status: str, values: dict[str, Any], cost: float | None, duration: float,
-            error: str | None) -> RunResult:
-    from cmbagent.report import key_numbers
-
-    results = values.get("results", {}) or {}
-    plan = values.get("plan") or {"steps": []}
-    steps = []
-    for step in plan.get("steps", []):
-        record = results.get(step["id"], {})
-        steps.append({"id": step["id"], "title": step["title"], "agent": step["agent"],
-                      "status": (values.get("statuses") or {}).get(step["id"], "pending"),
-                      "summary": record.get("summary") or record.get("reason") or "", "dir": record.get("dir"),
-                      "values": record.get("values", {})})
-    key = {row["name"]: row["value"] for row in key_numbers(results)}
-    return RunResult(run_dir=folder.path, run_id=folder.path.name, status=status,  # type: ignore[arg-type]
-                     report_path=folder.report if folder.report.is_file() else None, values=key, cost_usd=cost,
-                     duration_s=round(duration, 3), steps=steps, error=error)
-
-
-def _stored_routing(folder: RunFolder, models: Mapping[str, Any] | None) -> Any:
-    from cmbagent.models import Routing
-
-    config = folder.read_run().get("config", {})
-    return Routing(default=config.get("model", "offline"), tiers=dict(config.get("tiers", {})),
-                   agents=dict(config.get("agent_models", {})), models=dict(models or {}))
+        get_backend(sandbox)  # SandboxUnavailable (saying why and what to do) before any run folder exists
+    url = resolve_url(checkpoints, config) or ""
+    session = RunSession.create(parsed, run_config, workspace=workspace, run_dir=run_dir, models=models,
+                                executor=executor, api_keys=api_keys, on_event=on_event, checkpoints=url,
+                                shared_budget=shared_budget)
+    return session.start()
 
 
 def resume(
@@ -300,47 +156,28 @@ def resume(
     on_event: Callable[[Event], None] | None = None,
     api_keys: dict[str, str] | None = None,
     models: Mapping[str, Any] | None = None,
+    executor: ExecutorSource | None = None,
+    sandbox: str | None = None,
+    config: str | os.PathLike[str] | Mapping[str, Any] | None = None,
+    checkpoints: str | None = None,
+    shared_budget: Any = None,
 ) -> RunResult:
-    """Continue a run from its last checkpoint (after a kill, an interrupt or a plan awaiting approval)."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
-    from langgraph.types import Command
+    """Continue a run from its last checkpoint (after a kill, an interrupt, a cancel or a plan awaiting
+    approval).  Another process working on the run meanwhile makes it fail at once with ``RunInUse``.
 
-    from cmbagent.models import Budget
-
-    folder = RunFolder(run_dir)
-    run = folder.read_run()
-    if not run or not folder.checkpoints.is_file():
-        raise UserError(f"{folder.path} is not a resumable run folder (no run.json or checkpoints.sqlite)")
-    routing = _stored_routing(folder, models)
-    budget = Budget(**{k: v for k, v in run.get("config", {}).get("budget", {}).items() if v is not None})
-    # peek at the checkpoint: finished, waiting for a person, or interrupted mid-way
-    conn = sqlite3.connect(str(folder.checkpoints), check_same_thread=False)
+    ``sandbox`` overrides the backend recorded in run.json (which the run's own code could have rewritten);
+    the UI passes its own setting.  A run whose checkpoints live in PostgreSQL needs that database's URL
+    (``checkpoints``, ``CMBAGENT_CHECKPOINTS`` or ``[checkpoints] url`` of ``config``).
+    """
+    if sandbox is not None and sandbox not in SANDBOXES:
+        raise ConfigError(f"unknown sandbox {sandbox!r}; choose auto, bwrap, docker or process")
+    url = resolve_url(checkpoints, config) or ""
+    session = RunSession.open(run_dir, models=models, executor=executor, api_keys=api_keys, on_event=on_event,
+                              sandbox=sandbox, checkpoints=url, shared_budget=shared_budget)
     try:
-        saver = SqliteSaver(conn)
-        latest = saver.get_tuple({"configurable": {"thread_id": run.get("run_id", folder.path.name)}})
+        return session.resume(decision)
     finally:
-        conn.close()
-    if latest is None:
-        if not run.get("input"):
-            raise UserError(f"{folder.path} has no checkpoint yet; start it again with `cmbagent solve`")
-        return _drive(folder, run["input"], routing=routing, budget=budget, on_event=on_event, api_keys=api_keys,
-                      resumed=True)
-    values = dict(latest.checkpoint.get("channel_values", {}))
-    if decision is None and run.get("finished") and not run.get("error") and run.get("status") in {
-        "done", "failed", "budget_exhausted"
-    }:
-        # nothing left to do: the graph reached its end (its report is written)
-        return _result(folder, run["status"], values, run.get("cost_usd"), float(run.get("duration_s") or 0),
-                       run.get("error"))
-    pending = [w for w in (latest.pending_writes or []) if w[1] == "__interrupt__"]
-    graph_input: Any = None
-    if pending or decision is not None:
-        if decision is None:
-            return _result(folder, "awaiting_approval", values,
-                           run.get("cost_usd"), float(run.get("duration_s") or 0), None)
-        graph_input = Command(resume=decision.model_dump())
-    return _drive(folder, graph_input, routing=routing, budget=budget, on_event=on_event, api_keys=api_keys,
-                  resumed=True)
+        session.close()
 
 
 def replay(
@@ -350,53 +187,53 @@ def replay(
     lenient: bool = False,
     sandbox: str | None = None,
     on_event: Callable[[Event], None] | None = None,
+    executor: ExecutorSource | None = None,
 ) -> tuple[RunResult, dict[str, Any]]:
-    """Re-run a recorded run from its transcript (no network) into a new folder; compare plan, cells, numbers."""
-    from cmbagent.models import Routing
-    from cmbagent.task import parse_task
+    """Re-run a recorded run from its transcript (no network) into a new folder; compare plan, cells, numbers.
 
+    A run whose settings this host did not seal (another machine's, or rewritten by its own code) replays in
+    the ``auto`` sandbox (or ``sandbox``) without installs, never with a backend its ``run.json`` names.
+    """
     source = RunFolder(run_dir)
     run = source.read_run()
     transcript = source.transcript
     if not run or not transcript.is_file():
         raise UserError(f"{source.path} has no run.json or transcript.jsonl to replay")
-    task = parse_task(source.task_text(), base=source.path, where=str(source.path / "task.md"))
-    config = dict(run.get("config", {}))
-    settings = dict(config.get("settings", {}))
-    if sandbox:
-        settings["sandbox"] = sandbox
-    settings["approve_plan"] = False
-    spec = f"replay:{transcript}"
-    routing = Routing(default=spec)
-    new_config = {**config, "model": spec, "agent_models": {}, "tiers": {}, "settings": settings, "replay_of": str(source.path)}
-    folder = RunFolder.create(task, workspace=Path(workspace) if workspace else source.path.parent, run_dir=None,
-                              config=new_config)
-    state = {"task": {"text": task.text, "title": task.title, "method": task.method, "arguments": task.arguments,
-                      "data_files": task.data_files,
-                      "front_matter": {k: v for k, v in task.front_matter.items() if k != "arguments"}},
-             "status": "running", "plan_version": 0, "replans": 0}
-    folder.update_run(input=state)
-    result = _drive(folder, state, routing=routing, budget=_no_budget(), on_event=on_event, api_keys=None,
-                    resumed=False, replay_lenient=lenient)
-    return result, compare_runs(source.path, folder.path)
-
-
-def _no_budget() -> Any:
-    from cmbagent.models import Budget
-
-    return Budget()
+    task = parse_task(source.task_text(), base=source.path, where=str(source.path / "task.md"),
+                      paths=PathPolicy.for_cli(source.path))  # a recorded task names files of its run only
+    try:
+        stored, sealed = source.config(), True  # settings this host sealed when it made the run
+    except UserError:  # rewritten by the run's code, or a run from another machine: nothing of it is trusted
+        stored, sealed = dict(run.get("config") or {}), False
+    recorded = RunConfig.stored(stored, str(source.path))
+    safe = {} if sealed else {"sandbox": "auto", "allow_install": False}  # the models are the transcript's anyway
+    settings = recorded.settings.model_copy(update={"approve_plan": False, **safe,
+                                                    **({"sandbox": sandbox} if sandbox else {})})
+    config = recorded.model_copy(update={"model": f"replay:{transcript}", "agent_models": {}, "tiers": {},
+                                         "settings": settings, "replay_of": str(source.path)})
+    session = RunSession.create(task, config, workspace=workspace or source.path.parent, executor=executor,
+                                on_event=on_event, replay_lenient=lenient)
+    result = session.start()
+    return result, compare_runs(source.path, session.folder.path)
 
 
 def compare_runs(a: Path, b: Path) -> dict[str, Any]:
     """Same plan, same cells, same numbers?"""
     import json
 
+    def text(p: Path, rel: str) -> str | None:  # through no link: the runs' code could have planted one
+        try:
+            return read_beneath(p, rel).decode("utf-8", errors="replace")
+        except (OSError, PathError):
+            return None
+
     def plan(p: Path) -> Any:
-        f = p / "plan.json"
-        return json.loads(f.read_text()) if f.is_file() else None
+        raw = text(p, "plan.json")
+        return json.loads(raw) if raw is not None else None
 
     def cells(p: Path) -> dict[str, str]:
-        return {str(c.relative_to(p)): c.read_text() for c in sorted(p.glob("steps/*/cells/*.py"))}
+        found = (str(c.relative_to(p)) for c in sorted(p.glob("steps/*/cells/*.py")))
+        return {rel: code for rel in found if (code := text(p, rel)) is not None}
 
     def numbers(p: Path) -> dict[str, Any]:
         out = {}

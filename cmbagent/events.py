@@ -5,12 +5,17 @@ Every line is one JSON object ``{"seq", "ts", "type", "run_id", "data"}``.  ``da
 =================  ============================================================================
 type               data
 =================  ============================================================================
-run_started        task (title), model (default spec), run_dir, resumed (bool)
+task_notes         notes (list[str]): what pre-flight could read but not decide (live listener only)
+run_started        task (title), model (default spec), run_dir, resumed (bool), inputs (list of
+                   {name, bytes, large, linked}: the run's input files and how each reached data/)
 plan_proposed      plan (Plan as dict), round
 plan_reviewed      approved (bool), comments (list[str]), round
 plan_approved      plan, by ("auto" | "person"), edited (bool), comment
 step_started       step_id, title, agent, attempt
+cell_heartbeat     step_id, attempt, elapsed_s, last_line: a cell still running (every 30 s)
 cell_executed      step_id, attempt, cell (path), status, duration_s, stdout_tail, error, images
+finding            code, severity ("error" | "warning" | "note"), step_id (None: the run), message, evidence,
+                   cell, settle, source ("audit" or a critic), attempt (for a step's findings)
 step_critiqued     step_id, accepted (bool), verdict, issues (list[str])
 step_finished      step_id, status ("done" | "failed" | "skipped"), summary, values
 replanned          reason, skipped (list of step ids), new_steps (list of step ids)
@@ -19,6 +24,9 @@ model_call         agent, model, input_tokens, output_tokens, cost_usd, latency_
 text_delta         agent, text (streamed model text)
 run_finished       status ("done" | "failed" | "budget_exhausted" | "interrupted"), report (path),
                    cost_usd, duration_s
+ideas_started      task (title), model, run_dir, rounds, n_ideas       (idea mode, cmbagent.ideas)
+idea_round         round, agent ("idea_maker" | "idea_hater"), ideas (IdeaSet) or review (IdeaReview)
+ideas_finished     status, ideas (count), selected, cost_usd, duration_s, error, tasks (paths)
 =================  ============================================================================
 """
 
@@ -34,15 +42,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from cmbagent.paths import append_text, open_beneath
+
 __all__ = ["EVENT_TYPES", "Event", "EventLog", "read_events"]
 
 EventType = Literal[
+    "task_notes",
     "run_started",
     "plan_proposed",
     "plan_reviewed",
     "plan_approved",
     "step_started",
+    "cell_heartbeat",
     "cell_executed",
+    "finding",
     "step_critiqued",
     "step_finished",
     "replanned",
@@ -50,6 +63,9 @@ EventType = Literal[
     "model_call",
     "text_delta",
     "run_finished",
+    "ideas_started",
+    "idea_round",
+    "ideas_finished",
 ]
 EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
 
@@ -81,20 +97,23 @@ class EventLog:
             event = Event(seq=self._seq, ts=time.time(), type=type, run_id=self.run_id, data=data)  # type: ignore[arg-type]
             self._seq += 1
             line = event.model_dump_json() + "\n"
-            with open(self.path, "a", encoding="utf-8") as handle:
-                handle.write(line)
-                handle.flush()
+            append_text(self.path, line)  # never through a link code in the run may have planted
         if self.listener is not None:
             self.listener(event)
         return event
 
 
 def read_events(path: str | os.PathLike[str]) -> Iterator[Event]:
-    """Read events back; a torn last line (a kill mid-write) is ignored."""
+    """Read events back; a torn last line (a kill mid-write) is ignored.
+
+    The file is opened through no link (a run's code could replace its events with a link to a host file).
+    """
     p = Path(path)
-    if not p.exists():
+    try:
+        handle = os.fdopen(open_beneath(p.parent, p.name), encoding="utf-8", errors="replace")
+    except FileNotFoundError:
         return
-    with open(p, encoding="utf-8") as handle:
+    with handle:
         for line in handle:
             line = line.strip()
             if not line:

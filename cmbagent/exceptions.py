@@ -6,9 +6,13 @@
     ├── UserError                 the caller's mistake; the message says the fix; CLI exit code 2
     │   ├── ConfigError           bad config file, flag, model spec or missing key
     │   ├── TaskError             missing/empty task file, invalid front matter, unmappable task
+    │   ├── FrontMatterError      YAML front matter that cannot be read (callers add which file)
     │   ├── DataError             a data file that cannot be used (names the row/column/problem)
+    │   ├── PathError             a file name that cannot be used here: missing, or not allowed
+    │   │   └── PathNotAllowed    outside the allowed folders, /proc /sys /dev, a device or FIFO, a symlink out
     │   ├── UnknownMethodError    a method name that is not registered
-    │   └── UnknownAgentError     an agent name that is not in the roster
+    │   ├── UnknownAgentError     an agent name that is not in the roster
+    │   └── RunInUse              another process is working on this run (its lock is held)
     ├── ModelRetry                fixable by the model: goes back to it as an observation
     ├── ModelError                a model call that failed for good
     │   ├── ModelHTTPError        the provider answered with an error status after retries
@@ -17,6 +21,8 @@
     │   ├── OutputValidationError structured output still invalid after the allowed repairs
     │   └── ReplayDivergence      a replayed run asked something the transcript did not record
     ├── BudgetExceeded            a USD / token / wall-clock budget is spent; the run stops cleanly
+    ├── RunCancelled              a person cancelled the run (`cmbagent cancel`, the UI); it stops cleanly
+    ├── StorageError              the run folder or checkpoint store cannot be written (disk full, read-only)
     ├── SandboxError              code execution infrastructure
     │   ├── SandboxUnavailable    the requested isolation backend cannot run here (says why)
     │   └── KernelDied            the kernel died and could not be restarted
@@ -32,6 +38,7 @@ __all__ = [
     "CmbagentError",
     "ConfigError",
     "DataError",
+    "FrontMatterError",
     "KernelDied",
     "MethodRegistrationError",
     "ModelConnectionError",
@@ -40,9 +47,14 @@ __all__ = [
     "ModelRequestRejected",
     "ModelRetry",
     "OutputValidationError",
+    "PathError",
+    "PathNotAllowed",
     "ReplayDivergence",
+    "RunCancelled",
+    "RunInUse",
     "SandboxError",
     "SandboxUnavailable",
+    "StorageError",
     "TaskError",
     "UnknownAgentError",
     "UnknownMethodError",
@@ -66,8 +78,22 @@ class TaskError(UserError):
     """A task file that cannot be run as given."""
 
 
+class FrontMatterError(UserError):
+    """A markdown file's YAML front matter cannot be read; the message says what to fix, not which file."""
+
+
 class DataError(UserError):
     """A data file that cannot be used; the message names the row, column or problem."""
+
+
+class PathError(UserError):
+    """A file name that cannot be used: it is missing, or the path policy does not allow it here."""
+
+
+class PathNotAllowed(PathError):
+    """A file name outside the allowed folders, in /proc, /sys or /dev, not a regular file, or reached
+    through a symlink that leaves the allowed folders.  The message says how to allow it (``--data-dir``)
+    or what to do instead (attach the file)."""
 
 
 class UnknownMethodError(UserError):
@@ -132,6 +158,22 @@ class BudgetExceeded(CmbagentError):
         self.kind = kind
         self.limit = limit
         self.spent = spent
+
+
+class RunInUse(UserError):
+    """Another process holds the run's lock (a second ``resume`` of a run that is still going)."""
+
+
+class RunCancelled(CmbagentError):
+    """The run was asked to stop; it ends ``cancelled`` with a partial report and can be resumed."""
+
+
+class StorageError(CmbagentError):
+    """The run's files or checkpoints cannot be written (disk full, read-only file system, lost database).
+
+    Nothing already written is lost; the message names the place and says to free space (or make it
+    writable) and resume.
+    """
 
 
 class SandboxError(CmbagentError):

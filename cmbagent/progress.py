@@ -55,11 +55,27 @@ class Progress(ABC):
         """Stop live rendering."""
 
 
+_LINKED = {"reflink": "a copy-on-write clone", "cache": "hard-linked from the workspace's input cache",
+           "copy": "copied"}
+
+
+def _input_line(info: dict[str, Any]) -> str:
+    from cmbagent.inputs import human_size
+
+    text = f"  input {info.get('name')}: {human_size(int(info.get('bytes') or 0))}, {_LINKED.get(str(info.get('linked')), '')}"
+    if info.get("large"):
+        text += " — a large input: cells that read it may take minutes (a heartbeat shows every 30 s)"
+    return text
+
+
 def _line(event: Event) -> str | None:
     d = event.data
     t = event.type
+    if t == "task_notes":
+        return "\n".join(f"note: {note}" for note in d.get("notes", []))
     if t == "run_started":
-        return f"run {'resumed' if d.get('resumed') else 'started'}: {d.get('task')} (model {d.get('model')}) -> {d.get('run_dir')}"
+        line = f"run {'resumed' if d.get('resumed') else 'started'}: {d.get('task')} (model {d.get('model')}) -> {d.get('run_dir')}"
+        return line + "".join("\n" + _input_line(i) for i in d.get("inputs") or [])
     if t == "plan_proposed":
         steps = d.get("plan", {}).get("steps", [])
         return f"plan (round {d.get('round')}): " + "; ".join(f"{s['id']} {s['title']} [{s['agent']}]" for s in steps)
@@ -70,6 +86,11 @@ def _line(event: Event) -> str | None:
         return f"plan approved by {d.get('by')}" + (" (edited)" if d.get("edited") else "")
     if t == "step_started":
         return f"step {d.get('step_id')} {d.get('title')} [{d.get('agent')}] attempt {d.get('attempt')}"
+    if t == "cell_heartbeat":
+        elapsed = float(d.get("elapsed_s") or 0)
+        last = str(d.get("last_line") or "")
+        return (f"  … step {d.get('step_id')} still running ({int(elapsed // 60)}m{int(elapsed % 60):02d}s)"
+                + (f"; last output: {last[:160]}" if last else "; no output yet"))
     if t == "cell_executed":
         return f"  cell {d.get('cell')}: {d.get('status')} ({d.get('duration_s')} s)" + (
             f" {d.get('error')}"[:200] if d.get("error") else "")

@@ -8,15 +8,37 @@ limitations) comes from the reporter agent.  The inputs are stored in ``run.json
 
 from __future__ import annotations
 
-import json
 import math
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cmbagent.agents._schemas import AuditReport, ReportDraft
-from cmbagent.run import RunFolder, write_text
+from pydantic import BaseModel, Field, ValidationError
 
-__all__ = ["fallback_draft", "format_value", "key_numbers", "render_report", "rerender"]
+from cmbagent.exceptions import UserError
+from cmbagent.run import RunFolder, write_text
+from cmbagent.state import (
+    AuditFacts,
+    AuditReport,
+    Citation,
+    Finding,
+    Plan,
+    ReportDraft,
+    RequirementCheck,
+    RunStatus,
+    Severity,
+    StepRecord,
+    TaskBrief,
+    TaskSpec,
+    citation_markers,
+)
+
+__all__ = ["BAD_CITATION", "Reference", "ReportView", "Resolver", "citation_findings", "costs_of", "findings_section",
+           "format_value", "key_numbers", "references", "render_report", "rerender"]
+
+BAD_CITATION = "report.bad_citation"
+#: ``resolve(chunk_id)`` -> the chunk's text, or None when the index no longer holds it
+Resolver = Callable[[str], str | None]
 
 
 def format_value(value: Any) -> str:
@@ -45,38 +67,116 @@ def _num(value: Any) -> str:
     return f"{value:.4g}" if abs(value) < 10 else f"{value:.2f}"
 
 
-def key_numbers(results: dict[str, dict[str, Any]], limit: int = 40) -> list[dict[str, Any]]:
+def key_numbers(steps: Mapping[str, StepRecord], limit: int = 40) -> list[dict[str, Any]]:
     """Every top-level value of every done step, with the step and cell that produced it."""
     rows = []
-    for sid, record in results.items():
-        if record.get("status") != "done":
+    for sid, record in steps.items():
+        if record.status != "done":
             continue
-        for name, value in (record.get("values") or {}).items():
+        for name, value in record.values.items():
             if isinstance(value, list) and len(value) > 6:
                 continue
             if isinstance(value, dict) and "mean" not in value and any(isinstance(v, (dict, list)) for v in value.values()):
                 continue  # nested records (per-file facts, tables) are not headline numbers
             rows.append({"name": name, "value": value, "text": format_value(value), "step": sid,
-                         "step_dir": record.get("dir", ""), "cell": record.get("cell") or record.get("answer")})
+                         "step_dir": record.dir or "", "cell": record.cell or record.answer})
     return rows[:limit]
 
 
-def fallback_draft(state: dict[str, Any], status: str) -> ReportDraft:
-    """The narrative written by code when no model may be asked (budget spent)."""
-    results = state.get("results", {})
-    done = [r for r in results.values() if r.get("status") == "done"]
-    numbers = "; ".join(f"{row['name']} = {row['text']}" for row in key_numbers(results)[:8])
-    summary = f"The run ended with status '{status}' after {len(done)} completed step(s)."
-    if numbers:
-        summary += f" Key numbers: {numbers}."
-    if state.get("stop_reason"):
-        summary += f" It stopped because: {state['stop_reason']}"
-    return ReportDraft(title=str(state.get("task", {}).get("title", "Report")), summary=summary,
-                       conclusions=[], limitations=["This report was written without the reporter agent (budget exhausted)."]
-                       if status == "budget_exhausted" else [])
+class Reference(BaseModel):
+    """One entry of the report's References: a cited passage, its number, and the steps that cite it."""
+
+    number: int
+    citation: Citation
+    steps: list[str] = Field(default_factory=list)
+
+    def line(self) -> str:
+        c = self.citation
+        where = ", ".join(part for part in (c.source, c.locator) if part)
+        return f"[{self.number}] {where}: \"{c.quote}\" (chunk {c.chunk_id}; cited by {', '.join(self.steps)})"
 
 
-def _costs(ledger: Any) -> dict[str, Any]:
+def references(steps: Mapping[str, StepRecord]) -> list[Reference]:
+    """The citations of every done step, numbered in order of first citation (one entry per chunk and quote)."""
+    out: dict[tuple[str, str], Reference] = {}
+    for sid, record in steps.items():
+        if record.status != "done":
+            continue
+        for citation in record.citations:
+            key = (citation.chunk_id, citation.quote)
+            if key not in out:
+                out[key] = Reference(number=len(out) + 1, citation=citation)
+            if sid not in out[key].steps:
+                out[key].steps.append(sid)
+    return list(out.values())
+
+
+def _step_numbers(record: StepRecord, refs: list[Reference]) -> list[int]:
+    by_key = {(r.citation.chunk_id, r.citation.quote): r.number for r in refs}
+    return [by_key[(c.chunk_id, c.quote)] for c in record.citations if (c.chunk_id, c.quote) in by_key]
+
+
+def citation_findings(view: ReportView, resolve: Resolver) -> list[Finding]:
+    """The citation audit: every reference resolves to its chunk and its quote is in it, and every ``[n]``
+    of the narrative is a reference.  Each failure is a ``report.bad_citation`` finding."""
+    from cmbagent.literature import quote_in_text
+
+    refs = references(view.steps)
+    findings: list[Finding] = []
+    for ref in refs:
+        c = ref.citation
+        evidence = {"reference": ref.number, "chunk_id": c.chunk_id, "source": c.source, "locator": c.locator,
+                    "quote": c.quote}
+        try:
+            text = resolve(c.chunk_id)
+        except UserError as exc:
+            text, why = None, f"the knowledge index cannot be read ({exc})"
+        else:
+            why = f"chunk {c.chunk_id} of {c.source or 'its source'} is no longer in the index (re-indexed or removed)"
+        if text is not None and quote_in_text(c.quote, text):
+            continue
+        if text is not None:
+            why = f"the quoted span is not in chunk {c.chunk_id} of {c.source or 'its source'}"
+        findings.append(Finding(code=BAD_CITATION, severity=Severity.ERROR, step_id=ref.steps[0],
+                                message=f"reference [{ref.number}] does not resolve: {why}", evidence=evidence))
+    draft = view.draft
+    for part, text in (("summary", draft.summary), *((f"conclusions[{i}]", t) for i, t in enumerate(draft.conclusions)),
+                       *((f"limitations[{i}]", t) for i, t in enumerate(draft.limitations))):
+        for n in sorted(set(citation_markers(text))):
+            if not 1 <= n <= len(refs):
+                findings.append(Finding(code=BAD_CITATION, severity=Severity.ERROR, step_id="report",
+                                        message=f"the report's {part} cites [{n}], but the References list "
+                                                f"{len(refs)} entr{'y' if len(refs) == 1 else 'ies'}",
+                                        evidence={"marker": n, "where": part, "references": len(refs)}))
+    return findings
+
+
+class ReportView(BaseModel):
+    """Everything ``report.md`` is made from; stored in ``run.json`` (``report_inputs``) for re-rendering."""
+
+    task: TaskSpec
+    brief: TaskBrief | None = None
+    plan: Plan | None = None
+    steps: dict[str, StepRecord] = Field(default_factory=dict)
+    status: RunStatus
+    stop_reason: str = ""
+    draft: ReportDraft
+    audit: AuditReport | None = None
+    facts: AuditFacts = Field(default_factory=AuditFacts)
+    costs: dict[str, Any] = Field(default_factory=dict)
+    findings: list[Finding] = Field(default_factory=list)  # about the run (its report, its task), not one step
+
+    def all_findings(self) -> list[Finding]:
+        """The steps' findings in plan order (steps not in the plan after them), then the run's, errors first."""
+        order = [s.id for s in self.plan.steps] if self.plan else []
+        order += [sid for sid in self.steps if sid not in order]
+        found = [f for sid in order if sid in self.steps for f in self.steps[sid].findings] + list(self.findings)
+        return sorted(found, key=lambda f: f.severity.rank)
+    requirements: list[RequirementCheck] = Field(default_factory=list)
+
+
+def costs_of(ledger: Any) -> dict[str, Any]:
+    """The ledger's per-call/agent/run costs as JSON (``{}`` without a ledger)."""
     if ledger is None:
         return {}
     data = ledger.to_dict() if hasattr(ledger, "to_dict") else ledger
@@ -90,64 +190,123 @@ def _cost_rows(costs: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(name, dict(row)) for name, row in costs.items() if isinstance(row, dict)]
 
 
-def render_report(
-    folder: RunFolder,
-    *,
-    state: dict[str, Any],
-    draft: ReportDraft,
-    audit: AuditReport | None,
-    facts: dict[str, Any],
-    ledger: Any = None,
-) -> Path:
-    costs = _costs(ledger)
-    inputs = {
-        "state": {k: state.get(k) for k in ("task", "brief", "plan", "statuses", "results", "status", "stop_reason")},
-        "draft": draft.model_dump(),
-        "audit": audit.model_dump() if audit else None,
-        "facts": facts,
-        "costs": costs,
-    }
-    run = folder.update_run(report_inputs=inputs)
-    text = _render(folder, inputs, run)
-    write_text(folder.report, text)
+def render_report(folder: RunFolder, view: ReportView, *, resolve: Resolver | None = None) -> Path:
+    """Write ``report.md`` and keep its inputs in ``run.json`` (the one place a report is rendered).
+
+    With ``resolve`` (the run has a knowledge index) the citations are audited first: findings go into
+    run.json ``findings`` (replacing the last audit's) and unresolved references are marked in the report.
+    """
+    run = folder.update_run(report_inputs=view.model_dump(mode="json"))
+    view, bad = _audit_citations(folder, view, run, resolve)
+    write_text(folder.report, _render(folder, view, run, bad))
     return folder.report
 
 
-def rerender(folder: RunFolder) -> Path:
-    """Render report.md again from the inputs stored in run.json."""
+def _audit_citations(folder: RunFolder, view: ReportView, run: dict[str, Any], resolve: Resolver | None,
+                     ) -> tuple[ReportView, dict[int, str]]:
+    """Audit the citations; the findings replace the last audit's in run.json and in the view's Findings."""
+    if resolve is None or not (references(view.steps) or any(
+            citation_markers(t) for t in (view.draft.summary, *view.draft.conclusions, *view.draft.limitations))):
+        return view, {}
+    found = citation_findings(view, resolve)
+    kept = [f for f in run.get("findings") or [] if not (isinstance(f, dict) and f.get("code") == BAD_CITATION)]
+    run.update(folder.update_run(findings=kept + [f.model_dump(mode="json") for f in found]))
+    view = view.model_copy(update={"findings": [*(f for f in view.findings if f.code != BAD_CITATION), *found]})
+    return view, {int(f.evidence["reference"]): f.message for f in found if "reference" in f.evidence}
+
+
+def rerender(folder: RunFolder, *, resolve: Resolver | None = None) -> Path:
+    """Render report.md again from the inputs stored in run.json (auditing citations again with ``resolve``)."""
     run = folder.read_run()
     inputs = run.get("report_inputs")
     if not inputs:
-        from cmbagent.exceptions import UserError
-
         raise UserError(f"{folder.path} has no report inputs yet (the run has not reached its report); resume it first")
-    write_text(folder.report, _render(folder, inputs, run))
+    try:
+        view = ReportView.model_validate(inputs)
+    except ValidationError:
+        raise UserError(f"{folder.path}: its report inputs were written by an older cmbagent; re-run the task "
+                        "to get a report from this version") from None
+    view, bad = _audit_citations(folder, view, run, resolve)
+    write_text(folder.report, _render(folder, view, run, bad))
     return folder.report
+
+
+def _requirements_section(checks: list[RequirementCheck]) -> list[str]:
+    """``## Task requirements``: each item the task stated, met or not, and the evidence code found."""
+    if not checks:
+        return []
+    out = ["## Task requirements", ""]
+    met = sum(1 for c in checks if c.met)
+    out.append(f"{met} of {len(checks)} met (checked by code against the arguments run and the results reported; "
+               "[requirements.json](requirements.json)).")
+    out.append("")
+    for check in checks:
+        req = check.requirement
+        mark = "met" if check.met else "not checked" if check.met is None else f"NOT MET ({check.severity})"
+        source = "front matter" if req.source == "front_matter" else f"task: “{req.text[:100]}”"
+        out.append(f"- [{mark}] {req.id} {req.label()} — {source}" + (f"; {check.evidence}" if check.evidence else ""))
+    out.append("")
+    return out
 
 
 def _link(path: str | None) -> str:
     return f"[{path}]({path})" if path else ""
 
 
-def _render(folder: RunFolder, inputs: dict[str, Any], run: dict[str, Any]) -> str:
-    state = inputs["state"]
-    draft = ReportDraft.model_validate(inputs["draft"])
-    results: dict[str, dict[str, Any]] = state.get("results") or {}
-    statuses: dict[str, str] = state.get("statuses") or {}
-    plan = state.get("plan") or {"steps": []}
-    status = state.get("status") or run.get("status", "?")
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def findings_section(view: ReportView) -> list[str]:
+    """``## Findings``: every finding linked to its step folder and cell, then the warnings as caveats that name
+    the check that would settle them (the report's deterministic part of acting on findings)."""
+    found = view.all_findings()
+    out = ["## Findings", ""]
+    if not found:
+        return [*out, "The audits found no problem in any step or in this report.", ""]
+    counts = {sev: sum(1 for f in found if f.severity == sev) for sev in ("error", "warning", "note")}
+    out += [", ".join(f"{n} {sev}{'s' if n != 1 else ''}" for sev, n in counts.items() if n)
+            + " (an error rejected its step; warnings are caveats; notes are facts to state).", "",
+            "| severity | code | step | cell | finding |", "|---|---|---|---|---|"]
+    for f in found:
+        record = view.steps.get(f.step_id or "")
+        step = f"[{f.step_id}]({record.dir})" if record is not None and record.dir else (f.step_id or "report")
+        source = "" if f.source == "audit" else f" (raised by {f.source})"
+        severity = f"**{f.severity}**" if f.severity == "error" else str(f.severity)
+        out.append(f"| {severity} | `{f.code}` | {step} | {_link(f.cell) if f.cell else ''} | "
+                   f"{_cell(f.message)}{source} |")
+    out.append("")
+    caveats = [f for f in found if f.severity == "warning"]
+    if caveats:
+        out += ["Caveats, and the check that would settle each:", ""]
+        out += [f"- `{f.code}` ({f.step_id or 'report'}): {_cell(f.message)}." + (f" *To settle it:* {f.settle}"
+                                                                                    if f.settle else "")
+                for f in caveats]
+        out.append("")
+    return out
+
+
+def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mapping[int, str] | None = None) -> str:
+    draft = view.draft
+    refs = references(view.steps)
     out: list[str] = [f"# {draft.title}", ""]
     cost = run.get("cost_usd")
-    meta = f"Run `{run.get('run_id', folder.path.name)}` — status **{status}**"
+    meta = f"Run `{run.get('run_id', folder.path.name)}` — status **{view.status}**"
     if run.get("duration_s") is not None:
         meta += f", {run['duration_s']:.1f} s"
     if cost is not None:
         meta += f", ${cost:.4f}"
     out += [meta + ".", ""]
-    if state.get("stop_reason"):
-        out += [f"> Stopped early: {state['stop_reason']}", ""]
+    if view.stop_reason:
+        out += [f"> Stopped early: {view.stop_reason}", ""]
+    unmet = [c for c in view.requirements if c.met is False]
+    if unmet:  # before the answer: the answer may not be to the question asked
+        out += [f"> {len(unmet)} of {len(view.requirements)} task requirement(s) not met: "
+                + "; ".join(f"{c.requirement.label()} ({c.severity}: {c.evidence})" for c in unmet[:4])
+                + ("; ..." if len(unmet) > 4 else "") + " — see Task requirements.", ""]
     out += ["## Answer", "", draft.summary.strip(), ""]
-    numbers = key_numbers(results)
+    out += findings_section(view)
+    numbers = key_numbers(view.steps)
     if numbers:
         out += ["## Key numbers", "", "| quantity | value | step | cell |", "|---|---|---|---|"]
         for row in numbers:
@@ -155,60 +314,71 @@ def _render(folder: RunFolder, inputs: dict[str, Any], run: dict[str, Any]) -> s
         out.append("")
     if draft.conclusions:
         out += ["## Conclusions", "", *[f"- {c}" for c in draft.conclusions], ""]
+    out += _requirements_section(view.requirements)
     out += ["## Task", ""]
-    task_text = (state.get("task") or {}).get("text", "")
-    out += ["> " + line if line else ">" for line in task_text.strip().splitlines()] + [""]
+    out += ["> " + line if line else ">" for line in view.task.text.strip().splitlines()] + [""]
     out += ["## Plan", ""]
-    for n, step in enumerate(plan.get("steps", []), 1):
-        method = f" — method `{step['method']['name']}`" if step.get("method") else ""
-        out.append(f"{n}. **{step['title']}** ({step['agent']}{method}) — {statuses.get(step['id'], 'pending')}: {step['goal']}")
+    plan_steps = view.plan.steps if view.plan else []
+    for n, step in enumerate(plan_steps, 1):
+        method = f" — method `{step.method.name}`" if step.method else ""
+        status = view.steps[step.id].status if step.id in view.steps else "pending"
+        out.append(f"{n}. **{step.title}** ({step.agent}{method}) — {status}: {step.goal}")
     out.append("")
     out += ["## Steps", ""]
-    for step in plan.get("steps", []):
-        record = results.get(step["id"])
-        if not record:
+    for step in plan_steps:
+        record = view.steps.get(step.id)
+        if record is None or record.status == "pending":
             continue
-        out += [f"### {step['id']}: {step['title']} — {record.get('status')}", ""]
-        if record.get("dir"):
-            out.append(f"Folder: {_link(record['dir'])}" + (f"; cell: {_link(record.get('cell'))}" if record.get("cell") else "")
-                       + (f"; answer: {_link(record.get('answer'))}" if record.get("answer") else ""))
+        out += [f"### {step.id}: {step.title} — {record.status}", ""]
+        if record.dir:
+            out.append(f"Folder: {_link(record.dir)}" + (f"; cell: {_link(record.cell)}" if record.cell else "")
+                       + (f"; answer: {_link(record.answer)}" if record.answer else ""))
             out.append("")
-        if record.get("summary"):
-            out += [record["summary"].strip(), ""]
-        if record.get("reason"):
-            out += [f"Why: {record['reason']}", ""]
-        if record.get("unaccepted_values"):
-            shown = "; ".join(f"{k} = {format_value(v)}" for k, v in list(record["unaccepted_values"].items())[:10])
-            out += [f"Values produced but not accepted (from {_link(record.get('cell'))}): {shown}", ""]
-        for check in record.get("checks") or []:
-            out.append(f"- [{'pass' if check.get('passed') else 'FAIL'}] {check.get('name')}: {check.get('message', '')}")
-        if record.get("checks"):
+        if record.summary:
+            out += [record.summary.strip(), ""]
+        cites = _step_numbers(record, refs)
+        if cites:
+            out += ["Cites: " + " ".join(f"[{n}]" for n in cites) + " (see References).", ""]
+        if record.reason:
+            out += [f"Why: {record.reason}", ""]
+        if record.unaccepted_values:
+            shown = "; ".join(f"{k} = {format_value(v)}" for k, v in list(record.unaccepted_values.items())[:10])
+            out += [f"Values produced but not accepted (from {_link(record.cell)}): {shown}", ""]
+        for check in record.checks:
+            out.append(f"- [{'pass' if check.passed else 'FAIL'}] {check.name}: {check.message}")
+        if record.checks:
             out.append("")
-        for fig in record.get("figures") or []:
-            if str(fig).lower().endswith((".png", ".jpg", ".jpeg", ".svg")):
+        for fig in record.figures:
+            if fig.lower().endswith((".png", ".jpg", ".jpeg", ".svg")):
                 out += [f"![{Path(fig).name}]({fig})", ""]
-    problems = [(sid, r) for sid, r in results.items() if r.get("status") in {"failed", "skipped"}]
+    problems = [r for r in view.steps.values() if r.status in {"failed", "skipped"}]
     out += ["## What failed or was skipped", ""]
     if problems:
-        out += [f"- {sid} ({r.get('title', '')}) {r['status']}: {r.get('reason', '')}" for sid, r in problems]
+        out += [f"- {r.id} ({r.title}) {r.status}: {r.reason}" for r in problems]
     else:
         out.append("Nothing: every planned step completed.")
     out.append("")
     if draft.limitations:
         out += ["## Limitations", "", *[f"- {c}" for c in draft.limitations], ""]
+    if refs:
+        out += ["## References", ""]
+        for ref in refs:
+            c = ref.citation
+            where = ", ".join(part for part in (f"`{c.source}`" if c.source else "", c.locator) if part)
+            line = f"[{ref.number}] {where} — “{c.quote}” (chunk `{c.chunk_id}`; cited by {', '.join(ref.steps)})"
+            if bad and ref.number in bad:
+                line += f" — **does not resolve**: {bad[ref.number].split(': ', 1)[-1]}"
+            out += [line, ""]
     out += ["## Reproducibility", ""]
-    audit = inputs.get("audit")
-    facts = inputs.get("facts") or {}
-    if audit:
-        out.append(f"Reproducible: {'yes' if audit['reproducible'] else 'no'}.")
-        out += [f"- {f}" for f in audit.get("findings", [])]
-    out.append(f"Notebook: {_link('notebook.ipynb') if facts.get('notebook') else '(none)'}; "
+    if view.audit:
+        out.append(f"Reproducible: {'yes' if view.audit.reproducible else 'no'}.")
+        out += [f"- {f}" for f in view.audit.findings]
+    out.append(f"Notebook: {_link('notebook.ipynb') if view.facts.notebook else '(none)'}; "
                f"transcript: {_link('transcript.jsonl')}; events: {_link('events.jsonl')}.")
-    for rel, info in (facts.get("inputs") or {}).items():
-        out.append(f"- input {rel}: {info['bytes']} bytes, sha256 {info['sha256']}…")
+    for rel, info in view.facts.inputs.items():
+        out.append(f"- input {rel}: {info.bytes} bytes, sha256 {info.sha256}…")
     out.append("")
-    costs = inputs.get("costs") or {}
-    rows = _cost_rows(costs)
+    rows = _cost_rows(view.costs)
     out += ["## Costs per agent", ""]
     if rows:
         out += ["| agent | calls | input tokens | output tokens | cost (USD) |", "|---|---|---|---|---|"]
@@ -223,7 +393,3 @@ def _render(folder: RunFolder, inputs: dict[str, Any], run: dict[str, Any]) -> s
     out.append(", ".join(f"{k} {v}" for k, v in versions.items()) or "(unknown)")
     out.append("")
     return "\n".join(out)
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, indent=1, default=str)

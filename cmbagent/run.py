@@ -19,10 +19,24 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from cmbagent.planner._plan import PlanStep, slugify
+from cmbagent._seal import seal, seal_matches
+from cmbagent.exceptions import PathNotAllowed, UserError
+from cmbagent.paths import INPUT_CACHE, link_file, prune_input_cache, read_beneath, write_atomic
+from cmbagent.state import CritiqueRecord, Finding, PlanStep, RunRecord, StepRecord, slugify
 from cmbagent.task import Task
 
-__all__ = ["RunFolder", "default_workspace", "list_runs", "new_run_id", "open_checkpoints", "package_versions"]
+__all__ = [
+    "RunFolder",
+    "StepFiles",
+    "checkpoint_serde",
+    "default_workspace",
+    "list_runs",
+    "new_run_id",
+    "open_checkpoints",
+    "package_versions",
+    "write_json",
+    "write_text",
+]
 
 _VERSIONED = (
     "cmbagent", "numpy", "scipy", "pandas", "matplotlib", "astropy", "emcee", "langgraph", "pydantic",
@@ -60,19 +74,12 @@ def write_json(path: Path, data: Any) -> None:
     A killed process never leaves a torn file; no fsync, because surviving a power cut is the job of the
     SQLite checkpoints, and an fsync per file would dominate the graph's overhead.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, default=str)
-        handle.write("\n")
-    os.replace(tmp, path)
+    write_atomic(path, (json.dumps(data, indent=2, default=str) + "\n").encode("utf-8"))
 
 
 def write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write text atomically (see :func:`cmbagent.paths.write_atomic`: no link in the run folder is followed)."""
+    write_atomic(path, text.encode("utf-8"))
 
 
 class RunFolder:
@@ -88,8 +95,6 @@ class RunFolder:
         if run_dir is not None:
             final = Path(run_dir).resolve()
             if final.exists() and any(final.iterdir()):
-                from cmbagent.exceptions import UserError
-
                 raise UserError(f"run folder {final} exists and is not empty; pass a new --run-dir")
             run_id = final.name
         else:
@@ -104,8 +109,13 @@ class RunFolder:
             (staging / "figures").mkdir()
             (staging / "steps").mkdir()
             (staging / "plans").mkdir()
+            cache = final.parent / INPUT_CACHE
+            prune_input_cache(cache)
+            inputs = {}
             for rel, source in task.files.items():
-                shutil.copy2(source, staging / rel)
+                # the resolved file itself, never a link swapped in since; linked, not copied, where possible
+                how = link_file(source, staging / rel, cache=cache)
+                inputs[rel] = {"bytes": (staging / rel).stat().st_size, "linked": how}
             write_text(staging / "task.md", task.markdown())
             write_json(
                 staging / "run.json",
@@ -116,7 +126,9 @@ class RunFolder:
                     "created": time.time(),
                     "task_source": str(task.source) if task.source else None,
                     "data_files": task.data_files,
+                    "inputs": inputs,
                     "config": config,
+                    "config_seal": seal(config),  # a resume checks that the run's code did not rewrite it
                     "versions": package_versions(),
                     "platform": f"{platform.system()} {platform.machine()}, {sys.version.split()[0]}",
                 },
@@ -141,11 +153,18 @@ class RunFolder:
         except ValueError:
             return str(path)
 
-    def step_dir(self, index: int, step: PlanStep) -> Path:
+    def step_files(self, index: int, step: PlanStep) -> StepFiles:
+        """The folder of the ``index``-th started step, ``steps/NN-<slug>/`` (created)."""
         path = self.path / "steps" / f"{index:02d}-{slugify(step.title)}"
         (path / "cells").mkdir(parents=True, exist_ok=True)
         (path / "outputs").mkdir(exist_ok=True)
-        return path
+        return StepFiles(self, self.rel(path))
+
+    def files_of(self, record: StepRecord) -> StepFiles:
+        """The files of a step that has started (its record names its folder)."""
+        if record.dir is None:
+            raise ValueError(f"step {record.id} has not started; it has no folder")
+        return StepFiles(self, record.dir)
 
     @property
     def transcript(self) -> Path:
@@ -164,11 +183,29 @@ class RunFolder:
         return self.path / "report.md"
 
     # -- run.json -------------------------------------------------------------------------------------
+    def record(self) -> RunRecord:
+        """``run.json`` as a typed record (unknown keys kept)."""
+        return RunRecord.model_validate(self.read_run() or {"run_id": self.path.name})
+
+    def config(self) -> dict[str, Any]:
+        """The settings the run was created with, as ``run.json`` holds them, if its seal still matches.
+
+        The run's sandboxed code can rewrite ``run.json``; a resume must not take a sandbox backend, model,
+        budget or install switch from it that the host did not write (see :mod:`cmbagent._seal`).
+        """
+        data = self.read_run()
+        config = data.get("config")
+        if not isinstance(config, dict) or not seal_matches(config, data.get("config_seal")):
+            raise UserError(f"{self.path / 'run.json'}: the run's settings were changed after it started (code "
+                            "in the run can do that) or it was made by another user or machine; they are not "
+                            "used: start the task again with `cmbagent solve`")
+        return config
+
     def read_run(self) -> dict[str, Any]:
-        path = self.path / "run.json"
-        if not path.is_file():
-            return {}
-        return dict(json.loads(path.read_text(encoding="utf-8")))
+        """``run.json`` (``{}`` before it exists), read through no link: the run's sandboxed code can replace it
+        with a link to a file of the host, whose content the next :meth:`update_run` would copy into the run."""
+        text = self._read_own("run.json")
+        return dict(json.loads(text)) if text is not None else {}
 
     def update_run(self, **fields: Any) -> dict[str, Any]:
         data = self.read_run()
@@ -181,21 +218,98 @@ class RunFolder:
         write_json(self.path / "plan.json", plan)
 
     def task_text(self) -> str:
-        path = self.path / "task.md"
-        return path.read_text(encoding="utf-8") if path.is_file() else ""
+        """``task.md`` as recorded (read through no link, as :meth:`read_run`)."""
+        return self._read_own("task.md") or ""
+
+    def _read_own(self, name: str) -> str | None:
+        try:
+            return read_beneath(self.path, name).decode("utf-8")
+        except FileNotFoundError:
+            return None
+        except PathNotAllowed:
+            raise PathNotAllowed(f"{self.path / name} was replaced by a link or a special file (code in the run "
+                                 "can do that); refusing to read it: start the task again") from None
+
+
+class StepFiles:
+    """The one writer of a step's folder: ``step.json``, ``cells/``, ``outputs/``, ``critique.json``,
+    ``summary.md`` and ``findings.json``.  Every write is atomic; paths returned are run-relative."""
+
+    def __init__(self, folder: RunFolder, rel: str):
+        self.folder = folder
+        self.rel = rel
+        self.path = folder.path / rel
+
+    def write_step(self, step: PlanStep, record: StepRecord) -> None:
+        """``step.json``: the plan step and the record's bookkeeping; ``findings.json`` when there are any."""
+        data: dict[str, Any] = {**step.model_dump(mode="json"), "index": record.index, "status": str(record.status)}
+        if record.attempts:
+            data.update(cell=record.cell, attempts=record.attempts, values=record.values)
+        if record.installs:
+            data["installs"] = [entry.model_dump(mode="json") for entry in record.installs]
+        if record.citations:
+            data["citations"] = [citation.model_dump(mode="json") for citation in record.citations]
+        write_json(self.path / "step.json", data)
+        if record.findings:
+            self.write_findings(record.findings)
+
+    def write_cell(self, attempt: int, code: str) -> str:
+        path = self.path / "cells" / f"attempt-{attempt}.py"
+        write_text(path, code)
+        return self.folder.rel(path)
+
+    def write_output(self, attempt: int, text: str) -> str:
+        path = self.path / "outputs" / f"attempt-{attempt}.txt"
+        write_text(path, text)
+        return self.folder.rel(path)
+
+    def write_install_log(self, attempt: int, text: str) -> str:
+        path = self.path / "outputs" / f"install-attempt-{attempt}.txt"
+        write_text(path, text)
+        return self.folder.rel(path)
+
+    def write_answer(self, text: str) -> str:
+        path = self.path / "outputs" / "answer.md"
+        write_text(path, text.strip() + "\n")
+        return self.folder.rel(path)
+
+    def write_critique(self, critique: CritiqueRecord) -> None:
+        write_json(self.path / "critique.json", critique.model_dump(mode="json"))
+
+    def write_summary(self, text: str) -> None:
+        write_text(self.path / "summary.md", text.strip() + "\n")
+
+    def write_findings(self, findings: list[Finding]) -> None:
+        write_json(self.path / "findings.json", [f.model_dump(mode="json") for f in findings])
+
+    @property
+    def result_path(self) -> str:
+        """Where a method cell writes the method's full result (run-relative)."""
+        return f"{self.rel}/outputs/result.json"
+
+    @property
+    def figure_dir(self) -> str:
+        """Where a method step's figures go (run-relative): ``figures/<step folder name>``."""
+        return f"figures/{Path(self.rel).name}"
 
 
 def list_runs(workspace: Path) -> list[dict[str, Any]]:
-    """Summaries of every run folder under ``workspace``, oldest first."""
+    """Summaries of every run folder under ``workspace``, oldest first; the runs of a batch folder
+    (``batch.json``, runs under ``runs/``) are listed with the batch they belong to (``batch``)."""
     rows: list[dict[str, Any]] = []
     if not workspace.is_dir():
         return rows
     for child in sorted(workspace.iterdir()):
-        if child.name.startswith(".") or not (child / "run.json").is_file():
+        if child.name.startswith("."):
+            continue
+        if (child / "batch.json").is_file() and (child / "runs").is_dir():
+            rows += [{**row, "batch": child.name} for row in list_runs(child / "runs")]
+            continue
+        if not (child / "run.json").is_file():
             continue
         try:
-            data = json.loads((child / "run.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            data = json.loads(read_beneath(child, "run.json"))
+        except (OSError, ValueError, PathNotAllowed):
             continue
         rows.append({
             "run_id": data.get("run_id", child.name),
@@ -206,22 +320,50 @@ def list_runs(workspace: Path) -> list[dict[str, Any]]:
             "steps_total": data.get("steps_total", 0),
             "cost_usd": data.get("cost_usd"),
             "duration_s": data.get("duration_s"),
+            "batch": None,
         })
     return rows
 
 
 def open_checkpoints(path: Path) -> Any:
-    """The run's LangGraph ``SqliteSaver``.
+    """The run's LangGraph ``SqliteSaver`` at ``path`` (see :mod:`cmbagent.checkpoints` for why it is opened
+    the way it is, and for the PostgreSQL store of shared deployments)."""
+    from cmbagent.checkpoints import open_sqlite
 
-    WAL with ``synchronous=NORMAL``: every committed checkpoint survives a kill -9 of the process (the
-    graph runs with ``durability="sync"``, so a step's checkpoint is committed before the next step starts);
-    only an operating-system crash could lose the last commits, at a fraction of the fsync cost.
+    return open_sqlite(path).saver
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every pydantic object and enum replaced by its JSON form."""
+    from enum import Enum
+
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_plain(item) for item in value)
+    return value
+
+
+def checkpoint_serde() -> Any:
+    """The checkpoint serializer: plain JSON data in, LangGraph's strict deserializer out.
+
+    The graph's typed state objects are dumped (JSON mode) on the way in and validated again by its state
+    model on the way out, so a checkpoint names no class; reading one revives only LangGraph's built-in safe
+    types (its default would import and call any callable a checkpoint names), and a refactor that moves a
+    class cannot break a resume.
     """
-    import sqlite3
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-    from langgraph.checkpoint.sqlite import SqliteSaver
+    class PlainStrict(JsonPlusSerializer):
+        def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+            return super().dumps_typed(_plain(obj))
 
-    conn = sqlite3.connect(str(path), check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    return SqliteSaver(conn)
+    return PlainStrict(allowed_msgpack_modules=None)

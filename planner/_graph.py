@@ -7,30 +7,48 @@ with the SQLite checkpointer of the run folder.
     dispatch -> act -> (act | critique | replan);  critique -> (act | summarise | replan | dispatch)
     summarise -> dispatch;  replan -> (dispatch | report);  dispatch -> report (plan done / budget) -> END
 
-Every edge is chosen by code (the ``next`` field a node sets); models are asked only for judgements.
-A budget exhausted inside any node routes to the report, which is always written.
+Every node routes with ``Command(goto=...)`` chosen by code (:data:`ROUTES` declares where each may go);
+models are asked only for judgements.  A budget exhausted inside any node routes to the report, which is
+always reached; the run session renders ``report.md`` from what the report node established.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from cmbagent.agents._schemas import AuditReport, ReportDraft
-from cmbagent.exceptions import BudgetExceeded
+from cmbagent.agents import AuditContext, ReportContext, StepResult
+from cmbagent.audits import audit_run, run_evidence
+from cmbagent.exceptions import BudgetExceeded, PathError
+from cmbagent.paths import iter_files_beneath, read_beneath
 from cmbagent.planner import _planning, _steps
-from cmbagent.planner._context import brief_text, clip
-from cmbagent.planner._plan import Plan
+from cmbagent.planner._findings import record_findings
+from cmbagent.planner._requirements import check_requirements, delivered_text, write_requirements
 from cmbagent.planner._runtime import GraphSettings, Runtime
-from cmbagent.planner._state import RunState
+from cmbagent.planner._state import RunState, go
+from cmbagent.run import RunFolder
+from cmbagent.state import (
+    AuditFacts,
+    AuditReport,
+    Finding,
+    InputFile,
+    ReportDraft,
+    ReportInputs,
+    RequirementCheck,
+    RunStatus,
+    Severity,
+)
 
-__all__ = ["NODES", "GraphSettings", "Runtime", "build_graph"]
+__all__ = ["NODES", "ROUTES", "GraphSettings", "Runtime", "audit_facts", "build_graph", "report_draft",
+           "requirement_checks", "write_requirements"]
 
-NODES: dict[str, Callable[[Runtime, RunState], dict[str, Any]]] = {
+Node = Callable[[Runtime, RunState], Any]
+
+NODES: dict[str, Node] = {
     "analyse": _planning.analyse,
     "plan": _planning.plan,
     "review": _planning.review,
@@ -41,7 +59,7 @@ NODES: dict[str, Callable[[Runtime, RunState], dict[str, Any]]] = {
     "summarise": _steps.summarise,
     "replan": _planning.replan,
 }
-_ROUTES: dict[str, tuple[str, ...]] = {
+ROUTES: dict[str, tuple[str, ...]] = {
     "analyse": ("plan", "report"),
     "plan": ("review", "approve", "report"),
     "review": ("plan", "approve", "report"),
@@ -54,95 +72,132 @@ _ROUTES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _guarded(rt: Runtime, name: str, fn: Callable[[Runtime, RunState], dict[str, Any]]) -> Callable[[RunState], dict[str, Any]]:
+def _guarded(runtime: Callable[[], Runtime], name: str, fn: Node) -> Callable[[RunState], Any]:
     """Bind a node to the runtime; a spent budget ends the run cleanly through the report."""
 
     @functools.wraps(fn)
-    def node(state: RunState) -> dict[str, Any]:
+    def node(state: RunState) -> Any:
+        rt = runtime()
         try:
             return fn(rt, state)
         except BudgetExceeded as exc:
-            rt.events.emit("budget_warning", kind=exc.kind, spent=exc.spent, limit=exc.limit)
-            return {"status": "budget_exhausted", "stop_reason": str(exc), "next": "report"}
+            # the model client has already announced the limit (budget_warning, once per run)
+            return go("report", status=RunStatus.BUDGET_EXHAUSTED, stop_reason=str(exc))
 
     node.__name__ = name
     return node
 
 
-def _route(state: RunState) -> str:
-    return state.get("next", "report")
-
-
-def audit_facts(rt: Runtime, state: RunState) -> dict[str, Any]:
-    """What code can establish about reproducibility (the auditor judges these facts)."""
-    folder = rt.folder.path
+def audit_facts(run: RunFolder) -> AuditFacts:
+    """What code can establish about a run's reproducibility (the auditor judges these facts)."""
+    folder = run.path
     inputs = {}
-    for path in sorted((folder / "data").rglob("*")):
-        if path.is_file():
-            inputs[rt.folder.rel(path)] = {"bytes": path.stat().st_size,
-                                           "sha256": hashlib.sha256(path.read_bytes()).hexdigest()[:16]}
+    data = folder / "data"
+    # every file through no link: the run's code can plant one to a file of the host
+    for rel, handle in iter_files_beneath(data) if data.is_dir() and not data.is_symlink() else []:
+        digest = hashlib.sha256(handle.read()).hexdigest()[:16]
+        inputs[f"data/{rel}"] = InputFile(bytes=os.fstat(handle.fileno()).st_size, sha256=digest)
+    inputs = dict(sorted(inputs.items()))
     cells = sorted(str(p.relative_to(folder)) for p in (folder / "steps").glob("*/cells/*.py"))
     unseeded = []
     for rel in cells:
-        code = (folder / rel).read_text(encoding="utf-8")
+        try:
+            code = read_beneath(folder, rel).decode("utf-8", errors="replace")
+        except (OSError, PathError):
+            continue
         uses_random = re.search(r"np\.random\.|random\.|emcee|torch\.|sample|run_method", code)
         if uses_random and not re.search(r"seed|random_state|default_rng\(\s*\d", code):
             unseeded.append(rel)
-    return {"inputs": inputs, "cells": cells, "unseeded_cells": unseeded,
-            "notebook": (folder / "notebook.ipynb").is_file(), "network": "blocked by the sandbox"}
+    return AuditFacts(inputs=inputs, cells=cells, unseeded_cells=unseeded, notebook=(folder / "notebook.ipynb").is_file())
 
 
-def report_node(rt: Runtime, state: RunState) -> dict[str, Any]:
-    """Audit, narrative and report.md; always runs, also after failures and spent budgets."""
-    from cmbagent.report import fallback_draft, render_report
+def report_draft(state: RunState, status: RunStatus) -> ReportDraft:
+    """The narrative written by code when no model may be asked (budget spent, or the run broke)."""
+    from cmbagent.report import key_numbers
 
-    status = state.get("status", "running")
-    if status == "running":
-        status = "done"
-    facts = audit_facts(rt, state)
+    done = [r for r in state.steps.values() if r.status == "done"]
+    numbers = "; ".join(f"{row['name']} = {row['text']}" for row in key_numbers(state.steps)[:8])
+    summary = f"The run ended with status '{status}' after {len(done)} completed step(s)."
+    if numbers:
+        summary += f" Key numbers: {numbers}."
+    if state.stop_reason:
+        summary += f" It stopped because: {state.stop_reason}"
+    limitations = (["This report was written without the reporter agent (budget exhausted)."]
+                   if status is RunStatus.BUDGET_EXHAUSTED else [])
+    return ReportDraft(title=state.task.title, summary=summary, conclusions=[], limitations=limitations)
+
+
+def _audit_narrative(rt: Runtime, state: RunState, draft: ReportDraft) -> list[Finding]:
+    evidence = run_evidence(rt.folder.path, draft=draft, steps=state.started(), task=state.task,
+                            findings=state.all_findings())
+    return audit_run(evidence).findings
+
+
+def report_node(rt: Runtime, state: RunState) -> Any:
+    """Audit and narrative for report.md; always reached, also after failures and spent budgets.
+
+    The narrative is audited by code (``report.unsupported_number``, and every registered run audit); a
+    narrative with an error finding goes back to the reporter once, with the findings, and what remains is
+    recorded as the run's findings.
+    """
+    status = RunStatus.DONE if state.status is RunStatus.RUNNING else state.status
+    stop_reason = state.stop_reason
+    facts = audit_facts(rt.folder)
     audit: AuditReport | None = None
     draft: ReportDraft | None = None
-    if status != "budget_exhausted":
+    found: list[Finding] = []
+    if status is not RunStatus.BUDGET_EXHAUSTED:
         try:
-            audit = rt.ask("reproducibility_auditor", [("Facts", clip(str(facts), 4000))], {"facts": facts})
-            plan = Plan.model_validate(state["plan"]) if state.get("plan") else None
-            summaries = "\n".join(
-                f"- {sid} [{r.get('status')}]: {r.get('summary') or r.get('reason') or ''}"[:700]
-                for sid, r in state.get("results", {}).items()
-            )
-            draft = rt.ask(
-                "reporter",
-                [("Task brief", brief_text(state.get("brief", {"title": state["task"]["title"], "objective": ""}))),
-                 ("Plan", plan.outline(state.get("statuses")) if plan else "(no plan)"),
-                 ("Step summaries", clip(summaries, 6000)),
-                 ("Outcome", f"{status}. {state.get('stop_reason', '')}")],
-                {"brief": state.get("brief"), "results": state.get("results", {}), "status": status,
-                 "stop_reason": state.get("stop_reason", ""), "task": state["task"]},
-            )
+            audit = rt.ask("reproducibility_auditor", AuditContext(facts=facts), AuditReport)
+            results = [StepResult(id=r.id, title=r.title, status=str(r.status), summary=r.summary, reason=r.reason,
+                                  method=r.method, values=r.values, checks=r.checks) for r in state.started()]
+            from cmbagent.report import references
+
+            context = ReportContext(title=state.task.title, brief=state.brief, plan=state.plan,
+                                    statuses=state.statuses(), results=results, status=str(status),
+                                    stop_reason=stop_reason, findings=state.all_findings(),
+                                    references=[r.line() for r in references(state.steps)])
+            draft = rt.ask("reporter", context, ReportDraft)
+            found = _audit_narrative(rt, state, draft)
+            rejected = [f for f in found if f.severity is Severity.ERROR]
+            if rejected:
+                draft = rt.ask("reporter", context.model_copy(update={"rejected": rejected}), ReportDraft)
+                found = _audit_narrative(rt, state, draft)
         except BudgetExceeded as exc:
-            status = "budget_exhausted"
-            state = {**state, "stop_reason": str(exc)}
+            status, stop_reason = RunStatus.BUDGET_EXHAUSTED, str(exc)
     if draft is None:
-        draft = fallback_draft(dict(state), status)
-    render_report(rt.folder, state={**state, "status": status}, draft=draft, audit=audit, facts=facts,
-                  ledger=getattr(rt.client, "ledger", None))
-    return {"status": status, "next": "end"}
+        draft = report_draft(state.model_copy(update={"stop_reason": stop_reason}), status)
+        found = _audit_narrative(rt, state, draft)
+    checks = requirement_checks(rt.folder, state, draft)
+    found += [f for c in checks if (f := c.finding()) is not None]  # task.requirement_unmet
+    return go("__end__", status=status, stop_reason=stop_reason,
+              report=ReportInputs(draft=draft, audit=audit, facts=facts, requirements=checks),
+              **record_findings(rt, state, found))
 
 
-def build_graph(rt: Runtime, checkpointer: Any = None) -> Any:
-    """Declare, validate and compile the graph for this runtime."""
+def requirement_checks(folder: RunFolder, state: RunState, draft: ReportDraft | None) -> list[RequirementCheck]:
+    """The task's checklist checked against what the run did and reported (see :mod:`._requirements`)."""
+    requirements = state.brief.requirements if state.brief is not None else []
+    return check_requirements(requirements, state.steps, delivered_text(folder, state.steps, draft))
+
+
+def build_graph(rt: Runtime | Callable[[], Runtime], checkpointer: Any = None) -> Any:
+    """Declare, validate and compile the graph.
+
+    ``rt`` is the runtime, or a function that makes it when the first node runs (so reading a finished or
+    waiting run's checkpoint needs no model client).
+    """
     from langgraph.graph import END, START, StateGraph
 
+    runtime: Callable[[], Runtime]
+    if isinstance(rt, Runtime):
+        fixed = rt
+        runtime = lambda: fixed  # noqa: E731
+    else:
+        runtime = rt
     graph = StateGraph(RunState)
     for name, fn in NODES.items():
-        graph.add_node(name, _guarded(rt, name, fn))  # type: ignore[call-overload]
-    graph.add_node("report", _guarded(rt, "report", report_node))  # type: ignore[call-overload]
+        graph.add_node(name, _guarded(runtime, name, fn), destinations=ROUTES[name])  # type: ignore[call-overload]
+    graph.add_node("report", _guarded(runtime, "report", report_node), destinations=(END,))  # type: ignore[call-overload]
     graph.add_edge(START, "analyse")
-    for name, targets in _ROUTES.items():
-        graph.add_conditional_edges(name, _route, {t: t for t in targets})
-    graph.add_edge("report", END)
     return graph.compile(checkpointer=checkpointer)
-
-
-def run_dir_of(rt: Runtime) -> Path:
-    return rt.folder.path

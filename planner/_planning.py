@@ -2,217 +2,252 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
 
-from cmbagent.agents._schemas import PlanReview, ReplanDecision, TaskBrief
-from cmbagent.planner._context import brief_text, clip, recent_text
-from cmbagent.planner._plan import Plan, plan_problems
+from cmbagent.agents import (
+    RECENT_STEPS,
+    PlanContext,
+    PlanReview,
+    PlanReviewContext,
+    RecentStep,
+    ReplanContext,
+    ReplanDecision,
+    TaskContext,
+    clip,
+)
+from cmbagent.exceptions import OutputValidationError
+from cmbagent.planner._requirements import write_requirements
 from cmbagent.planner._runtime import Runtime
-from cmbagent.planner._state import RunState
+from cmbagent.planner._state import RunState, go
+from cmbagent.state import (
+    Plan,
+    PlanDraft,
+    Requirement,
+    RequirementCheck,
+    RunStatus,
+    SkipReason,
+    StepRecord,
+    StepStatus,
+    TaskBrief,
+    next_step_ids,
+    plan_problems,
+)
 
-__all__ = ["analyse", "approve", "plan", "replan", "review"]
+__all__ = ["analyse", "approve", "plan", "recent_steps", "replan", "review"]
 
-
-def _methods() -> set[str]:
-    from cmbagent.tools.methods import iter_methods
-
-    return {spec.name for spec in iter_methods()}
-
-
-def analyse(rt: Runtime, state: RunState) -> dict[str, Any]:
-    task = state["task"]
-    brief: TaskBrief = rt.ask(
-        "task_analyst",
-        [("Task", clip(task["text"], 6000)),
-         ("Front matter", json.dumps(task.get("front_matter", {}), default=str)),
-         ("Data files in the run folder", "\n".join(task.get("data_files", [])) or "(none)")],
-        {"task": task},
-    )
-    data = brief.model_dump()
-    # code, not the model, knows which files exist
-    data["data_files"] = list(task.get("data_files", []))
-    if task.get("method"):
-        data["method"] = task["method"]
-        data["arguments"] = {**task.get("arguments", {})}
-    return {"brief": data, "next": "plan", "feedback": [], "review_round": 0}
+TASK_CHARS = 6000
 
 
-def _validated(rt: Runtime, plan: Plan) -> list[str]:
-    return plan_problems(
-        plan, step_agents=rt.registry.step_agents(), methods=_methods(), max_steps=rt.settings.max_steps
-    )
+def analyse(rt: Runtime, state: RunState) -> Any:
+    """The task analyst restates the task and extracts its requirements; code adds what it knows for sure."""
+    from cmbagent.inputs import describe_inputs
+
+    task = state.task
+    inputs = describe_inputs({rel: rt.folder.path / rel for rel in task.data_files})
+    context = TaskContext(title=task.title, text=clip(task.text, TASK_CHARS), method=task.method,
+                          arguments=task.arguments, front_matter=task.front_matter, data_files=task.data_files,
+                          columns={i.name: list(i.columns) for i in inputs if i.columns})
+    brief = rt.ask("task_analyst", context, TaskBrief)
+    # code, not the model, knows which files exist and which method the task names; the front matter's
+    # arguments override what the analyst read from the text, which it keeps for the rest
+    update: dict[str, Any] = {"data_files": list(task.data_files), "requirements": _numbered(task, brief)}
+    if task.method:
+        update.update(method=task.method, arguments={**brief.arguments, **task.arguments}
+                      if brief.method in (None, task.method) else dict(task.arguments))
+    brief = brief.model_copy(update=update)
+    write_requirements(rt.folder, [RequirementCheck(requirement=r) for r in brief.requirements])
+    return go("plan", brief=brief, feedback=[], review_round=0)
 
 
-def plan(rt: Runtime, state: RunState) -> dict[str, Any]:
-    """Ask the planner; validation errors go back to it (bounded), never crash the run."""
-    feedback = list(state.get("feedback", []))
-    previous = state.get("plan")
+def _numbered(task: Any, brief: TaskBrief) -> list[Requirement]:
+    """The analyst's checklist with every front-matter argument in it (code knows those for sure), numbered
+    r1, r2, ... by code."""
+    items = list(brief.requirements)
+    stated = {(r.argument, r.source) for r in items if r.kind == "argument"}
+    for name, value in task.arguments.items():
+        if name != "output_dir" and (name, "front_matter") not in stated:
+            items.append(Requirement(kind="argument", text=f"{name}: {value}", source="front_matter",
+                                     method=task.method, argument=name, value=value))
+    return [item.model_copy(update={"id": f"r{n}", "method": item.method or brief.method or task.method})
+            for n, item in enumerate(items, 1)]
+
+
+def problems_of(rt: Runtime, plan: Plan) -> list[str]:
+    return plan_problems(plan, step_agents=rt.step_agents(), method_agents=rt.registry.step_agents("method"),
+                         methods=set(rt.method_names), max_steps=rt.settings.max_steps)
+
+
+def plan(rt: Runtime, state: RunState) -> Any:
+    """Ask the planner; validation errors go back to it (bounded), never crash the run.  Code numbers the steps."""
+    assert state.brief is not None  # analyse ran
+    feedback = list(state.feedback)
     proposal: Plan | None = None
     problems: list[str] = []
     for _ in range(rt.settings.max_plan_repairs + 1):
-        sections = [("Task brief", brief_text(state["brief"]))]
-        if previous:
-            sections.append(("Previous plan", Plan.model_validate(previous).outline()))
-        if feedback or problems:
-            sections.append(("Change requests to address", "\n".join(f"- {c}" for c in feedback + problems)))
-        proposal = rt.ask(
-            "planner",
-            sections,
-            {"brief": state["brief"], "task": state["task"], "feedback": feedback + problems,
-             "previous_plan": previous, "max_steps": rt.settings.max_steps},
-        )
-        problems = _validated(rt, proposal)
+        context = PlanContext(brief=state.brief, previous_plan=state.plan, requests=feedback + problems,
+                              max_steps=rt.settings.max_steps, index=rt.index_description)
+        try:
+            proposal = rt.ask("planner", context, PlanDraft).numbered()
+        except OutputValidationError as exc:
+            proposal, problems = None, [f"the plan did not validate: {exc}"]
+            continue
+        problems = problems_of(rt, proposal)
         if not problems:
             break
     if proposal is None or problems:
-        return {"status": "failed", "stop_reason": "the planner could not produce a valid plan: " + "; ".join(problems),
-                "next": "report"}
-    version = state.get("plan_version", 0) + 1
-    data = proposal.model_dump()
+        return go("report", status=RunStatus.FAILED,
+                  stop_reason="the planner could not produce a valid plan: " + "; ".join(problems))
+    version = state.plan_version + 1
+    data = proposal.model_dump(mode="json")
     rt.folder.write_plan(data, version)
-    round_ = state.get("review_round", 0) + 1
-    rt.events.emit("plan_proposed", plan=data, round=round_)
-    nxt = "review" if rt.settings.n_reviews > 0 and state.get("review_round", 0) < rt.settings.n_reviews else "approve"
-    return {"plan": data, "plan_version": version, "feedback": [], "next": nxt}
+    rt.events.emit("plan_proposed", plan=data, round=state.review_round + 1)
+    nxt = "review" if rt.settings.n_reviews > 0 and state.review_round < rt.settings.n_reviews else "approve"
+    return go(nxt, plan=proposal, plan_version=version, feedback=[])
 
 
-def review(rt: Runtime, state: RunState) -> dict[str, Any]:
-    round_ = state.get("review_round", 0) + 1
-    verdict: PlanReview = rt.ask(
-        "plan_reviewer",
-        [("Task brief", brief_text(state["brief"])),
-         ("Proposed plan", clip(json.dumps(state["plan"], indent=1), 12000)),
-         ("Review round", f"{round_} of {rt.settings.n_reviews}")],
-        {"brief": state["brief"], "plan": state["plan"], "round": round_},
-    )
-    # code double-checks what code can check
-    problems = _validated(rt, Plan.model_validate(state["plan"]))
+def review(rt: Runtime, state: RunState) -> Any:
+    assert state.brief is not None and state.plan is not None  # planning ran
+    round_ = state.review_round + 1
+    verdict = rt.ask("plan_reviewer", PlanReviewContext(brief=state.brief, plan=state.plan, round=round_,
+                                                        rounds=rt.settings.n_reviews), PlanReview)
+    problems = problems_of(rt, state.plan)  # code double-checks what code can check
     approved = verdict.approved and not problems
     comments = list(verdict.comments) + problems
     rt.events.emit("plan_reviewed", approved=approved, comments=comments, round=round_)
     if not approved and comments:  # the planner revises; `plan` decides whether another review round follows
-        return {"review_round": round_, "feedback": comments, "next": "plan"}
-    return {"review_round": round_, "next": "approve"}
+        return go("plan", review_round=round_, feedback=comments)
+    return go("approve", review_round=round_)
 
 
-def approve(rt: Runtime, state: RunState) -> dict[str, Any]:
+def approve(rt: Runtime, state: RunState) -> Any:
     """Auto-approve, or stop for a person (LangGraph ``interrupt``; ``resume`` carries the decision)."""
-    plan_data = state["plan"]
+    assert state.plan is not None  # planning ran
+    plan_data = state.plan.model_dump(mode="json")
     if not rt.settings.approve_plan:
         rt.events.emit("plan_approved", plan=plan_data, by="auto", edited=False, comment="")
-        return _start(plan_data)
+        return _start(state.plan)
     from langgraph.types import interrupt
 
-    decision = interrupt({"kind": "plan_approval", "plan": plan_data, "run_dir": str(rt.folder.path)})
-    action = (decision or {}).get("action", "approve")
-    comment = str((decision or {}).get("comment", ""))
+    decision = interrupt({"kind": "plan_approval", "plan": plan_data, "run_dir": str(rt.folder.path)}) or {}
+    action = decision.get("action", "approve")
+    comment = str(decision.get("comment", ""))
     if action == "reject":
-        return {"feedback": [f"A person rejected the plan: {comment or 'no reason given'}"],
-                "review_round": 0, "next": "plan"}
-    edited = False
+        return go("plan", feedback=[f"A person rejected the plan: {comment or 'no reason given'}"], review_round=0)
     if action == "edit" and decision.get("plan"):
         try:
-            edited_plan = Plan.model_validate(decision["plan"])
+            edited = Plan.model_validate(decision["plan"])
         except ValidationError as exc:
-            return {"feedback": [f"The person's edited plan was invalid ({exc.error_count()} errors); revise it"],
-                    "review_round": 0, "next": "plan"}
-        problems = _validated(rt, edited_plan)
+            errors = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(plan)'}: {e['msg']}"
+                               for e in exc.errors(include_url=False))
+            return go("plan", feedback=[f"The person's edited plan was invalid ({errors}); revise it"], review_round=0)
+        problems = problems_of(rt, edited)
         if problems:
-            return {"feedback": ["The person's edited plan has problems: " + "; ".join(problems)],
-                    "plan": edited_plan.model_dump(), "review_round": 0, "next": "plan"}
-        plan_data = edited_plan.model_dump()
-        version = state.get("plan_version", 0) + 1
-        rt.folder.write_plan(plan_data, version)
-        edited = True
-        rt.events.emit("plan_approved", plan=plan_data, by="person", edited=True, comment=comment)
-        return {**_start(plan_data), "plan": plan_data, "plan_version": version}
-    rt.events.emit("plan_approved", plan=plan_data, by="person", edited=edited, comment=comment)
-    return _start(plan_data)
+            return go("plan", feedback=["The person's edited plan has problems: " + "; ".join(problems)],
+                      plan=edited, review_round=0)
+        version = state.plan_version + 1
+        data = edited.model_dump(mode="json")
+        rt.folder.write_plan(data, version)
+        rt.events.emit("plan_approved", plan=data, by="person", edited=True, comment=comment)
+        return _start(edited, plan_version=version)
+    rt.events.emit("plan_approved", plan=plan_data, by="person", edited=False, comment=comment)
+    return _start(state.plan)
 
 
-def _start(plan_data: dict[str, Any]) -> dict[str, Any]:
-    statuses = {step["id"]: "pending" for step in plan_data["steps"]}
-    return {"statuses": statuses, "results": {}, "replans": 0, "step_index": 0, "next": "dispatch"}
+def _start(plan: Plan, **extra: Any) -> Any:
+    steps = {step.id: StepRecord(id=step.id, title=step.title) for step in plan.steps}
+    return go("dispatch", plan=plan, steps=steps, replans=0, step_index=0, **extra)
 
 
-def replan(rt: Runtime, state: RunState) -> dict[str, Any]:
+def recent_steps(state: RunState, current: str | None) -> list[RecentStep]:
+    """The last :data:`RECENT_STEPS` steps that ran (or were skipped) before ``current``, in plan order."""
+    plan = state.plan
+    if plan is None:
+        return []
+    order = plan.ids
+    limit = order.index(current) if current in order else len(order)
+    earlier = [sid for sid in order[:limit] if sid in state.steps
+               and state.steps[sid].status is not StepStatus.PENDING and sid != current]
+    out = []
+    for sid in earlier[-RECENT_STEPS:]:
+        record = state.steps[sid]
+        out.append(RecentStep(id=sid, title=record.title, status=str(record.status), dir=record.dir or "",
+                              summary=record.summary or record.reason, values=record.values, checks=record.checks,
+                              method=record.method,
+                              findings=[f"{f.code} ({f.severity})" for f in record.findings]))
+    return out
+
+
+def replan(rt: Runtime, state: RunState) -> Any:
     """A step failed or was rejected twice: revise the remaining steps or skip it; the run goes on."""
-    current = state["current"]
-    assert current is not None  # routing guarantees a current step here
-    plan_obj = Plan.model_validate(state["plan"])
-    statuses = dict(state["statuses"])
-    results = dict(state.get("results", {}))
-    reason = state.get("stop_reason") or "the step failed"
-    replans = state.get("replans", 0) + 1
-    record = dict(results.get(current, {}))
-    record.update(status="failed", reason=reason)
-    last = state.get("last") or {}
-    parsed = last.get("parsed") or {}
-    unaccepted = parsed.get("values") if isinstance(parsed.get("values"), dict) else parsed
+    plan_obj, step, record = state.current_step()
+    assert state.brief is not None
+    steps = dict(state.steps)
+    reason = state.stop_reason or "the step failed"
+    replans = state.replans + 1
+    last = state.last
+    record = record.model_copy(update={"status": StepStatus.FAILED, "reason": reason,
+                                       "findings": last.findings if last is not None else record.findings})
+    unaccepted = last.values if last is not None and last.result else {}
     if unaccepted:  # numbers the critic did not accept stay visible in the report, marked as such
-        record["unaccepted_values"] = unaccepted
-        record["cell"] = last.get("cell")
+        record = record.model_copy(update={"unaccepted_values": unaccepted, "cell": last.cell if last else None})
     if replans > rt.settings.max_replans:
-        statuses[current] = "failed"
-        results[current] = record
-        rt.step_finished(current, status="failed", summary=reason, values={})
-        for sid, st in statuses.items():
-            if st == "pending":
-                statuses[sid] = "skipped"
-                results[sid] = {"status": "skipped", "reason": "replan limit reached"}
-        return {"statuses": statuses, "results": results, "replans": replans, "status": "failed",
-                "stop_reason": f"replan limit ({rt.settings.max_replans}) reached; last failure: {reason}",
-                "next": "report"}
-    order = [s.id for s in plan_obj.steps]
-    step = plan_obj.step(current)
-    decision: ReplanDecision = rt.ask(
-        "replanner",
-        [("Task brief", brief_text(state["brief"])),
-         ("Plan", plan_obj.outline(statuses)),
-         ("Failed step", f"{step.id}: {step.title}\nGoal: {step.goal}"),
-         ("Why it failed", clip(reason, 2500)),
-         ("Recent steps", recent_text(plan_obj, results, current))],
-        {"brief": state["brief"], "plan": state["plan"], "step": step.model_dump(), "reason": reason,
-         "statuses": statuses, "used_ids": order},
-    )
+        steps[step.id] = record
+        _write(rt, plan_obj, record)
+        rt.step_finished(step.id, status="failed", summary=reason, values={})
+        for sid, other in list(steps.items()):
+            if other.status is StepStatus.PENDING:
+                steps[sid] = other.model_copy(update={"status": StepStatus.SKIPPED, "reason": "replan limit reached",
+                                                      "skip_reason": SkipReason.REPLAN_LIMIT})
+        return go("report", steps=steps, replans=replans, status=RunStatus.FAILED,
+                  stop_reason=f"replan limit ({rt.settings.max_replans}) reached; last failure: {reason}")
+    used = [*plan_obj.ids, *steps]
+    context = ReplanContext(brief=state.brief, plan=plan_obj, statuses=state.statuses(), failed=step, reason=reason,
+                            recent=recent_steps(state, step.id), new_ids=next_step_ids(used, 3))
+    try:
+        decision = rt.ask("replanner", context, ReplanDecision)
+    except OutputValidationError as exc:
+        decision = ReplanDecision(action="skip", reason=f"the replanner's reply did not validate: {exc}")
     new_ids: list[str] = []
     skipped: list[str] = []
     if decision.action == "revise" and decision.new_steps:
-        tail = [s for s in plan_obj.steps[order.index(current) + 1:]]
-        kept = plan_obj.steps[: order.index(current) + 1]
-        candidate = Plan(steps=kept + list(decision.new_steps), rationale=plan_obj.rationale)
-        problems = _validated(rt, candidate)
-        reused = {s.id for s in decision.new_steps} & set(order)
-        if reused:
-            problems.append(f"new steps reuse ids {sorted(reused)}")
+        at = plan_obj.ids.index(step.id) + 1
+        fresh = PlanDraft(steps=list(decision.new_steps)).numbered(used=used)
+        candidate = Plan(steps=plan_obj.steps[:at] + fresh.steps, rationale=plan_obj.rationale)
+        problems = problems_of(rt, candidate)
         if problems:
             decision = ReplanDecision(action="skip", reason=f"{decision.reason} (revision rejected: {'; '.join(problems)})")
         else:
-            for old in tail:
-                if statuses.get(old.id) == "pending":
-                    statuses[old.id] = "skipped"
-                    results[old.id] = {"status": "skipped", "reason": "replaced by the revised plan"}
+            for old in plan_obj.steps[at:]:
+                if steps[old.id].status is StepStatus.PENDING:
+                    steps[old.id] = steps[old.id].model_copy(update={
+                        "status": StepStatus.SKIPPED, "reason": "replaced by the revised plan",
+                        "skip_reason": SkipReason.REPLACED})
                     skipped.append(old.id)
-            # keep replaced steps visible in plan.json history, but the live plan holds kept + new
-            plan_obj = candidate
-            for s in decision.new_steps:
-                statuses[s.id] = "pending"
-                new_ids.append(s.id)
-    status = "failed" if new_ids else "skipped"
-    statuses[current] = status
-    record.update(status=status, reason=f"{clip(reason, 600)} — replanner: {clip(decision.reason, 400)}")
-    results[current] = record
-    rt.step_finished(current, status=status, summary=record["reason"], values={})
-    rt.events.emit("replanned", reason=decision.reason, skipped=[current, *skipped] if not new_ids else skipped,
-                   new_steps=new_ids)
-    update: dict[str, Any] = {"statuses": statuses, "results": results, "replans": replans, "current": None,
-                              "stop_reason": "", "next": "dispatch"}
+            plan_obj = candidate  # replaced steps stay visible in plans/ history; the live plan holds kept + new
+            for new in fresh.steps:
+                steps[new.id] = StepRecord(id=new.id, title=new.title)
+                new_ids.append(new.id)
+    why = f"{clip(reason, 600)} — replanner: {clip(decision.reason, 400)}"
     if new_ids:
-        version = state.get("plan_version", 0) + 1
-        data = plan_obj.model_dump()
-        rt.folder.write_plan(data, version)
-        update.update(plan=data, plan_version=version)
-    return update
+        record = record.model_copy(update={"reason": why})
+    else:
+        record = record.model_copy(update={"status": StepStatus.SKIPPED, "reason": why,
+                                           "skip_reason": SkipReason.REPLANNER})
+    steps[step.id] = record
+    _write(rt, plan_obj, record, step)
+    rt.step_finished(step.id, status=str(record.status), summary=why, values={})
+    rt.events.emit("replanned", reason=decision.reason, skipped=[step.id, *skipped] if not new_ids else skipped,
+                   new_steps=new_ids)
+    update: dict[str, Any] = {"steps": steps, "replans": replans, "current": None, "stop_reason": ""}
+    if new_ids:
+        version = state.plan_version + 1
+        rt.folder.write_plan(plan_obj.model_dump(mode="json"), version)
+        update.update(plan=plan_obj, plan_version=version)
+    return go("dispatch", **update)
+
+
+def _write(rt: Runtime, plan: Plan, record: StepRecord, step: Any = None) -> None:
+    if record.dir is not None:
+        rt.folder.files_of(record).write_step(step or plan.step(record.id), record)

@@ -7,18 +7,23 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from cmbagent.agents import AgentRegistry
+from cmbagent.agents import AgentContext, AgentRegistry, bind_schema, catalogue_lines, output_format
 from cmbagent.events import EventLog, read_events
-from cmbagent.models._protocol import ImagePart, Message, ModelRequest, ModelResponse, TextPart
-from cmbagent.planner._context import output_format
+from cmbagent.exceptions import ConfigError, OutputValidationError
+from cmbagent.models import ImagePart, Message, ModelRequest, ModelResponse, TextPart
 from cmbagent.run import RunFolder
-from cmbagent.sandbox._types import Executor
+from cmbagent.sandbox import Executor
 
-__all__ = ["Client", "GraphSettings", "Runtime"]
+__all__ = ["CATALOGUE_LIMIT", "Client", "GraphSettings", "Runtime"]
+
+T = TypeVar("T", bound=BaseModel)
+#: the planner sees the whole method catalogue up to this many methods; past it, those nearest the task by
+#: meaning (the catalogue is indexed, see cmbagent.literature.search_methods) plus the one the task names
+CATALOGUE_LIMIT = 40
 
 
 class Client(Protocol):
@@ -41,6 +46,7 @@ class GraphSettings:
     max_rejections: int = 2
     max_plan_repairs: int = 3
     cell_timeout: float = 900.0
+    heartbeat_s: float = 30.0  # a cell running longer reports its elapsed time and last output line this often
     vision: bool = False
     allow_install: bool = False  # pip installs into <run>/.overlay/site-packages (see planner/_install.py)
 
@@ -57,6 +63,8 @@ class Runtime:
         events: EventLog,
         settings: GraphSettings,
         open_executor: Callable[[], Executor],
+        retriever: Any = None,
+        method_index: Callable[[], Any] | None = None,
     ):
         self.folder = folder
         self.registry = registry
@@ -64,6 +72,8 @@ class Runtime:
         self.events = events
         self.settings = settings
         self._open_executor = open_executor
+        self.retriever = retriever  # a planner._retrieval.Retriever over the run's knowledge index, or None
+        self._method_index = method_index  # the catalogue's index, for catalogues past CATALOGUE_LIMIT
         self._executor: Executor | None = None
         self.turns = 0  # agent turns (model calls made by the graph), for the benchmark
         # a node killed after emitting and before its checkpoint committed runs again on resume;
@@ -109,32 +119,66 @@ class Runtime:
             executor.close()
 
     @functools.cached_property
-    def catalogue(self) -> str:
-        """The method catalogue the planner sees: one line per method (bounded by the registry size)."""
+    def method_names(self) -> list[str]:
         from cmbagent.tools.methods import iter_methods
 
-        lines = []
-        for spec in iter_methods():
-            args = ", ".join(f"{a}{'*' if a in spec.required else ''}" for a in spec.arguments)
-            lines.append(f"- {spec.name}: {spec.summary} (arguments: {args})")
-        return "\n".join(lines) or "(no method tools installed)"
+        return [spec.name for spec in iter_methods()]
 
-    def ask(self, agent: str, sections: list[tuple[str, str]], metadata: dict[str, Any],
-            images: list[str] | None = None) -> Any:
-        """One judgement: render the agent's prompt and context, call its model, return the validated output.
+    def step_agents(self) -> set[str]:
+        """Agents a plan may name here: the roster's step agents, without the index searchers when there is
+        no index."""
+        return self.registry.step_agents(index=self.retriever is not None)
 
+    @functools.cached_property
+    def index_description(self) -> str:
+        """What the planner is told about the run's knowledge index ("" without one)."""
+        return self.retriever.describe() if self.retriever is not None else ""
+
+    def catalogue_for(self, context: AgentContext) -> str:
+        """The method catalogue a planning call sees: one line per method.
+
+        Up to :data:`CATALOGUE_LIMIT` methods that is the whole registry; past it, the methods nearest the
+        task by meaning (hybrid search of the indexed catalogue for the brief's words), so the prompt stays
+        bounded however large the catalogue grows.
+        """
+        from cmbagent.tools.methods import get_method, iter_methods
+
+        specs = list(iter_methods())
+        brief = getattr(context, "brief", None)
+        if len(specs) > CATALOGUE_LIMIT and brief is not None:
+            from cmbagent.literature import method_index, search_methods
+
+            query = " ".join(part for part in (brief.title, brief.objective, brief.domain) if part)
+            index = self._method_index() if self._method_index is not None else method_index()
+            names = [hit.name for hit in search_methods(query, k=CATALOGUE_LIMIT, index=index)]
+            if brief.method and brief.method not in names:
+                names = [brief.method, *names[:-1]]
+            specs = [get_method(name) for name in names]
+        return "\n".join(catalogue_lines(specs)) or "(no method tools installed)"
+
+    def ask(self, agent: str, context: AgentContext, expect: type[T], *, images: list[str] | None = None) -> T:
+        """One judgement: render ``context`` into the agent's prompt, call its model, return its reply.
+
+        ``expect`` is the output schema the node needs; the agent's prompt must declare it (or a subclass).
+        Plans and replans are asked for with the roster's step agents and the registered methods as enums.
         ``images`` (run-relative paths) are attached as image parts; callers pass them only when a
         vision-capable model is configured for the agent.
         """
         spec = self.registry.get(agent)
-        schema: type[BaseModel] | None = spec.schema
+        declared = spec.schema
+        if declared is None or not issubclass(declared, expect):
+            raise ConfigError(
+                f"{spec.path}: agent {agent!r} declares output_schema {spec.output_schema}, but the graph asks it "
+                f"for a {expect.__name__} here; declare {expect.__name__}"
+            )
+        schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=self.method_names)
         system = spec.render(
             output_format=output_format(schema),
-            agents=self.registry.describe_step_agents(),
-            methods=self.catalogue if spec.placeholders & {"methods"} else "",
+            agents=self.registry.describe_step_agents(index=self.retriever is not None),
+            methods=self.catalogue_for(context) if spec.placeholders & {"methods"} else "",
             max_steps=self.settings.max_steps,
         )
-        user = "\n\n".join(f"## {title}\n{body}" for title, body in sections if body)
+        user = context.render()
         content: str | list[TextPart | ImagePart] = user
         if images:
             content = [TextPart(text=user), *(ImagePart(path=str(self.folder.path / rel)) for rel in images)]
@@ -142,8 +186,10 @@ class Runtime:
             messages=[Message(role="system", content=system), Message(role="user", content=content)],
             output_schema=schema,
             agent=agent,
-            metadata={"agent": agent, **metadata},
+            context=context,
         )
         self.turns += 1
-        response = self.client.request(agent=agent, tier=spec.tier, request=request)
-        return response.output
+        output = self.client.request(agent=agent, tier=spec.tier, request=request).output
+        if not isinstance(output, expect):  # the client validated it against ``schema``; this is a bug guard
+            raise OutputValidationError(f"agent {agent!r} returned {type(output).__name__}, not {expect.__name__}")
+        return output

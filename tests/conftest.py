@@ -81,3 +81,28 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"reference data not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def postgres_url():  # type: ignore[no-untyped-def]
+    """A real PostgreSQL server (started here on a Unix socket, stopped at the end) and its database URL.
+
+    Skips with the reason where PostgreSQL is not installed; under CI (``CI=true``) that is a failure, since
+    CI installs it (scripts/install.sh --dev).
+    """
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        reason = "psycopg is not installed (pip install 'cmbagent[postgres]')"
+    else:
+        from tests._postgres import start_postgres
+
+        server = start_postgres()
+        if not isinstance(server, str):
+            yield server.url
+            server.stop()
+            return
+        reason = server
+    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        pytest.fail(f"CI must run the PostgreSQL checkpoint tests: {reason}")
+    pytest.skip(reason)

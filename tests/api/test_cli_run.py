@@ -101,13 +101,16 @@ def test_ctrl_c_exits_130_and_the_run_resumes(tmp_path: Path) -> None:
     run = tmp_path / "run"
     env = {**os.environ, "CMBAGENT_OFFLINE_DELAY": "0.3", "PYTHONWARNINGS": "ignore"}
     proc = subprocess.Popen([sys.executable, "-m", "cmbagent", "solve", str(task), "--run-dir", str(run),
-                             "--sandbox", "process"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--sandbox", "process"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     deadline = time.monotonic() + 240
     while not any(e.type == "step_started" for e in read_events(run / "events.jsonl")):
         assert proc.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=120) == 130
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert f"resume with: cmbagent resume {run}" in out  # the way back is printed, not left to guess
     assert json.loads((run / "run.json").read_text())["status"] == "interrupted"
     assert [e.data["status"] for e in read_events(run / "events.jsonl") if e.type == "run_finished"] == ["interrupted"]
     code = CliRunner().invoke(app, ["resume", str(run)]).exit_code

@@ -21,6 +21,10 @@ class Text:
     output_tokens: int = 3
     cached_tokens: int = 0
     model: str | None = None
+    #: end the stream cleanly but without a finish/stop reason (a cut-off reply, as some servers send)
+    cut_off: bool = False
+    #: the finish reason sent ("length": the max_tokens limit was hit)
+    finish: str = "stop"
 
 
 @dataclass
@@ -35,6 +39,8 @@ class Json:
     output_tokens: int = 8
     cached_tokens: int = 0
     model: str | None = None
+    cut_off: bool = False
+    finish: str = "stop"
 
     def text(self) -> str:
         import json
@@ -56,6 +62,8 @@ class ToolCalls:
     output_tokens: int = 6
     cached_tokens: int = 0
     model: str | None = None
+    cut_off: bool = False
+    finish: str = "tool_calls"
 
 
 @dataclass

@@ -61,9 +61,19 @@ class FakeLLMServer:
         replies: The script, one reply per HTTP request.
         default: Answer once the script is spent (unless ``fn`` is given).
         fn: ``fn(RecordedRequest) -> Reply`` once the script is spent.
-        json_schema_supported: When false, OpenAI requests with a ``json_schema`` response format get a 400
-            (like an older local server), and ``json_object`` requests too when ``json_mode_supported`` is false.
+        json_schema_supported: When false, OpenAI requests with a ``json_schema`` response format are
+            refused with ``format_error_status`` (400 like an older server, 500 like llama-cpp-python), and
+            ``json_object`` requests carrying a ``schema`` too when ``json_object_schema_supported`` is false,
+            and every ``json_object`` request when ``json_mode_supported`` is false.
+        format_error_status: The status of a refused response format.
+        usage: When false, answers carry no usage (like some local servers' streams).
+        tokenize: Serve llama.cpp's ``POST /tokenize`` (one token per whitespace-separated word).
+        event_delay: Seconds between the events of a streamed answer (a slow generator).
+        ping_for: Seconds of SSE keep-alive comments (``: ping``, every 0.1 s) before a streamed answer's
+            first event, as llama.cpp sends while it reads a long prompt.
         model: The model id reported in answers (default: the requested one).
+        port: Listen on this port (default: any free one); a server stopped and started again on its old
+            port is an endpoint that went away and came back.
     """
 
     def __init__(
@@ -73,14 +83,28 @@ class FakeLLMServer:
         default: Reply | None = None,
         fn: Callable[[RecordedRequest], Reply] | None = None,
         json_schema_supported: bool = True,
+        json_object_schema_supported: bool = True,
         json_mode_supported: bool = True,
+        format_error_status: int = 400,
+        usage: bool = True,
+        tokenize: bool = False,
+        event_delay: float = 0.0,
+        ping_for: float = 0.0,
         model: str | None = None,
+        port: int = 0,
     ):
+        self.port = port
         self.script: deque[Reply] = deque(replies)
         self.default: Reply = default if default is not None else Text()
         self.fn = fn
         self.json_schema_supported = json_schema_supported
+        self.json_object_schema_supported = json_object_schema_supported
         self.json_mode_supported = json_mode_supported
+        self.format_error_status = format_error_status
+        self.usage = usage
+        self.tokenize = tokenize
+        self.event_delay = event_delay
+        self.ping_for = ping_for
         self.model = model
         self.requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -90,7 +114,7 @@ class FakeLLMServer:
     # -- lifecycle ---------------------------------------------------------------------------------
 
     def start(self) -> FakeLLMServer:
-        server = _Server(("127.0.0.1", 0), _Handler)
+        server = _Server(("127.0.0.1", self.port), _Handler)
         server.fake = self
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -163,6 +187,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(400, {"error": {"message": "request body is not JSON"}})
             return
         request = RecordedRequest(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        if self.path == "/tokenize" and self.server.fake.tokenize:
+            with self.server.fake._lock:
+                self.server.fake.requests.append(request)
+            self._json(200, {"tokens": list(range(len(str(body.get("content", "")).split())))})
+            return
         if not self.path.endswith(("/chat/completions", "/messages")):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -171,7 +200,7 @@ class _Handler(BaseHTTPRequestHandler):
         if rejected:  # a rejected format does not consume the script
             with fake._lock:
                 fake.requests.append(request)
-            self._json(400, {"error": {"message": rejected, "type": "invalid_request_error"}})
+            self._json(fake.format_error_status, {"error": {"message": rejected, "type": "invalid_request_error"}})
             return
         reply = fake.next_reply(request)
         while isinstance(reply, Slow):
@@ -181,9 +210,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     @staticmethod
     def _unsupported_format(fake: FakeLLMServer, body: dict[str, Any]) -> str:
-        kind = (body.get("response_format") or {}).get("type")
+        response_format = body.get("response_format") or {}
+        kind = response_format.get("type")
         if kind == "json_schema" and not fake.json_schema_supported:
             return "response_format json_schema is not supported by this server"
+        if kind == "json_object" and "schema" in response_format and not fake.json_object_schema_supported:
+            return "response_format json_object with a schema is not supported by this server"
         if kind == "json_object" and not fake.json_mode_supported:
             return "response_format json_object is not supported by this server"
         return ""
@@ -214,7 +246,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("cache-control", "no-cache")
         self.send_header("transfer-encoding", "chunked")
         self.end_headers()
+        until = time.monotonic() + self.server.fake.ping_for
+        while time.monotonic() < until:
+            ping = b": ping\n\n"
+            self.wfile.write(f"{len(ping):x}\r\n".encode() + ping + b"\r\n")
+            self.wfile.flush()
+            time.sleep(0.1)
         for name, data in events:
+            if self.server.fake.event_delay:
+                time.sleep(self.server.fake.event_delay)
             text = (f"event: {name}\n" if name else "") + f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n"
             payload = text.encode()
             self.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")
@@ -292,15 +332,18 @@ class _OpenAIWire:
         assert isinstance(reply, Text | Json | ToolCalls), reply
         text = reply.text() if isinstance(reply, Json) else reply.text
         calls = _tool_calls(reply) if isinstance(reply, ToolCalls) else []
-        finish = "tool_calls" if calls else "stop"
+        finish: str | None = None if reply.cut_off else ("tool_calls" if calls else reply.finish)
+        usage = self.h.server.fake.usage and not reply.cut_off
         if not self.request.stream:
             message: dict[str, Any] = {"role": "assistant", "content": text or None}
             if calls:
                 message["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": a}}
                                          for i, n, a in calls]
-            self.h._json(200, {"id": self.id, "object": "chat.completion", "created": 0, "model": self.model,
-                               "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-                               "usage": self._usage(reply)})
+            answer = {"id": self.id, "object": "chat.completion", "created": 0, "model": self.model,
+                      "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+            if usage:
+                answer["usage"] = self._usage(reply)
+            self.h._json(200, answer)
             return
         events: list[tuple[str | None, Any]] = [(None, self._chunk({"role": "assistant", "content": ""}))]
         if text:
@@ -310,8 +353,9 @@ class _OpenAIWire:
                                                                "function": {"name": name, "arguments": ""}}]})))
             events += [(None, self._chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
                        for piece in _pieces(arguments, 7)]
-        events.append((None, self._chunk({}, finish)))
-        if (self.request.body.get("stream_options") or {}).get("include_usage"):
+        if finish is not None:
+            events.append((None, self._chunk({}, finish)))
+        if usage and (self.request.body.get("stream_options") or {}).get("include_usage"):
             events.append((None, {"id": self.id, "object": "chat.completion.chunk", "created": 0,
                                   "model": self.model, "choices": [], "usage": self._usage(reply)}))
         events.append((None, "[DONE]"))
@@ -346,7 +390,8 @@ class _AnthropicWire:
                 blocks.append({"type": "text", "text": reply.text})
             if isinstance(reply, ToolCalls):
                 blocks += [{"type": "tool_use", "id": i, "name": n, "raw": a} for i, n, a in _tool_calls(reply)]
-        stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+        stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else (
+            "max_tokens" if reply.finish == "length" else "end_turn")
         usage = {"input_tokens": reply.input_tokens - reply.cached_tokens, "output_tokens": reply.output_tokens,
                  "cache_read_input_tokens": reply.cached_tokens, "cache_creation_input_tokens": 0}
         if not self.request.stream:
@@ -383,8 +428,9 @@ class _AnthropicWire:
                                                     "delta": {"type": "input_json_delta", "partial_json": piece}})
                            for piece in _pieces(block["raw"], 7)]
             events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
-        events.append(("message_delta", {"type": "message_delta",
-                                          "delta": {"stop_reason": stop, "stop_sequence": None},
-                                          "usage": {"output_tokens": reply.output_tokens}}))
+        if not reply.cut_off:
+            events.append(("message_delta", {"type": "message_delta",
+                                              "delta": {"stop_reason": stop, "stop_sequence": None},
+                                              "usage": {"output_tokens": reply.output_tokens}}))
         events.append(("message_stop", {"type": "message_stop"}))
         self.h._sse(events)

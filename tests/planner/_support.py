@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cmbagent.agents._schemas import (
+from cmbagent.agents import (
     AuditReport,
     CodeReview,
     Critique,
@@ -18,10 +18,11 @@ from cmbagent.agents._schemas import (
     TaskBrief,
     TextAnswer,
 )
+from cmbagent.cells import RESULT_BEGIN, RESULT_END
 from cmbagent.events import Event, read_events
 from cmbagent.models import ModelRequest, ScriptedModel
 
-BEGIN, END = "<<<CMBAGENT_RESULT", "CMBAGENT_RESULT>>>"
+BEGIN, END = RESULT_BEGIN, RESULT_END
 
 Handler = Callable[[ModelRequest], Any]
 
@@ -31,9 +32,11 @@ def result_code(values: dict[str, Any], body: str = "") -> str:
 
 
 def step_id(request: ModelRequest) -> str:
-    """The id of the step a request is about (from the rendered 'Current step' section)."""
-    text = request.messages[-1].text()
-    match = re.search(r"^Step (\S+):", text, re.M)
+    """The id of the step a request is about, read from its typed context (what the prompt was rendered from)."""
+    step = getattr(request.context, "step", None)
+    if step is not None:
+        return str(step.id)
+    match = re.search(r"^Step (\S+):", request.messages[-1].text(), re.M)  # a request made without a context
     return match.group(1) if match else ""
 
 

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from cmbagent.agents._schemas import CodeDraft, DebugFix, InstallAdvice, ReplanDecision
-from cmbagent.api import _settings, solve
+from cmbagent.agents import CodeDraft, DebugFix, InstallAdvice, ReplanDecision
+from cmbagent.api import solve
 from cmbagent.models import ModelRequest
 from cmbagent.planner import Plan, PlanStep
 from cmbagent.planner._install import MAX_PACKAGES, safe_packages
+from cmbagent.session import RunSession
 from tests.planner._support import BEGIN, END, brain, of_type
 
 pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning"), pytest.mark.slow]
@@ -130,7 +131,7 @@ def test_allowed_install_goes_to_the_overlay_and_the_retry_imports_it(tmp_path: 
     assert "Successfully installed" in (run / entry["output"]).read_text()
     config = json.loads((run / "run.json").read_text())["config"]
     assert config["settings"]["allow_install"] is True
-    assert _settings(config).allow_install is True  # what resume rebuilds its settings from
+    assert RunSession.open(run).config.settings.allow_install is True  # what resume rebuilds its settings from
     # the host environment never changed
     assert site_listing() == before
     assert importlib.util.find_spec(module) is None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cmbagent.agents._schemas import CodeDraft, StepSummary
+from cmbagent.agents import CodeDraft, StepSummary
 from cmbagent.api import solve
 from cmbagent.models import ModelRequest
 from cmbagent.planner import Plan, PlanStep

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cmbagent.agents._schemas import PlanReview
+from cmbagent.agents import PlanReview
 from cmbagent.api import PlanDecision, resume, solve
 from cmbagent.models import ModelRequest, Usage
 from cmbagent.planner import Plan, PlanStep
@@ -98,7 +98,7 @@ def test_spent_budget_ends_cleanly_with_a_partial_report(tmp_path: Path) -> None
     done = [s for s in result.steps if s["status"] == "done"]
     assert 0 < len(done) < 4
     kinds = [e.type for e in events(result.run_dir)]
-    assert "budget_warning" in kinds and kinds[-1] == "run_finished"
+    assert kinds.count("budget_warning") == 1 and kinds[-1] == "run_finished"  # issue 16: it came twice
 
 
 def test_resuming_a_finished_run_changes_nothing(tmp_path: Path) -> None:
@@ -109,3 +109,19 @@ def test_resuming_a_finished_run_changes_nothing(tmp_path: Path) -> None:
     again = resume(done.run_dir, models={"scripted": model})
     assert again.status == "done" and len(model.requests) == calls
     assert [e.type for e in events(done.run_dir)].count("run_started") == 1
+
+
+def test_ids_a_model_invents_do_not_matter_code_numbers_the_steps(tmp_path: Path) -> None:
+    # schema-valid plans with ids such as "chain check" (twice) used to fail planning; ids are bookkeeping
+    reply = {"steps": [{"id": "chain check", "title": t, "goal": f"Write about {t}.", "agent": "researcher"}
+                       for t in ("a", "b")]}
+    model = brain(planner=lambda r: reply)
+    result = solve("Two paragraphs.", workspace=tmp_path, model="scripted", models={"scripted": model},
+                   sandbox="process")
+    assert result.status == "done", result.error
+    assert [s["id"] for s in result.steps] == ["s1", "s2"] and plan_json(result.run_dir)["steps"][1]["id"] == "s2"
+    # the planner was asked for a schema that names the roster's agents as an enum and has no id field
+    planner_request = next(r for r in model.requests if r.agent == "planner")
+    schema = planner_request.output_schema.model_json_schema()  # type: ignore[union-attr]
+    assert "researcher" in schema["$defs"]["StepDraft"]["properties"]["agent"]["enum"]
+    assert "id" not in schema["$defs"]["StepDraft"]["properties"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cmbagent.agents._schemas import (
+from cmbagent.agents import (
     AuditReport,
     CodeDraft,
     CodeReview,

@@ -122,3 +122,20 @@ def test_concurrent_first_lookups_see_a_complete_registry() -> None:
         thread.join()
     assert errors == []
     importlib.import_module("cmbagent.tools.methods.cosmology")
+
+
+def test_family_facts_are_declared_once_and_read_back() -> None:
+    from cmbagent.tools.methods import family, get_family, iter_families
+
+    declared = family("testfamily", title="Test family", expert="researcher", description="For tests.")
+    assert family("testfamily", title="Test family", expert="researcher", description="For tests.") == declared
+    assert get_family("testfamily") == declared
+    with pytest.raises(MethodRegistrationError, match="declared twice"):
+        family("testfamily", title="Another title")
+    with pytest.raises(MethodRegistrationError, match="lower snake case"):
+        family("Bad-Name", title="x")
+    # built-in families declare their expert agent next to their methods
+    assert get_family("cosmology").expert == "cosmologist"
+    assert {f.name for f in iter_families()} >= {"cosmology", "causal", "anomaly", "robustness", "testfamily"}
+    # a family that declares nothing still has a readable title and the generic expert
+    assert get_family("nosuchfamily").expert == "researcher"

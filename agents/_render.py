@@ -1,26 +1,31 @@
-"""Bounded contexts for model calls (DESIGN.md: "Each LLM call gets a bounded context").
+"""Bounded text for prompts (DESIGN.md: "Each LLM call gets a bounded context").
 
-Every section has a fixed character budget, and history enters only as the last few step summaries, so a
-prompt at step 20 is no larger than at step 2.  Paths are run-relative and nothing time-dependent enters
-a prompt, so a replayed run asks exactly what the recorded run asked.
+Every section has a fixed character budget and history enters only as the last few step summaries, so a
+prompt at step 20 is no larger than at step 2.  Paths are run-relative and nothing time-dependent enters a
+prompt, so a replayed run asks exactly what the recorded run asked.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
-from cmbagent.planner._plan import Plan, PlanStep
+from cmbagent.state import CheckResult, PlanStep, TaskBrief
 
 __all__ = [
+    "BRIEF_CHARS",
+    "CODE_CHARS",
     "RECENT_STEPS",
+    "SUMMARY_CHARS",
     "brief_text",
+    "checks_line",
+    "checks_text",
     "clip",
     "head_tail",
     "output_format",
-    "recent_text",
     "step_text",
     "values_text",
 ]
@@ -60,17 +65,20 @@ def output_format(schema: type[BaseModel] | None) -> str:
     return "\n".join(lines)
 
 
-def brief_text(brief: dict[str, Any]) -> str:
-    parts = [f"Title: {brief.get('title', '')}", f"Objective: {brief.get('objective', '')}"]
-    if brief.get("domain"):
-        parts.append(f"Domain: {brief['domain']}")
-    if brief.get("data_files"):
-        parts.append("Data files: " + ", ".join(brief["data_files"]))
-    if brief.get("method"):
-        parts.append(f"Method requested: {brief['method']} with arguments {json.dumps(brief.get('arguments', {}))}")
-    for key in ("constraints", "deliverables"):
-        if brief.get(key):
-            parts.append(f"{key.capitalize()}:\n" + "\n".join(f"- {item}" for item in brief[key]))
+def brief_text(brief: TaskBrief) -> str:
+    parts = [f"Title: {brief.title}", f"Objective: {brief.objective}"]
+    if brief.domain:
+        parts.append(f"Domain: {brief.domain}")
+    if brief.data_files:
+        parts.append("Data files: " + ", ".join(brief.data_files))
+    if brief.method:
+        parts.append(f"Method requested: {brief.method} with arguments {json.dumps(brief.arguments, default=str, sort_keys=True)}")
+    for key, items in (("constraints", brief.constraints), ("deliverables", brief.deliverables)):
+        if items:
+            parts.append(f"{key.capitalize()}:\n" + "\n".join(f"- {item}" for item in items))
+    if brief.requirements:  # what code checks at the end: every agent sees them
+        parts.append("Requirements of the task (checked by code at the end):\n"
+                     + "\n".join(f"- {r.id}: {clip(r.label(), 200)}" for r in brief.requirements))
     return clip("\n".join(parts), BRIEF_CHARS)
 
 
@@ -85,31 +93,25 @@ def step_text(step: PlanStep, *, folder: str = "") -> str:
     if step.acceptance_criteria:
         lines.append("Acceptance criteria:\n" + "\n".join(f"- {c}" for c in step.acceptance_criteria))
     if step.method is not None:
-        lines.append(f"Method: {step.method.name} with arguments {json.dumps(step.method.arguments)}")
+        lines.append(f"Method: {step.method.name} with arguments {json.dumps(step.method.arguments, default=str, sort_keys=True)}")
     if folder:
         lines.append(f"Step folder: {folder} (write files to {folder}/outputs/, figures to figures/)")
     return clip("\n".join(lines), 3500)
 
 
-def values_text(values: dict[str, Any], limit: int = VALUES_CHARS) -> str:
-    return clip(json.dumps(values, default=str), limit)
+def values_text(values: Mapping[str, Any], limit: int = VALUES_CHARS) -> str:
+    return clip(json.dumps(values, default=str, sort_keys=True), limit)
 
 
-def recent_text(plan: Plan, results: dict[str, dict[str, Any]], current: str | None) -> str:
-    """Summaries of the last :data:`RECENT_STEPS` finished steps before ``current`` (bounded)."""
-    finished = [s for s in plan.steps if s.id in results and s.id != current]
-    if current is not None:
-        order = [s.id for s in plan.steps]
-        if current in order:
-            finished = [s for s in finished if order.index(s.id) < order.index(current)]
-    lines = []
-    for step in finished[-RECENT_STEPS:]:
-        record = results[step.id]
-        text = (
-            f"[{step.id} {record.get('status')}] {step.title} (folder {record.get('dir', '')}): "
-            f"{record.get('summary') or record.get('reason') or ''}"
-        )
-        if record.get("values"):
-            text += f" Values: {values_text(record['values'], 300)}"
-        lines.append(clip(text, SUMMARY_CHARS))
-    return "\n".join(lines) if lines else "(no earlier steps)"
+def checks_text(checks: Sequence[CheckResult]) -> str:
+    """One line per check, as the method printed it."""
+    return "\n".join(f"[{'pass' if c.passed else 'FAIL'}] {c.name}: {c.message}" for c in checks)
+
+
+def checks_line(checks: Sequence[CheckResult]) -> str:
+    """``k of n checks passed (failed: a, b)`` — a check summary that fits in a recent-steps line."""
+    if not checks:
+        return ""
+    failed = [c.name for c in checks if not c.passed]
+    return f"{len(checks) - len(failed)} of {len(checks)} checks passed" + (
+        f" (failed: {', '.join(failed)})" if failed else "")

@@ -1,0 +1,415 @@
+"""The offline backend's reading of a task's free text: method arguments stated in prose.
+
+A new user writes "Fit flat LCDM to `data/sn.csv` with a Gaussian prior Ω_m = 0.30 ± 0.02" rather than front
+matter.  :func:`understand` maps such prose onto the method's arguments, deterministically and only where the
+text is unambiguous:
+
+* ``name: value`` / ``name = value`` written out;
+* the method's declared ``phrases`` (``@method(phrases=...)``): value patterns (``(\\d+) labeled anomalies``),
+  choice patterns (``curved`` → ``lcdm``), and cues that say where a column argument is meant;
+* choices of an enum argument named in the text (``flat LCDM`` is ``flat_lcdm``, the longest name wins over a
+  name inside it, a negated mention — "not flat" — does not count);
+* priors of a ``priors`` argument: flat (``Ω_m ∈ [0.1, 0.9]``) and Gaussian (``Ω_m = 0.30 ± 0.02``,
+  ``N(0.3, 0.02)``), only in a sentence that says "prior";
+* columns of the data (their names are given), for arguments documented as columns: the column named after
+  the argument's cue, lists (with ranges such as ``x1–x25``), and columns the text says must *not* be used;
+* data files: the run's input files onto the method's file arguments.
+
+Everything it sets is recorded as a :class:`~cmbagent.state.Requirement` (what the task asked for, to be
+checked at the end), and whatever it cannot map becomes a note that names the front-matter line to add.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from cmbagent.state import Requirement
+
+__all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
+
+_NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_NEGATION = re.compile(r"\b(?:no|not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
+_BOOKKEEPING = {"output_dir", "seed", "random_state"}
+_GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
+    "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",),
+    "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
+    "n_folds": (r"\b(\d+)[- ]fold\b", r"\b(\d+) (?:cross-fitting |cross-validation )?folds\b"),
+    "n_rep": (r"\b(\d+) (?:repetitions|repeated splits|sample splits)\b",),
+}
+
+
+@dataclass
+class Understanding:
+    """What :func:`understand` made of a task."""
+
+    arguments: dict[str, Any]
+    requirements: list[Requirement] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what it could not map, naming the front-matter line to add
+    missing: list[str] = field(default_factory=list)  # required arguments it could not fill (same wording)
+
+
+def sentences(text: str) -> list[str]:
+    """The text cut into sentences and list items (a decimal point does not end a sentence)."""
+    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ-])|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
+    return [p.strip() for p in parts if p and p.strip()]
+
+
+def _norm(text: str) -> str:
+    """Lower case, Λ as L and every space or hyphen as ``_``, character for character (``flat ΛCDM`` →
+    ``flat_lcdm``), so positions in the result are positions in the text."""
+    return re.sub(r"[\s\-]", "_", text.replace("Λ", "L").replace("λ", "l").lower())
+
+
+def _types(schema: Mapping[str, Any]) -> set[str]:
+    kinds = {schema.get("type")} if schema.get("type") else set()
+    kinds |= {o.get("type") for o in schema.get("anyOf", []) if o.get("type")}
+    return {k for k in kinds if k}
+
+
+def _choices(schema: Mapping[str, Any]) -> list[Any]:
+    if "enum" in schema:
+        return list(schema["enum"])
+    return [c for option in schema.get("anyOf", []) for c in option.get("enum", [])]
+
+
+def _cast(raw: str, kinds: set[str]) -> Any:
+    raw = raw.strip().strip("'\"`,.;").replace("−", "-")
+    if "boolean" in kinds and raw.lower() in {"true", "false", "yes", "no"}:
+        return raw.lower() in {"true", "yes"}
+    if "integer" in kinds and re.fullmatch(r"-?\d+", raw):
+        return int(raw)
+    if "number" in kinds and re.fullmatch(r"-?\d+(\.\d*)?([eE]-?\d+)?", raw):
+        return float(raw)
+    return raw if "string" in kinds else None
+
+
+def _negated(text: str, start: int) -> bool:
+    return bool(_NEGATION.search(text[max(0, start - 25):start]))
+
+
+def column_arguments(spec: Any) -> list[str]:
+    """Arguments that name columns of the data: string or string-list arguments whose documentation opens by
+    calling them a column (``Outcome column.``, ``Name of the CSV column that marks ...``)."""
+    out = []
+    for name, schema in spec.arguments.items():
+        first = spec.argument_docs.get(name, "").split(". ")[0].lower()
+        kinds = _types(schema)
+        items = [schema.get("items", {})] + [o.get("items", {}) for o in schema.get("anyOf", [])]
+        stringy = "string" in kinds or any(i.get("type") == "string" for i in items if i)
+        if stringy and "column" in first and "path" not in first and "file" not in first:
+            out.append(name)
+    return out
+
+
+class _Reader:
+    """One pass over one task for one method (see :func:`understand`)."""
+
+    def __init__(self, spec: Any, text: str, given: Mapping[str, Any], data_files: Sequence[str],
+                 columns: Mapping[str, Sequence[str]], paths: Mapping[str, str]):
+        self.spec, self.text = spec, text
+        self.data_files, self.columns, self.paths = list(data_files), columns, paths
+        self.args: dict[str, Any] = dict(given)
+        self.requirements: list[Requirement] = []
+        self.notes: list[str] = []
+        self.sentences = sentences(text)
+        self.lowered = text.lower()
+
+    def record(self, name: str, value: Any, quote: str, *, relation: Literal["equals", "excludes"] = "equals") -> None:
+        if relation == "equals":
+            self.args[name] = value
+        self.requirements.append(Requirement(kind="argument", text=quote.strip()[:240], source="text",
+                                             method=self.spec.name, argument=name, relation=relation,
+                                             value=value))
+
+    def sentence_of(self, start: int) -> str:
+        offset = 0
+        for sentence in self.sentences:
+            at = self.text.find(sentence, offset)
+            if at <= start < at + len(sentence):
+                return sentence
+            offset = max(offset, at)
+        return self.text[max(0, start - 80):start + 80]
+
+    # -- scalar values ------------------------------------------------------------------------------------
+    def explicit(self, name: str, schema: Mapping[str, Any]) -> bool:
+        """``name: value`` or ``name = value`` written out with the argument's own (snake-case) name."""
+        match = re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}\s*[:=]\s*`?([^\s,;`]+)", self.text)
+        if not match:
+            return False
+        value = _cast(match.group(1), _types(schema))
+        if value in (None, "") or (_choices(schema) and value not in _choices(schema)):
+            return False
+        self.record(name, value, self.sentence_of(match.start()))
+        return True
+
+    def cued(self, name: str, schema: Mapping[str, Any]) -> bool:
+        declared = self.spec.phrases.get(name)
+        patterns = list(declared) if isinstance(declared, tuple) else []
+        patterns += _GENERIC_CUES.get(name, ())
+        for pattern in patterns:
+            compiled = re.compile(pattern, re.I)
+            if compiled.groups != 1:
+                continue
+            for match in compiled.finditer(self.text):
+                value = _cast(match.group(1), _types(schema))
+                if value is not None and not _negated(self.text, match.start()):
+                    self.record(name, value, self.sentence_of(match.start()))
+                    return True
+        return False
+
+    def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
+        """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
+        and a note names the others), else one named in the text; several names and no phrase: a note."""
+        declared = self.spec.phrases.get(name)
+        if not (_choices(schema) or "string" in _types(schema)):
+            return False  # a mapping of phrases for a mapping argument (priors) names keys, not values
+        hits: dict[str, int] = {}
+        for value, patterns in (declared.items() if isinstance(declared, dict) else ()):
+            for pattern in patterns:
+                match = next((m for m in re.finditer(pattern, self.text, re.I)
+                              if not _negated(self.text, m.start())), None)
+                if match is not None:
+                    hits.setdefault(value, match.start())
+                    break
+        if hits:
+            value, start = next(iter(hits.items()))
+            if len(hits) > 1:
+                self.notes.append(f"the text describes several values of {name!r} ({', '.join(hits)}); the offline "
+                                  f"backend used {value!r} — if that is wrong add `{name}: <value>` under "
+                                  "`arguments:` in the front matter")
+            self.record(name, value, self.sentence_of(start))
+            return True
+        choices = [c for c in _choices(schema) if isinstance(c, str) and c != "auto"]
+        normed = _norm(self.text)
+        spans: list[tuple[int, int]] = []
+        found: dict[str, int] = {}
+        for choice in sorted(choices, key=len, reverse=True):  # "flat_lcdm" before the "lcdm" inside it
+            for match in re.finditer(rf"(?<![a-z0-9_]){re.escape(_norm(choice))}(?![a-z0-9_])", normed):
+                if any(a <= match.start() and match.end() <= b for a, b in spans):
+                    continue
+                spans.append((match.start(), match.end()))
+                if not _negated(normed, match.start()):
+                    found.setdefault(choice, match.start())
+        if len(found) > 1:
+            shown = ", ".join(sorted(found))
+            self.notes.append(f"the text names several values of {name!r} ({shown}); the offline backend used the "
+                              f"method's default — add `{name}: <one of {shown}>` under `arguments:` in the front "
+                              "matter")
+            return False
+        if not found:
+            return False
+        value, start = next(iter(found.items()))
+        self.record(name, value, self.sentence_of(min(start, len(self.text) - 1)))
+        return True
+
+    def flag(self, name: str) -> bool:
+        if not name.startswith(("free_", "fix_", "use_")):
+            return False
+        verb, subject = name.split("_", 1)
+        match = re.search(rf"\b{verb}(?:ed)?\s+{re.escape(subject.replace('_', ' '))}\b", self.lowered)
+        if match and not _negated(self.lowered, match.start()):
+            self.record(name, True, self.sentence_of(match.start()))
+            return True
+        return False
+
+    # -- priors -------------------------------------------------------------------------------------------
+    def priors(self, name: str) -> bool:
+        """Flat and Gaussian priors in sentences that say "prior", for the parameters the phrases name."""
+        names = self.spec.phrases.get(name)
+        if not isinstance(names, dict):
+            return False
+        found: dict[str, Any] = {}
+        quotes: list[str] = []
+        for sentence in self.sentences:
+            if not re.search(r"\bpriors?\b", sentence, re.I):
+                continue
+            for param, patterns in names.items():
+                head = "(?:" + "|".join(patterns) + r")(?![\w])"
+                flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER
+                                 + r")\s*,\s*(" + _NUMBER + r")\s*[\])]", sentence, re.I)
+                between = re.search(head + r"[^.;]{0,20}?\bbetween\s+(" + _NUMBER + r")\s+and\s+(" + _NUMBER + ")",
+                                    sentence, re.I)
+                gauss = re.search(head + r"\s*(?:[=:~]|\bof\b|\bis\b)?\s*(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
+                                  + _NUMBER + ")", sentence, re.I) or re.search(
+                    head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
+                    + _NUMBER + r")\s*\)", sentence, re.I)
+                numbers = lambda m: [float(m.group(1).replace("−", "-")), float(m.group(2).replace("−", "-"))]  # noqa: E731
+                if gauss:
+                    mean, std = numbers(gauss)
+                    found[param] = {"mean": mean, "std": std}
+                elif flat or between:
+                    found[param] = numbers(flat or between)
+                else:
+                    continue
+                if sentence not in quotes:
+                    quotes.append(sentence)
+        if not found:
+            return False
+        self.record(name, found, " ".join(quotes))
+        return True
+
+    # -- columns ------------------------------------------------------------------------------------------
+    def table_columns(self) -> list[str]:
+        for rel in self.data_files:
+            if self.columns.get(rel):
+                return list(self.columns[rel])
+        return []
+
+    def column_mentions(self, clause: str, columns: Sequence[str]) -> list[tuple[float, str, bool]]:
+        """``(position, column, backticked)`` of every column named in ``clause`` as a whole word (not inside
+        ``pre-treatment``), in order, with ranges such as ``x1–x25`` expanded."""
+        hits: list[tuple[float, str, bool]] = []
+        for match in re.finditer(r"\b([A-Za-z_]\w*?)(\d+)\s*(?:–|-|—|to|\.\.\.?|,\s*…,?|,\s*\.\.\.,)\s*\1(\d+)\b",
+                                 clause):
+            stem, lo, hi = match.group(1), int(match.group(2)), int(match.group(3))
+            names = [f"{stem}{i}" for i in range(lo, hi + 1)]
+            if lo < hi and all(n in columns for n in names):
+                hits += [(match.start() + i / 1000, n, False) for i, n in enumerate(names)]  # keep the range's order
+        ranged = {n for _, n, _ in hits}
+        for column in columns:
+            if column in ranged:
+                continue
+            for match in re.finditer(rf"(?<![\w.-]){re.escape(column)}(?![\w-])", clause):
+                ticked = clause[max(0, match.start() - 1):match.start()] == "`"
+                hits.append((match.start(), column, ticked))
+        return sorted(hits)
+
+    def cues(self, name: str) -> list[str]:
+        declared = self.spec.phrases.get(name)
+        patterns = [p for p in declared if re.compile(p).groups == 0] if isinstance(declared, tuple) else []
+        words = name.replace("_column", "").replace("_", " ")
+        singular = words[:-1] if words.endswith("s") else words
+        return [*patterns, rf"\b{re.escape(singular)}s?\b"]
+
+    def columns_for(self, name: str, schema: Mapping[str, Any], taken: set[str], *, exclusions_only: bool = False) -> None:
+        """The columns a column argument means: per clause that cues it, the columns it names (the one nearest
+        after the cue for a single column); a clause that says "not" gives columns the argument must exclude."""
+        columns = self.table_columns()
+        if not columns:
+            return
+        is_list = "array" in _types(schema)
+        chosen: list[str] = []
+        excluded: list[str] = []
+        quotes: dict[str, list[str]] = {"in": [], "out": []}
+        for sentence in self.sentences:
+            for clause in re.split(r"[()]|;\s|\s[—–]\s|,\s+(?=but\b)", sentence):
+                cue = next((m for p in self.cues(name) if (m := re.search(p, clause, re.I))), None)
+                if cue is None:
+                    continue
+                # a column named like the cue word itself ("average treatment effect") is not a mention
+                mentions = [m for m in self.column_mentions(clause, columns)
+                            if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
+                if _NEGATION.search(clause):
+                    if is_list and mentions:
+                        excluded += [c for _, c, _ in mentions if c not in excluded]
+                        quotes["out"].append(sentence)
+                    continue
+                if is_list and re.search(r"\b(?:all|every|the)\s+(?:other|remaining)\s+columns?\b", clause, re.I):
+                    mentions = [(0.0, c, False) for c in columns if c not in taken]
+                if not mentions:
+                    continue
+                if is_list:
+                    chosen += [c for _, c, _ in mentions if c not in chosen]
+                    quotes["in"].append(sentence)
+                    continue
+                ticked = [m for m in mentions if m[2]] or mentions
+                after = [m for m in ticked if m[0] >= cue.end()]
+                chosen = [min(after or ticked, key=lambda m: abs(m[0] - cue.end()))[1]]
+                quotes["in"].append(sentence)
+                break
+            if chosen and not is_list:
+                break
+        chosen = [c for c in chosen if c not in excluded]
+        if exclusions_only:
+            chosen = []
+        if excluded:
+            self.record(name, excluded, " ".join(dict.fromkeys(quotes["out"])), relation="excludes")
+        if chosen:
+            self.record(name, chosen if is_list else chosen[0], " ".join(dict.fromkeys(quotes["in"])))
+            if not is_list:
+                taken.add(chosen[0])
+
+    # -- files --------------------------------------------------------------------------------------------
+    def files(self) -> None:
+        """Input files onto file arguments: a file whose name recalls an argument goes to it, the first free
+        file to a required one."""
+        used = {v for v in self.args.values() if isinstance(v, str)}
+        free = [f for f in self.data_files if f not in used]
+        for name, kind in self.paths.items():
+            if kind != "input" or name in self.args or not free:
+                continue
+            stem = name.split("_")[0][:3].lower()
+            named = [f for f in free if stem in f.rsplit("/", 1)[-1].lower()]
+            if named:
+                chosen = named[0]
+            elif name in self.spec.required:
+                # a file that recalls another file argument is kept for it
+                others = [o.split("_")[0][:3].lower() for o, k in self.paths.items() if k == "input" and o != name]
+                plain = [f for f in free if not any(o in f.rsplit("/", 1)[-1].lower() for o in others)]
+                chosen = (plain or free)[0]
+            else:
+                continue
+            self.record(name, chosen, f"input file {chosen}")
+            free.remove(chosen)
+
+    def missing(self) -> list[str]:
+        out = []
+        columns = self.table_columns()
+        for name in self.spec.required:
+            if name in self.args:
+                continue
+            if self.paths.get(name) == "input":
+                how = "<file path, relative to the task file>"
+            elif name in column_arguments(self.spec) and columns:
+                shown = ", ".join(columns[:12]) + (", ..." if len(columns) > 12 else "")
+                how = f"<column>   (columns of {self.data_files[0]}: {shown})" if "array" not in _types(
+                    self.spec.arguments[name]) else f"[<column>, ...]   (columns: {shown})"
+            else:
+                doc = self.spec.argument_docs.get(name, "").split(". ")[0].rstrip(".")
+                how = f"<{doc.lower() or 'value'}>"
+            out.append(f"{self.spec.name} needs {name!r}, which the offline backend could not find in the task's "
+                       f"text; add `{name}: {how}` under `arguments:` in the front matter")
+        return out
+
+
+def understand(method: str, text: str, given: Mapping[str, Any], data_files: Sequence[str], *,
+               columns: Mapping[str, Sequence[str]] | None = None) -> Understanding:
+    """Arguments of ``method`` from the front matter (``given``, kept as they are), then from the text, then
+    from the data files; the requirements the task states; and notes on what could not be mapped."""
+    from cmbagent.tools.methods import get_method, path_arguments
+
+    spec = get_method(method)
+    reader = _Reader(spec, text, given, data_files, columns or {}, path_arguments(method))
+    for name, value in given.items():
+        if name not in _BOOKKEEPING - {"seed", "random_state"}:
+            reader.requirements.append(Requirement(kind="argument", text=f"{name}: {value}", source="front_matter",
+                                                   method=method, argument=name, value=value))
+    col_args = column_arguments(spec)
+    taken: set[str] = {v for k, v in given.items() if k in col_args and isinstance(v, str)}
+    for name, schema in spec.arguments.items():
+        if name in reader.args or (name in _BOOKKEEPING and name not in _GENERIC_CUES) or name in reader.paths:
+            continue  # file arguments come from the run's input files
+        if reader.explicit(name, schema) or reader.cued(name, schema):
+            continue
+        if name == "priors" and reader.priors(name):
+            continue
+        if name in col_args:
+            continue  # columns come after every scalar argument (their values must not be taken twice)
+        if reader.choice(name, schema) or reader.flag(name):
+            continue
+    for name in col_args:  # scalar column arguments first, so a list does not swallow the outcome
+        if name not in reader.args and name not in reader.paths and "array" not in _types(spec.arguments[name]):
+            reader.columns_for(name, spec.arguments[name], taken)
+    for name in col_args:
+        if name not in reader.paths and "array" in _types(spec.arguments[name]):  # given lists: only what to exclude
+            reader.columns_for(name, spec.arguments[name], taken, exclusions_only=name in reader.args)
+    reader.files()
+    return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
+                         missing=reader.missing())
+
+
+#: the public name (``cmbagent.agents.understand_task``)
+understand_task = understand

@@ -1,0 +1,105 @@
+"""Critics act on findings in code: an error finding rejects a step whatever a model critic says, the finding
+reaches the next attempt, a critic's own finding joins the audits', the narrative is audited and goes back to
+the reporter once, and run-level findings from other code land where step findings do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+from cmbagent.agents import CodeDraft, ControlDecision, Critique, ReportDraft
+from cmbagent.api import solve
+from cmbagent.audits import finding
+from cmbagent.events import EventLog, read_events
+from cmbagent.models import ModelRequest
+from cmbagent.planner import Plan, PlanStep, RunState, record_findings
+from cmbagent.run import RunFolder
+from cmbagent.sandbox import InMemoryExecutor
+from cmbagent.state import CriticFinding, StepRecord, TaskSpec
+from tests.planner._support import brain, of_type, result_code
+
+PLAN = Plan(steps=[PlanStep(id="s1", title="Compute", goal="Compute x.", agent="engineer")])
+
+
+def _run(tmp_path: Path, **handlers: object) -> object:
+    model = brain(planner=lambda r: PLAN, **handlers)  # type: ignore[arg-type]
+    return solve("Compute x.", workspace=tmp_path, model="scripted", models={"scripted": model}, n_reviews=0,
+                 executor=InMemoryExecutor)
+
+
+def test_an_error_finding_rejects_a_step_the_critic_accepted_and_reaches_the_retry(tmp_path: Path) -> None:
+    contexts: list[object] = []
+
+    def engineer(request: ModelRequest) -> CodeDraft:
+        contexts.append(request.context)
+        return CodeDraft(code=result_code({"x": None} if len(contexts) == 1 else {"x": 1.5}))
+
+    critic_saw: list[str] = []
+
+    def critic(request: ModelRequest) -> Critique:
+        critic_saw.append(request.messages[-1].text())
+        return Critique(accepted=True, verdict="looks fine to me")
+
+    result = _run(tmp_path, engineer=engineer, step_critic=critic,
+                  controller=lambda r: ControlDecision(action="retry", reason="try again"))
+    assert result.status == "done", result.error  # type: ignore[attr-defined]
+    run = result.run_dir  # type: ignore[attr-defined]
+    critiques = of_type(run, "step_critiqued")
+    assert [c["accepted"] for c in critiques] == [False, True]
+    assert critiques[0]["verdict"].startswith("Rejected by code: value.not_finite")
+    assert "value.not_finite" in critic_saw[0] and "Findings by code" in critic_saw[0]
+    assert any("value.not_finite" in issue for issue in contexts[1].issues)  # type: ignore[attr-defined]
+    assert [e["code"] for e in of_type(run, "finding")] == ["value.not_finite"]
+    assert json.loads((run / "run.json").read_text())["findings"] == []  # the accepted attempt is clean
+
+
+def test_a_critics_own_finding_joins_the_audits_and_becomes_a_caveat(tmp_path: Path) -> None:
+    def critic(request: ModelRequest) -> Critique:
+        return Critique(accepted=True, verdict="fine", findings=[CriticFinding(
+            code="units.unstated", severity="warning", message="x has no unit", settle="state the unit of x")])
+
+    result = _run(tmp_path, engineer=lambda r: CodeDraft(code=result_code({"x": 2.0})), step_critic=critic)
+    run = result.run_dir  # type: ignore[attr-defined]
+    (found,) = json.loads((run / "run.json").read_text())["findings"]
+    assert (found["code"], found["source"], found["step_id"]) == ("units.unstated", "step_critic", "s1")
+    assert found["cell"].endswith("cells/attempt-1.py")
+    step_dir = next((run / "steps").glob("01-*"))
+    assert json.loads((step_dir / "findings.json").read_text())[0]["code"] == "units.unstated"
+    report = (run / "report.md").read_text()
+    assert "`units.unstated`" in report and "raised by step_critic" in report
+    assert "*To settle it:* state the unit of x" in report
+
+
+def test_an_invented_number_goes_back_to_the_reporter_once(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    def reporter(request: ModelRequest) -> ReportDraft:
+        asked.append(request.messages[-1].text())
+        number = "x = 2.0" if len(asked) > 1 else "x = 2.0 and y = 7.31"
+        return ReportDraft(title="t", summary=f"We find {number}.")
+
+    result = _run(tmp_path, engineer=lambda r: CodeDraft(code=result_code({"x": 2.0})), reporter=reporter)
+    assert len(asked) == 2 and "previous narrative was rejected" in asked[1] and "7.31" in asked[1]
+    run = result.run_dir  # type: ignore[attr-defined]
+    assert json.loads((run / "run.json").read_text())["findings"] == []
+    assert "7.31" not in (run / "report.md").read_text()
+
+
+def test_record_findings_adds_run_and_step_findings_once(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path)
+    (tmp_path / "steps" / "01-compute").mkdir(parents=True)
+    rt = SimpleNamespace(events=EventLog(tmp_path / "events.jsonl", "run"), folder=folder)
+    state = RunState(task=TaskSpec(text="t", title="t"),
+                     steps={"s1": StepRecord(id="s1", title="Compute", dir="steps/01-compute")})
+    about_run = finding("report.unsupported_number", "the summary states 7.31", number="7.31")
+    about_step = finding("data.rows_dropped", "3 rows dropped").model_copy(update={"step_id": "s1"})
+    update = record_findings(rt, state, [about_run, about_step, about_run])  # type: ignore[arg-type]
+    state = state.model_copy(update=update)
+    assert [f.code for f in state.findings] == ["report.unsupported_number"]
+    assert [f.code for f in state.steps["s1"].findings] == ["data.rows_dropped"]
+    assert json.loads((tmp_path / "steps" / "01-compute" / "findings.json").read_text())[0]["step_id"] == "s1"
+    assert record_findings(rt, state, [about_run]) == {}  # nothing new, no event  # type: ignore[arg-type]
+    assert [e.data["code"] for e in read_events(tmp_path / "events.jsonl")] == ["report.unsupported_number",
+                                                                                 "data.rows_dropped"]
+    assert [f.code for f in state.all_findings()] == ["data.rows_dropped", "report.unsupported_number"]
