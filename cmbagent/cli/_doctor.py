@@ -7,6 +7,8 @@ import typer
 KEY_PACKAGES = (
     "langgraph",
     "langgraph-checkpoint-sqlite",
+    "langgraph-checkpoint-postgres",
+    "ray",
     "openai",
     "anthropic",
     "pydantic",
@@ -23,7 +25,20 @@ KEY_PACKAGES = (
     "optuna",
     "pyod",
     "gradio",
+    "xllamacpp",
 )
+
+
+def _checkpoints() -> str:
+    """Where new runs keep their graph state (no password shown)."""
+    from cmbagent.checkpoints import checkpoint_url, redact
+    from cmbagent.exceptions import ConfigError
+
+    try:
+        url = checkpoint_url()
+    except ConfigError as exc:
+        return f"invalid: {exc}"
+    return "SQLite in each run folder" if url is None else f"PostgreSQL {redact(url)}"
 
 
 def collect(*, ping: bool = False, workspace: str | None = None) -> dict[str, object]:
@@ -35,6 +50,7 @@ def collect(*, ping: bool = False, workspace: str | None = None) -> dict[str, ob
     from pathlib import Path
 
     from cmbagent._version import __version__
+    from cmbagent.run import default_workspace
 
     packages: dict[str, str | None] = {}
     for name in KEY_PACKAGES:
@@ -49,7 +65,7 @@ def collect(*, ping: bool = False, workspace: str | None = None) -> dict[str, ob
         name: {"available": status.available, "reason": status.reason} for name, status in probe_backends().items()
     }
 
-    from cmbagent.models import configured_providers, default_model_spec
+    from cmbagent.models import configured_providers, default_model_spec, provider_load_errors
 
     providers = configured_providers(os.environ)
     report: dict[str, object] = {
@@ -59,8 +75,10 @@ def collect(*, ping: bool = False, workspace: str | None = None) -> dict[str, ob
         "packages": packages,
         "sandbox_backends": backends,
         "model_providers": providers,
+        "model_providers_not_loaded": provider_load_errors(),
         "default_model": default_model_spec(os.environ),
-        "runs_go_to": str(Path(workspace or os.environ.get("CMBAGENT_WORKSPACE", "workspaces")).resolve()),
+        "runs_go_to": str((Path(workspace) if workspace else default_workspace()).resolve()),
+        "checkpoints": _checkpoints(),
     }
     from cmbagent.tools.methods import iter_methods, load_errors
 
@@ -85,7 +103,8 @@ def register(app: typer.Typer) -> None:
     @app.command("doctor")
     def doctor(
         ping: bool = typer.Option(False, "--ping", help="Also make one tiny call to each configured provider."),
-        workspace: str = typer.Option(None, "--workspace", help="Runs root to report (default: workspaces/)."),
+        workspace: str = typer.Option(None, "--workspace", help="Runs root to report (default: ./workspaces if it "
+                                                               "exists, else ~/.cmbagent/workspaces)."),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     ) -> None:
         """Report versions, working sandbox backends, configured model providers and where runs go."""
@@ -107,16 +126,21 @@ def register(app: typer.Typer) -> None:
         typer.echo("model providers (API keys are read from these variables; values are never shown):")
         for provider in report["model_providers"]:  # type: ignore[attr-defined]
             env_var = provider.get("env_var") or ""
-            if provider.get("is_set") is None:
+            if provider.get("unavailable"):
+                state = f"unavailable: {provider['unavailable']}"
+            elif provider.get("is_set") is None:
                 state = "no key needed"
             else:
                 state = "set" if provider.get("is_set") else "not set"
             typer.echo(f"  {provider.get('provider') or '':20s} {env_var:22s} {state}")
+        for name, why in report["model_providers_not_loaded"].items():  # type: ignore[attr-defined]
+            typer.echo(f"  provider plugin {name} not loaded: {why}")
         typer.echo(f"default model: {report['default_model']}")
         typer.echo(f"method tools: {report['methods']} registered")
         for family, why in report["method_families_not_loaded"].items():  # type: ignore[attr-defined]
             typer.echo(f"  family {family} not loaded: {why}")
         typer.echo(f"runs go to: {report['runs_go_to']}")
+        typer.echo(f"checkpoints: {report['checkpoints']}")
         if ping:
             typer.echo("ping:")
             for spec, result in report.get("ping", {}).items():  # type: ignore[attr-defined]

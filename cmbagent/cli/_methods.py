@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from cmbagent.cli._common import EXIT_FAILED, fail, print_json
@@ -58,12 +60,18 @@ def register(app: typer.Typer) -> None:
     def run_method_cmd(
         name: str = typer.Argument(..., help="Method name."),
         args: str = typer.Option("{}", "--args", help="Arguments as a JSON object."),
+        data_dir: list[Path] = typer.Option(
+            [], "--data-dir", help="A folder the arguments may name files in besides the working folder (repeatable)."),
         as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     ) -> None:
-        """Run one method tool directly (in this process) and print its result."""
+        """Run one method tool directly (in this process) and print its result.
+
+        File arguments must lie in the working folder or a --data-dir folder (never /proc, /sys, /dev).
+        """
         import json
 
         from cmbagent.exceptions import UserError
+        from cmbagent.paths import PathPolicy
         from cmbagent.tools.methods import run_method
 
         try:
@@ -73,7 +81,7 @@ def register(app: typer.Typer) -> None:
         if not isinstance(arguments, dict):
             fail("--args must be a JSON object, e.g. '{\"data\": \"x.csv\"}'")
         try:
-            result = run_method(name, arguments)
+            result = run_method(name, arguments, paths=PathPolicy.for_cli(Path.cwd(), data_dirs=data_dir))
         except UserError as exc:
             fail(str(exc))
         if as_json:

@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
 
     def _list(as_json: bool, config: Path | None) -> None:
         from cmbagent.exceptions import UserError
-        from cmbagent.models import CONFIG_FILENAME, SPEC_FORMS, Routing, configured_providers
+        from cmbagent.models import CONFIG_FILENAME, Routing, configured_providers, spec_forms
 
         if config is None and Path(CONFIG_FILENAME).is_file():
             config = Path(CONFIG_FILENAME)
@@ -25,11 +25,13 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
         providers = configured_providers()
         if as_json:
-            print_json({"providers": providers, "routing": routing.to_dict(), "spec_forms": list(SPEC_FORMS)})
+            print_json({"providers": providers, "routing": routing.to_dict(), "spec_forms": spec_forms()})
             return
         typer.echo("providers:")
         for row in providers:
             state = "" if row["is_set"] is None else f"  [{row['env_var']} {'set' if row['is_set'] else 'not set'}]"
+            if row["unavailable"]:
+                state += f"  [unavailable: {row['unavailable']}]"
             typer.echo(f"  {row['provider']:18s} {row['description']}{state}")
             typer.echo(f"  {'':18s} e.g. {row['example']}")
         typer.echo(f"\ndefault model: {routing.default}  (from {routing.sources.get('default', 'default')})")
@@ -37,7 +39,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  tier {tier}: {spec}")
         for agent, spec in sorted(routing.agents.items()):
             typer.echo(f"  agent {agent}: {spec}")
-        typer.echo("\nspec forms: " + ", ".join(SPEC_FORMS))
+        typer.echo("\nspec forms: " + ", ".join(spec_forms()))
 
     @models.callback(invoke_without_command=True)
     def models_root(
@@ -64,21 +66,23 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check a spec and its key without calling the model; print provider, model, base URL, price."""
         from cmbagent.exceptions import UserError
-        from cmbagent.models import parse_spec, price_for, resolve
+        from cmbagent.models import get_provider, parse_spec, price_for, resolve
 
         try:
             parsed = parse_spec(spec)
             model = resolve(spec)
         except UserError as exc:
             fail(str(exc))
-        price = price_for(parsed.provider, parsed.model)
+        provider = get_provider(parsed.provider)
+        pricing = provider.pricing if provider is not None else None
+        price = price_for(pricing, parsed.model) if pricing else None
         info = {
             "spec": model.spec or spec,
             "provider": parsed.provider,
-            "model": parsed.model,
+            "model": parsed.model or getattr(model, "model", ""),
             "base_url": getattr(model, "base_url", None),
             "price_per_million": None if price is None else price.__dict__,
-            "cost": "free" if parsed.provider not in ("openai", "anthropic") else ("known" if price else "unknown"),
+            "cost": "free" if pricing is None else ("known" if price else "unknown"),
         }
         if as_json:
             print_json(info)

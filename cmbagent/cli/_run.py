@@ -1,7 +1,8 @@
 """`cmbagent solve|resume|replay|runs|report`: run a task, continue or replay a run, list and re-render runs.
 
-Exit codes: 0 done, 1 the task failed (the report says why), 2 usage error, 3 budget exhausted (partial
-report written), 130 interrupted (resumable).
+Exit codes: 0 done, 1 the task failed (the report says why), 2 usage error (a second `resume` of a run
+that is going included), 3 budget exhausted (partial report written), 4 cancelled (`cmbagent cancel`;
+partial report written, resumable), 130 interrupted by SIGINT and 143 by SIGTERM (resumable).
 """
 
 from __future__ import annotations
@@ -14,10 +15,20 @@ from typing import Any
 
 import typer
 
-from cmbagent.cli._common import EXIT_BUDGET, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, fail, print_json
+from cmbagent.cli._common import (
+    EXIT_BUDGET,
+    EXIT_CANCELLED,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    fail,
+    print_json,
+)
 
 _EXIT = {"done": EXIT_OK, "failed": EXIT_FAILED, "budget_exhausted": EXIT_BUDGET, "interrupted": EXIT_INTERRUPTED,
-         "awaiting_approval": EXIT_OK}
+         "cancelled": EXIT_CANCELLED, "awaiting_approval": EXIT_OK}
+_SIGNALLED: list[int] = []  # the signal that stopped the run (SIGTERM exits 143, SIGINT 130)
 
 
 def _summary(result: Any) -> dict[str, Any]:
@@ -35,16 +46,48 @@ def _finish(result: Any, as_json: bool) -> None:
         if result.status == "awaiting_approval":
             typer.echo(f"plan awaiting approval; continue with: cmbagent resume {result.run_dir} --approve "
                        "(or --reject 'why' / --edit plan.json)")
+        elif result.status == "interrupted":
+            typer.echo(f"status: interrupted (every completed step is kept); resume with: cmbagent resume "
+                       f"{result.run_dir}")
         else:
             typer.echo(f"status: {result.status}; report: {result.report_path or '(none)'}")
         if result.error:
             typer.echo(f"error: {result.error}", err=True)
+    import signal
+
+    if result.status == "interrupted" and signal.SIGTERM in _SIGNALLED:
+        raise typer.Exit(EXIT_TERMINATED)
     raise typer.Exit(_EXIT.get(result.status, EXIT_FAILED))
+
+
+def _is_idea_run(run_dir: Path) -> bool:
+    import json
+
+    try:
+        return bool(json.loads((run_dir / "run.json").read_text(encoding="utf-8")).get("kind") == "ideas")
+    except (OSError, ValueError):
+        return False
+
+
+def _replay_ideas(run_dir: Path, workspace: Path | None, lenient: bool, as_json: bool) -> None:
+    from cmbagent.exceptions import UserError
+    from cmbagent.ideas import replay_ideas
+
+    try:
+        result, comparison = replay_ideas(run_dir, workspace=workspace, lenient=lenient)
+    except UserError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json({**result.summary(), "comparison": comparison})
+    else:
+        typer.echo(f"replay: {result.run_dir} ({result.status})")
+        typer.echo(f"  same ideas: {'yes' if comparison['same_ideas'] else 'NO'}")
+    raise typer.Exit(EXIT_OK if comparison["identical"] and result.status == "done" else EXIT_FAILED)
 
 
 @contextlib.contextmanager
 def _sigterm_interrupts() -> Iterator[None]:
-    """SIGTERM stops a run the way Ctrl-C does: checkpointed, status interrupted, exit 130."""
+    """SIGTERM stops a run the way Ctrl-C does: checkpointed, status interrupted, resumable (exit 143)."""
     import signal
     import threading
 
@@ -53,6 +96,7 @@ def _sigterm_interrupts() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: Any) -> None:
+        _SIGNALLED.append(signum)
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, handler)
@@ -114,9 +158,12 @@ def register(app: typer.Typer) -> None:
         config: Path | None = typer.Option(None, "--config", help="cmbagent.toml with models, tiers, budgets."),
         workspace: Path | None = typer.Option(None, "--workspace", help="Folder for run folders (default ./workspaces)."),
         run_dir: Path | None = typer.Option(None, "--run-dir", help="Exact run folder to create."),
-        max_steps: int = typer.Option(12, "--max-steps", min=1, help="Most steps a plan may have."),
-        n_reviews: int = typer.Option(1, "--n-reviews", min=0, help="Plan review rounds."),
-        max_attempts: int = typer.Option(3, "--max-attempts", min=1, help="Attempts per step before replanning."),
+        max_steps: int | None = typer.Option(
+            None, "--max-steps", min=1, help="Most steps a plan may have (default: front matter, else 12)."),
+        n_reviews: int | None = typer.Option(
+            None, "--n-reviews", min=0, help="Plan review rounds (default: front matter, else 1)."),
+        max_attempts: int | None = typer.Option(
+            None, "--max-attempts", min=1, help="Attempts per step before replanning (default: front matter, else 3)."),
         budget_usd: float | None = typer.Option(None, "--budget-usd", help="Stop (with a partial report) past this cost."),
         budget_tokens: int | None = typer.Option(None, "--budget-tokens", help="Stop past this many tokens."),
         timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock budget of the run in seconds."),
@@ -128,6 +175,17 @@ def register(app: typer.Typer) -> None:
                  "(<run>/.overlay/site-packages), never the host environment; extra pip arguments from "
                  "CMBAGENT_PIP_ARGS."),
         data: list[Path] = typer.Option([], "--data", help="Extra data file to copy into the run (repeatable)."),
+        data_dir: list[Path] = typer.Option(
+            [], "--data-dir",
+            help="A folder the task may read data from besides its own folder tree (repeatable; also "
+                 "data_dirs under [paths] in the --config file)."),
+        collection: str | None = typer.Option(
+            None, "--collection",
+            help="A knowledge-index collection (`cmbagent index ... --collection NAME`): text steps get passages "
+                 "retrieved from it, the report cites them under References."),
+        index_dir: Path | None = typer.Option(
+            None, "--index-dir", help="Index folder holding the collection (default: CMBAGENT_INDEX_DIR, "
+                                      "[index] dir in --config, else the user data folder)."),
         as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),
     ) -> None:
         """Plan, run, critique and report a task."""
@@ -150,7 +208,8 @@ def register(app: typer.Typer) -> None:
                                config=config, max_steps=max_steps, n_reviews=n_reviews, max_attempts=max_attempts,
                                budget_usd=budget_usd, budget_tokens=budget_tokens, timeout=timeout,
                                approve_plan=approve_plan, sandbox=sandbox, allow_install=allow_install,
-                               data_files=list(data), on_event=listener)
+                               data_files=list(data), data_dirs=list(data_dir), on_event=listener,
+                               collection=collection, index_dir=index_dir)
             _close_progress()
             result = _interactive_approval(result, as_json)
         except (UserError, SandboxUnavailable) as exc:
@@ -164,9 +223,15 @@ def register(app: typer.Typer) -> None:
         approve: bool = typer.Option(False, "--approve", help="Approve the plan awaiting approval."),
         reject: str | None = typer.Option(None, "--reject", help="Reject the plan with this comment."),
         edit: Path | None = typer.Option(None, "--edit", help="Approve an edited plan (JSON file)."),
+        sandbox: str | None = typer.Option(
+            None, "--sandbox",
+            help="Sandbox backend for the rest of the run (default: the one run.json names, which the run's "
+                 "own code can rewrite; name it to be sure)."),
+        config: Path | None = typer.Option(
+            None, "--config", help="cmbagent.toml naming the checkpoint database ([checkpoints] url)."),
         as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),
     ) -> None:
-        """Continue a run after a kill, an interrupt or a plan awaiting approval."""
+        """Continue a run after a kill, an interrupt, a cancel or a plan awaiting approval."""
         import json
 
         from cmbagent.api import PlanDecision, resume
@@ -186,7 +251,8 @@ def register(app: typer.Typer) -> None:
                 fail(f"cannot read the edited plan {edit}: {exc}")
         try:
             with _sigterm_interrupts():
-                result = resume(run_dir, decision=decision, on_event=_listener(as_json))
+                result = resume(run_dir, decision=decision, on_event=_listener(as_json), sandbox=sandbox,
+                                config=config)
             _close_progress()
             result = _interactive_approval(result, as_json)
         except UserError as exc:
@@ -202,10 +268,13 @@ def register(app: typer.Typer) -> None:
         sandbox: str | None = typer.Option(None, "--sandbox", help="Sandbox backend (default: the recorded one)."),
         as_json: bool = typer.Option(False, "--json", help="Print one final JSON object."),
     ) -> None:
-        """Re-run a recorded run from its transcript with no network; compare plan, cells and numbers."""
+        """Re-run a recorded run (or idea run) from its transcript with no network; compare plan, cells and
+        numbers (the ranked ideas)."""
         from cmbagent.api import replay
         from cmbagent.exceptions import UserError
 
+        if _is_idea_run(run_dir):
+            _replay_ideas(run_dir, workspace, lenient, as_json)
         try:
             result, comparison = replay(run_dir, workspace=workspace, lenient=lenient, sandbox=sandbox,
                                         on_event=_listener(as_json))
@@ -238,24 +307,29 @@ def register(app: typer.Typer) -> None:
         if not rows:
             typer.echo(f"no runs in {workspace or default_workspace()}")
             return
-        typer.echo(f"{'run id':44s} {'status':17s} {'steps':>6s} {'cost':>9s} {'time':>8s}  task")
+        typer.echo(f"{'run id':44s} {'status':17s} {'steps':>6s} {'cost':>9s} {'time':>8s}  {'batch':28s} task")
         for r in rows:
             cost = "-" if r["cost_usd"] is None else f"${r['cost_usd']:.4f}"
             dur = "-" if r["duration_s"] is None else f"{r['duration_s']:.0f}s"
             typer.echo(f"{r['run_id']:44s} {r['status']:17s} {r['steps']:>2}/{r['steps_total']:<3} {cost:>9s} "
-                       f"{dur:>8s}  {r['task'][:50]}")
+                       f"{dur:>8s}  {(r.get('batch') or '-')[:28]:28s} {r['task'][:50]}")
 
     @app.command("report")
     def report_cmd(run_dir: Path = typer.Argument(..., help="Run folder.")) -> None:
-        """Render report.md of a run again (from run.json)."""
+        """Render report.md of a run again (from run.json); a run with a knowledge index has its citations
+        checked against the index as it is now."""
+        from cmbagent.config import RunConfig
         from cmbagent.exceptions import UserError
         from cmbagent.report import rerender
         from cmbagent.run import RunFolder
+        from cmbagent.session import citation_resolver
 
         if not (run_dir / "run.json").is_file():
             fail(f"{run_dir} is not a run folder (no run.json)")
         try:
-            path = rerender(RunFolder(run_dir))
+            folder = RunFolder(run_dir)
+            settings = RunConfig.stored(folder.record().config, str(run_dir)).settings
+            path = rerender(folder, resolve=citation_resolver(settings))  # citations are audited again
         except UserError as exc:
             fail(str(exc))
         typer.echo(str(path))
