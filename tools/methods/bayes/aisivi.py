@@ -366,8 +366,7 @@ def aisivi(
                         tgt.parameter_names())
     summary = (f"AISIVI fitted a semi-implicit q ({kernel} kernel, ε of dimension {noise_dim or tgt.dim}, "
                f"{n_proposal} importance samples per score) to {tgt.name} in {tgt.dim} dimensions"
-               f"{' (loaded from cache; it had trained' if trained.cached else ' in'} {trained.seconds:.1f} s"
-               f"{')' if trained.cached else ''}. ELBO {values['elbo']['mean']:.3f} ± {values['elbo']['std']:.3f}"
+               f"{' (loaded from cache)' if trained.cached else ''}. ELBO {values['elbo']['mean']:.3f} ± {values['elbo']['std']:.3f}"
                f"{'' if tgt.normalised else ' (unnormalised target: up to its log normaliser)'}; estimated "
                f"score error (SNIS variance) {values['score_error_estimate']:.3g}; sample mean "
                f"{np.round(samples.mean(0), 3).tolist()}, sd {np.round(samples.std(0, ddof=1), 3).tolist()}"

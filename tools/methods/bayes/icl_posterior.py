@@ -285,8 +285,7 @@ def icl_posterior(
                + "; ".join(f"{n} = {icl[n]['mean']:.3f} ± {icl[n]['std']:.3f} (68% [{icl[n]['lower_68']:.3f}, "
                            f"{icl[n]['upper_68']:.3f}])" for n in names)
                + f". Against the {ref_kind}: sd ratios " + ", ".join(f"{r:.2f}" for r in sd_ratio.values())
-               + f". The network {'was loaded from cache (it had trained' if trained.cached else 'trained'} "
-               f"{trained.seconds:.1f} s{')' if trained.cached else ''}; sampling took {sample_seconds:.2f} s.")
+               + (". The network was loaded from cache." if trained.cached else "."))
     return MethodResult(summary=summary, values=values, checks=checks, artifacts=[figure, str(npz)],
                         diagnostics={**trained.describe(), "sample_seconds": sample_seconds, "data": meta,
                                      "reference": ref_kind})

@@ -337,15 +337,15 @@ def pfn_regression(
         Check(name="PFN close to the exact GP", passed=gap <= tol and gap >= -tol - 3 / math.sqrt(len(yq)),
               message=f"NLL gap PFN − GP = {gap:+.3f} nats per point (tolerance {tol})"),
         Check(name="training converged", passed=trained.cached or _plateaued(trained.history),
-              message=f"final prior-data NLL {trained.history[-1] if trained.history else float('nan'):.3f}; "
-                      f"trained {trained.seconds:.1f} s" + (" (loaded from cache)" if trained.cached else "")),
+              message=f"final prior-data NLL {trained.history[-1] if trained.history else float('nan'):.3f}"
+                      + (" (loaded from cache)" if trained.cached else "")),
     ]
     summary = (f"PFN trained on a GP prior (ℓ = {length_scale}, s = {output_scale}, σ = {noise}; "
-               f"{'loaded from cache, ' if trained.cached else ''}training took {trained.seconds:.1f} s) predicts "
+               f"{'; loaded from cache' if trained.cached else ''}) predicts "
                f"{source} with test NLL {nll['pfn']:.3f} against {nll['exact_gp']:.3f} for the exact GP with the same "
                f"prior, {nll['gp_fitted_hyperparameters']:.3f} for a GP with fitted hyperparameters and "
                f"{nll['prior_only']:.3f} for the prior alone; its 90% band covers {inside.mean():.0%} of the test "
-               f"targets. Prediction took {predict_seconds * 1e3:.1f} ms.")
+               f"targets.")
     return MethodResult(summary=summary, values=values, checks=checks, artifacts=[figure, str(pred_path)],
                         diagnostics={**trained.describe(), "predict_seconds": predict_seconds,
                                      "n_context": len(x), "n_test": len(xq), "settings": settings})
