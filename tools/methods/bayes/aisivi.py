@@ -409,7 +409,9 @@ def _pair_plot(path: Any, samples: np.ndarray, reference: np.ndarray | None, nam
                 ax.axis("off")
             if i == d - 1:
                 ax.set_xlabel(labels[j])
-            if j == 0 and i > 0:
+            if i == j:
+                ax.set_ylabel("density")
+            elif j == 0:
                 ax.set_ylabel(labels[i])
     axes[0][0].legend(fontsize=6)
     fig.suptitle(f"AISIVI samples vs reference: {name}", fontsize=10)

@@ -305,6 +305,7 @@ def _plot(path: Any, samples: np.ndarray, reference: np.ndarray, names: list[str
         if truth is not None:
             ax.axvline(truth[i], color="k", ls="--", lw=1, label="true value")
         ax.set_xlabel(names[i])
+        ax.set_ylabel("posterior density")
     axes[0][0].legend(fontsize=7)
     fig.suptitle("In-context posterior vs reference", fontsize=10)
     return savefig(fig, path)

@@ -304,6 +304,7 @@ def _plot(path: str, a_true: np.ndarray, a_pred: np.ndarray, err_gen: np.ndarray
     axes[1].hist(err_gen, bins=bins, alpha=0.6, label="generated")
     axes[1].hist(err_shuf, bins=bins, alpha=0.6, label="shuffled s′")
     axes[1].set_xlabel("dynamics error (standardised RMS)")
+    axes[1].set_ylabel("generated windows")
     axes[1].legend()
     axes[2].plot(levels, gen_return, "o-", label="generated rewards")
     axes[2].plot(levels, true_return, "s--", label="true rewards of generated steps")
@@ -314,6 +315,7 @@ def _plot(path: str, a_true: np.ndarray, a_pred: np.ndarray, err_gen: np.ndarray
         labels = list(policy)
         axes[3].bar(labels, [policy[k]["mean"] for k in labels], yerr=[policy[k]["std"] for k in labels],
                     color=["C0", "C1"])
+        axes[3].set_xlabel("training data")
         axes[3].set_ylabel("evaluation return")
         axes[3].set_title("TD3+BC")
     else:
