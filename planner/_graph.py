@@ -129,7 +129,7 @@ def report_draft(state: RunState, status: RunStatus) -> ReportDraft:
 
 def _audit_narrative(rt: Runtime, state: RunState, draft: ReportDraft) -> list[Finding]:
     evidence = run_evidence(rt.folder.path, draft=draft, steps=state.started(), task=state.task,
-                            findings=state.all_findings())
+                            findings=state.all_findings(), facts=[state.stop_reason or ""])
     return audit_run(evidence).findings
 
 

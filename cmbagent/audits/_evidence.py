@@ -198,10 +198,12 @@ def run_rel(run_dir: Path, path: str) -> str:
 
 
 def run_evidence(run_dir: Path | None, *, draft: ReportDraft, steps: list[StepRecord], task: TaskSpec,
-                 findings: list[Finding] | None = None) -> RunEvidence:
+                 findings: list[Finding] | None = None, facts: list[str] | None = None) -> RunEvidence:
     """The report narrative and every text a number in it may come from (outputs are read from the run folder;
-    the findings' messages and evidence are facts code established, so a narrative may quote them too)."""
+    the findings' messages and evidence are facts code established, so a narrative may quote them too, as it
+    may quote ``facts``: what code wrote about the run itself, such as why it stopped)."""
     texts: list[str] = [f"{f.message} {json.dumps(f.evidence, default=str)}" for f in findings or []]
+    texts += list(facts or [])
     for record in steps:
         texts += [record.summary, record.reason, *(c.message for c in record.checks),
                   *(c.quote for c in record.citations)]  # a quoted, resolved source supports its numbers

@@ -99,6 +99,9 @@ def test_spent_budget_ends_cleanly_with_a_partial_report(tmp_path: Path) -> None
     assert 0 < len(done) < 4
     kinds = [e.type for e in events(result.run_dir)]
     assert kinds.count("budget_warning") == 1 and kinds[-1] == "run_finished"  # issue 16: it came twice
+    # the stop reason is written by code: its numbers (the budget) are facts, not unsupported claims
+    findings = json.loads((result.run_dir / "run.json").read_text())["findings"]
+    assert not [f for f in findings if f["code"] == "report.unsupported_number"], findings
 
 
 def test_resuming_a_finished_run_changes_nothing(tmp_path: Path) -> None:
