@@ -4,7 +4,8 @@ A number in the report's summary, conclusions or limitations (or in a text step'
 equals, after rounding to the digits it is written with, a value of some step (its values, its method's
 diagnostics), a number in a step's output, summary or check messages, in a span quoted by a resolved citation
 (the index vouches for it), or a number of the task itself; also
-as a percentage of a fraction and the reverse.  Integers up to 10 (counts of steps, checks, seeds) and years
+as a percentage of a fraction and the reverse, and as the distance of a supported value from a number the task
+states (``|ATE − 4.016| = 0.0029`` when the task asks for it and a step produced 4.0131).  Integers up to 10 (counts of steps, checks, seeds) and years
 are not audited, nor are digits that are part of a name (``H0``, ``Union2.1``, ``s2``, ``6_cardio``).
 """
 
@@ -27,6 +28,7 @@ __all__ = ["Support", "numbers_in"]
 # a number not glued to letters, digits, '_' or '.' on either side: 0.351, -19.3, 1.2e-3, 8,865, 35%
 _NUMBER = re.compile(r"(?<![\w.\-−])([-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(%?)(?![\w]|\.\d)")
 _SMALL = 10
+_ANCHORS = 200  # task numbers a distance may be measured from
 
 
 def numbers_in(text: str) -> Iterator[tuple[str, float, int, bool]]:
@@ -48,20 +50,27 @@ def numbers_in(text: str) -> Iterator[tuple[str, float, int, bool]]:
 class Support:
     """The sorted set of every number a narrative may quote."""
 
-    def __init__(self, numbers: Iterable[float]):
-        clean = {abs(float(x)) for x in numbers if isinstance(x, (int, float)) and not isinstance(x, bool)
-                 and math.isfinite(x)}
-        self._sorted = sorted(clean)
+    def __init__(self, numbers: Iterable[float], anchors: Iterable[float] = (), values: Iterable[float] = ()):
+        def clean(xs: Iterable[Any]) -> list[float]:
+            return sorted({abs(float(x)) for x in xs if isinstance(x, (int, float)) and not isinstance(x, bool)
+                           and math.isfinite(x)})
+
+        self._sorted = clean(numbers)
+        self._anchors = clean(anchors)[:_ANCHORS]
+        self._values = Support(values) if anchors else None  # what a distance may end at: a step's own value
 
     @classmethod
-    def of(cls, values: Iterable[Any], texts: Iterable[str]) -> Support:
+    def of(cls, values: Iterable[Any], texts: Iterable[str], task_text: str = "") -> Support:
+        """Every number of ``values`` and ``texts``; the numbers of ``task_text`` are also anchors of distances."""
         found: list[float] = []
         for value in values:
             found += [v for _, v in leaves(value, limit=5000) if isinstance(v, (int, float))]
             found += list(_numeric_keys(value))  # tables keyed by a number ({250: 0.96, 500: 0.48}) quote their keys
-        for text in texts:
+        own = list(found)
+        for text in [*texts, task_text]:
             found += [v for _, v, _, _ in numbers_in(text)]
-        return cls(found)
+        anchors = [v for _, v, decimals, _ in numbers_in(task_text) if _audited(v, decimals)]
+        return cls(found, anchors, own)
 
     def __len__(self) -> int:
         return len(self._sorted)
@@ -76,8 +85,16 @@ class Support:
         if self.has(value, decimals):
             return True
         if percent or abs(value) > 1:  # 35% of a fraction 0.35, or a fraction written as a percentage
-            return self.has(value / 100.0, decimals + 2)
-        return self.has(value * 100.0, max(decimals - 2, 0))
+            if self.has(value / 100.0, decimals + 2):
+                return True
+        elif self.has(value * 100.0, max(decimals - 2, 0)):
+            return True
+        # the distance of a step's value from a number of the task (a bias against a known truth), written
+        # with at least 3 significant digits: a shorter one would match some pair by chance
+        if percent or self._values is None or value == 0 or decimals + math.floor(math.log10(abs(value))) + 1 < 3:
+            return False
+        return any(self._values.has(a + value, decimals) or self._values.has(a - value, decimals)
+                   for a in self._anchors)
 
 
 def _numeric_keys(value: Any) -> Iterator[float]:
@@ -116,7 +133,7 @@ def report_numbers(ev: RunEvidence) -> Iterator[Finding]:
     draft = ev.draft
     texts = {"summary": draft.summary, **{f"conclusion {n}": c for n, c in enumerate(draft.conclusions, 1)},
              **{f"limitation {n}": c for n, c in enumerate(draft.limitations, 1)}}
-    support = Support.of([r.values for r in ev.steps], [*ev.texts, ev.task_text])
+    support = Support.of([r.values for r in ev.steps], ev.texts, ev.task_text)
     for where, number, sentence in unsupported(texts, support)[:12]:
         yield finding("report.unsupported_number",
                       f"the report's {where} states {number}, which matches no value or output of any step "
@@ -129,9 +146,9 @@ def answer_numbers(ev: StepEvidence) -> Iterator[Finding]:
     passages it cites (a resolved citation quotes its source word for word, so the source vouches for them)."""
     if not ev.answer or ev.cell is not None:
         return
-    texts = [ev.task_text, *(r.summary for r in ev.earlier), *(c.message for r in ev.earlier for c in r.checks),
+    texts = [*(r.summary for r in ev.earlier), *(c.message for r in ev.earlier for c in r.checks),
              *ev.quotes, *(c.quote for r in ev.earlier for c in r.citations)]
-    support = Support.of([r.values for r in ev.earlier], texts)
+    support = Support.of([r.values for r in ev.earlier], texts, ev.task_text)
     for where, number, sentence in unsupported({"answer": ev.answer}, support)[:12]:
         yield finding("report.unsupported_number",
                       f"the step's {where} states {number}, which matches no value or output of an earlier step "

@@ -61,3 +61,11 @@ def test_numbers_quoted_by_a_resolved_citation_are_supported_and_others_are_not(
     draft = ReportDraft(title="t", summary="Our 0.351 sits above the cited 0.334 ± 0.018 [1], not 0.300.")
     run = audit_run(run_evidence(None, draft=draft, steps=[STEP, cited], task=TaskSpec(text="t", title="t")))
     assert [f.evidence["number"] for f in run.findings] == ["0.300"]
+
+
+def test_the_distance_of_a_result_from_a_number_of_the_task_is_supported() -> None:
+    # Omega_m 0.35123 against the task's 0.334: |difference| = 0.01723; a wrong difference is still found
+    assert _audit("|Omega_m − 0.334| = 0.01723, as the task asks.") == []
+    assert _audit("|Omega_m − 0.334| = 0.0231.") == ["0.0231"]
+    # the distance is measured from the task's numbers only, never between two of the run's own values
+    assert _audit("chi2 − dof = 109.296.") == ["109.296"]
