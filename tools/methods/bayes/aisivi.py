@@ -407,12 +407,9 @@ def _pair_plot(path: Any, samples: np.ndarray, reference: np.ndarray | None, nam
                 ax.scatter(samples[:800, j], samples[:800, i], s=2, alpha=0.4)
             else:
                 ax.axis("off")
-            if i == d - 1:
-                ax.set_xlabel(labels[j])
-            if i == j:
-                ax.set_ylabel("density")
-            elif j == 0:
-                ax.set_ylabel(labels[i])
+                continue
+            ax.set_xlabel(labels[j], fontsize=7)  # every visible panel says what it shows
+            ax.set_ylabel("density" if i == j else labels[i], fontsize=7)
     axes[0][0].legend(fontsize=6)
     fig.suptitle(f"AISIVI samples vs reference: {name}", fontsize=10)
     return savefig(fig, path)
