@@ -232,8 +232,16 @@ def test_tasks_naming_server_files_are_refused_and_nothing_of_the_server_leaks(
     page_b.locator("#cmb-provider input").click()
     page_b.get_by_role("option", name="openai-compatible").click()
     page_b.locator("#cmb-base-url textarea, #cmb-base-url input").first.wait_for()
-    page_b.locator("#cmb-model textarea, #cmb-model input").first.fill("m")
-    page_b.locator("#cmb-base-url textarea, #cmb-base-url input").first.fill("http://169.254.169.254/v1")
+    # the provider's change event sets the model field from the server; on a busy machine its reply can land
+    # after a fill, so fill until the values stay
+    fields = {"#cmb-model": "m", "#cmb-base-url": "http://169.254.169.254/v1"}
+    for _ in range(20):
+        for field, value in fields.items():
+            page_b.locator(f"{field} textarea, {field} input").first.fill(value)
+        page_b.wait_for_timeout(500)
+        if all(page_b.locator(f"{field} textarea, {field} input").first.input_value() == value
+               for field, value in fields.items()):
+            break
     page_b.locator("#cmb-task textarea").fill("Fit supernova distances.")
     page_b.locator("#cmb-send").click()
     assert "does not send model requests" in _refusal(page_b)
