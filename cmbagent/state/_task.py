@@ -32,18 +32,26 @@ class TaskSpec(BaseModel):
 
 
 class TaskBrief(BaseModel):
-    """The task restated as something a planner can decompose."""
+    """The task restated as something a planner can decompose.
+
+    Every list is bounded (``maxItems`` in the schema): a grammar-constrained decoder then has to close it, where
+    a small model would otherwise repeat one entry until its token limit (SmolLM2-135M listed one data file
+    for 8,192 tokens).
+    """
 
     title: str = Field(description="Short title of the task.")
     objective: str = Field(description="What must be found out or produced, in one or two sentences.")
     domain: str = Field(default="", description="Scientific field, e.g. cosmology, causal inference.")
-    data_files: list[str] = Field(default_factory=list, description="Input files (paths inside the run folder).")
+    data_files: list[str] = Field(default_factory=list, max_length=20,
+                                  description="Input files (paths inside the run folder).")
     method: str | None = Field(default=None, description="A method tool the task asks for, if any.")
-    arguments: dict[str, Any] = Field(default_factory=dict, description="Method arguments the task states.")
-    constraints: list[str] = Field(default_factory=list, description="Explicit requirements and limits.")
-    deliverables: list[str] = Field(default_factory=list, description="Numbers, figures or text to deliver.")
+    arguments: dict[str, Any] = Field(default_factory=dict, max_length=24,
+                                      description="Method arguments the task states.")
+    constraints: list[str] = Field(default_factory=list, max_length=12, description="Explicit requirements and limits.")
+    deliverables: list[str] = Field(default_factory=list, max_length=12,
+                                    description="Numbers, figures or text to deliver.")
     requirements: list[Requirement] = Field(
-        default_factory=list,
+        default_factory=list, max_length=24,
         description="Every explicit requirement of the task, one item each: the method argument values it states "
                     "(model and variant, priors, data files and columns, label column, numbers of labels, folds, "
                     "seeds; an argument a column list must not contain is relation 'excludes') and the outputs it "

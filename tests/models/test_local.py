@@ -176,3 +176,41 @@ def test_a_file_that_is_not_a_model_is_refused_with_its_name(tmp_path: Path) -> 
             model.adapter()  # type: ignore[attr-defined]
     finally:
         model.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow  # the whole time budget of the run (150 s) and the server's start
+def test_solve_the_supernova_example_with_the_local_model_ends_cleanly(tmp_path: Path) -> None:
+    """Issue 16's end-to-end case: `cmbagent solve examples/supernova.md --model local` with a time budget ends
+    cleanly (done, failed with a full report, or stopped by the budget), no call runs past its deadline, every
+    call is in the transcript, and the report says what happened without numbers of its own invention."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    timeout = 150
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, **ENV, "CMBAGENT_LOCAL_CTX": "8192", "PYTHONWARNINGS": "ignore"}
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "cmbagent", "solve", str(root / "examples" / "supernova.md"),
+                           "--model", "local", "--timeout", str(timeout), "--workspace", str(tmp_path), "--json"],
+                          capture_output=True, text=True, env=env, timeout=timeout + 240)
+    wall = time.monotonic() - started
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert lines, (proc.returncode, proc.stderr[-3000:])
+    result = json.loads(lines[-1])
+    assert result["status"] in {"done", "failed", "budget_exhausted"}, result
+    assert proc.returncode == {"done": 0, "failed": 1, "budget_exhausted": 3}[result["status"]], proc.stderr[-2000:]
+    assert wall < timeout + 120, wall  # the budget held: start-up and the report are all that may add to it
+    run_dir = Path(result["run_dir"])
+    report = (run_dir / "report.md").read_text(encoding="utf-8")
+    assert f"status **{result['status']}**" in report
+    if result["status"] == "budget_exhausted":
+        assert "Stopped early" in report and "--timeout" in report
+    calls = list(read_transcript(run_dir / "transcript.jsonl"))
+    assert calls, "no model call reached the transcript"
+    for call in calls:
+        assert call["latency_s"] <= timeout + 5, (call["agent"], call["latency_s"])
+        assert call["error"] is not None or call["usage"]["output_tokens"] > 0, (call["agent"], call["usage"])
+    findings = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["findings"]
+    assert not [f for f in findings if f["code"] == "report.unsupported_number"], findings
