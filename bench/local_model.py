@@ -60,7 +60,13 @@ def solve(task: Path, workspace: Path, model: str, timeout: int) -> dict[str, An
     return {"status": result["status"], "seconds": seconds, "run_dir": run_dir, "calls": len(calls),
             "tokens": sum(int((c.get("usage") or {}).get("output_tokens") or 0) for c in calls),
             "last_agent": calls[-1]["agent"] if calls else "",
-            "why": str(result.get("error") or record.get("stop_reason") or "")[:300]}
+            "why": str(result.get("error") or record.get("error") or _last_error(calls) or "")[:300]}
+
+
+def _last_error(calls: list[dict[str, Any]]) -> str:
+    """The message of the last failed model call (a deadline, a refusal), if the last call failed."""
+    error = calls[-1].get("error") if calls else None
+    return f"{error.get('type')}: {error.get('message')}" if isinstance(error, dict) else ""
 
 
 def main() -> None:
