@@ -37,6 +37,7 @@ __all__ = [
     "read_xy",
     "savefig",
     "set_threads",
+    "warmup_cosine_adamw",
 ]
 
 
@@ -203,3 +204,15 @@ def pyplot() -> Any:
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def warmup_cosine_adamw(net: Any, *, steps: int, lr: float) -> tuple[Any, Any]:
+    """AdamW (no weight decay) with a linear warm-up over the first 5% of ``steps`` and a cosine decay after:
+    the schedule both of the family's amortised trainers (PFN, in-context posterior) use."""
+    import torch
+
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=0.0)
+    warm = max(1, steps // 20)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps)))
+    return opt, sched

@@ -33,6 +33,7 @@ from cmbagent.tools.methods.bayes._io import (
     read_xy,
     savefig,
     set_threads,
+    warmup_cosine_adamw,
 )
 from cmbagent.tools.methods.bayes._simulators import FAMILIES, ModelFamily, mcmc_posterior
 
@@ -93,10 +94,7 @@ def train_icl(net: InContextPosterior, family: ModelFamily, *, steps: int, batch
     """Conditional flow matching on simulated (θ, data) pairs; each encoded data set is reused for ``repeats``
     (θ₀, t) draws, since decoding is far cheaper than encoding."""
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=0.0)
-    warm = max(1, steps // 20)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps)))
+    opt, sched = warmup_cosine_adamw(net, steps=steps, lr=lr)
     history: list[float] = []
     net.train()
     for _ in range(steps):

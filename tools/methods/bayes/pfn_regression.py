@@ -37,6 +37,7 @@ from cmbagent.tools.methods.bayes._io import (
     read_xy,
     savefig,
     set_threads,
+    warmup_cosine_adamw,
 )
 
 __all__ = ["PFN", "GPPrior", "gp_posterior", "pfn_regression", "train_pfn", "trained_pfn"]
@@ -141,10 +142,7 @@ def train_pfn(net: PFN, prior: GPPrior, *, steps: int, batch: int, max_context: 
               seed: int, lr: float = 3e-3) -> list[float]:
     """Adam on the prior-data NLL with a linear warm-up and cosine decay; context sizes drawn per step."""
     gen = torch.Generator().manual_seed(seed)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=0.0)
-    warm = max(1, steps // 20)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps)))
+    opt, sched = warmup_cosine_adamw(net, steps=steps, lr=lr)
     history: list[float] = []
     net.train()
     for _ in range(steps):
