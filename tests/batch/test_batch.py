@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,7 +34,7 @@ CALL_USD = 50_000 * 2.00 / 1e6 + 40 * 8.00 / 1e6
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A local Ray cluster of 2 CPUs; its workers see a priced fake OpenAI endpoint (the env is set before the
     cluster starts, so the workers inherit it).  Yields that endpoint's base URL."""
     pytest.importorskip("ray")
@@ -45,6 +46,7 @@ def cluster() -> Iterator[str]:
     saved = {k: os.environ.get(k) for k in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
     os.environ.update(OPENAI_API_KEY="sk-test-batch", OPENAI_BASE_URL=server.openai_url)
     assert connect_ray(num_cpus=2)  # ray.init(num_cpus=2), a small object store, bound to 127.0.0.1
+    warm_two_workers(ray, tmp_path_factory.mktemp("warm"))
     try:
         yield server.openai_url
     finally:
@@ -55,6 +57,28 @@ def cluster() -> Iterator[str]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+
+
+def warm_two_workers(ray: Any, folder: Path) -> None:
+    """Hold two 1-CPU Ray tasks at a barrier until both are running, each having imported cmbagent.
+
+    Without it the first batch's parallelism depends on how fast the second worker process starts: on a
+    loaded 2-core machine a cold worker took longer than a whole offline run, Ray handed the second run to the
+    first worker when it came free, and the two runs ran one after the other."""
+
+    def arrive(folder: str) -> int:
+        import cmbagent.api  # noqa: F401  (the import a batch run pays first)
+
+        (Path(folder) / str(os.getpid())).touch()
+        deadline = time.monotonic() + 120
+        while len(list(Path(folder).iterdir())) < 2:
+            if time.monotonic() > deadline:
+                raise TimeoutError("the second Ray worker never started")
+            time.sleep(0.05)
+        return os.getpid()
+
+    pids = ray.get([ray.remote(num_cpus=1)(arrive).remote(str(folder)) for _ in range(2)], timeout=180)
+    assert len(set(pids)) == 2, pids
 
 
 def tasks(folder: Path, n: int) -> list[Path]:
