@@ -85,6 +85,9 @@ class Backend(ABC):
 
     name: ClassVar[str]
     isolating: ClassVar[bool]  # file system and network are isolated (hostile code may run)
+    #: the kernel's process is a child of ours, so the executor can put it in a memory cgroup
+    #: (False for docker: the daemon starts the container, in a cgroup of its own sized by ``--memory``)
+    local_process: ClassVar[bool] = True
 
     @classmethod
     @abstractmethod

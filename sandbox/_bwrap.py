@@ -32,6 +32,7 @@ import tempfile
 from pathlib import Path
 
 from cmbagent.sandbox._backend import Backend, BackendStatus, KernelLaunch, LaunchPlan, matplotlib_font_cache
+from cmbagent.sandbox._cgroup import memory_cgroup_root
 from cmbagent.sandbox._limits import SandboxLimits
 
 __all__ = ["BwrapBackend", "hand_back", "package_source_dirs"]
@@ -207,7 +208,10 @@ class BwrapBackend(Backend):
                                         "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0)"
                                         " and, as root, CAP_SYS_ADMIN")
         mode = "two stages, sandbox uid per executor" if os.geteuid() == 0 else "user namespace"
-        return BackendStatus(True, f"{exe}: no network, read-only system, private /tmp, unprivileged uid ({mode})")
+        cgroups, _, why = memory_cgroup_root()
+        memory = "memory capped by a cgroup" if cgroups is not None else f"memory capped by RLIMIT_AS only ({why})"
+        return BackendStatus(True, f"{exe}: no network, read-only system, private /tmp, unprivileged uid ({mode}), "
+                                   f"{memory}")
 
     def prepare_run_dir(self, run_dir: Path) -> None:
         if self._root:  # folders the host made since the last cell (steps/NN/...) must be writable

@@ -32,6 +32,7 @@ class DockerBackend(Backend):
 
     name = "docker"
     isolating = True
+    local_process = False
 
     def __init__(self) -> None:
         self.uid = os.getuid() if os.getuid() != 0 else 65534
@@ -81,8 +82,9 @@ class DockerBackend(Backend):
             args += ["-v", f"{data}:{data}:ro"]
         if limits.processes is not None:
             args += ["--pids-limit", str(limits.processes)]
-        if limits.address_space is not None:
-            args += ["--memory", str(limits.address_space)]
+        if limits.memory is not None or limits.address_space is not None:  # the container's own cgroup
+            args += ["--memory", str(limits.memory or limits.address_space), "--memory-swap",
+                     str(limits.memory or limits.address_space)]
         if limits.file_size is not None:
             args += ["--ulimit", f"fsize={limits.file_size}"]
         if limits.cpu_time is not None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from cmbagent.exceptions import KernelDied
 from cmbagent.sandbox._backend import Backend, KernelLaunch, LaunchPlan
+from cmbagent.sandbox._cgroup import MemoryCgroup, sweep_stale_cgroups
 from cmbagent.sandbox._figprobe import FIGURE_LOG
 from cmbagent.sandbox._limits import DROPPED_MARK, FD_BARRIER, SandboxLimits, bootstrap_code
 from cmbagent.sandbox._notebook import NotebookRecorder
@@ -27,6 +28,10 @@ __all__ = ["KernelExecutor", "kernel_env"]
 
 _DEFAULT_TIMEOUT = 600.0
 _POLL = 0.25  # seconds between liveness checks while a cell runs
+def _size(n: int) -> str:
+    return f"{n / 2**30:.3g} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
 _CANCELLED = "the run was cancelled: the cell was stopped and the kernel shut down"
 _RESULT_TEXT_LIMIT = 20_000
 _MARK_BEFORE, _MARK_AFTER = DROPPED_MARK.split("{}")
@@ -131,6 +136,8 @@ class KernelExecutor(Executor):
         self._launch: KernelLaunch | None = None
         self._client: Any = None
         self._runtime: Path | None = None
+        self._cgroup: MemoryCgroup | None = None
+        self._starts = 0
         self._closed = False
         self._cancelled = threading.Event()
         self.restarts = 0
@@ -173,6 +180,13 @@ class KernelExecutor(Executor):
         )
         plan = self.backend.wrap(self._launch)
         self._plan = plan
+        if self.limits.memory is not None and self.backend.local_process:
+            sweep_stale_cgroups()
+            self._starts += 1
+            self._cgroup = MemoryCgroup.create(f"cmbagent-{os.getpid()}-{self.sandbox_id}-{self._starts}",
+                                               self.limits.memory)
+            if self._cgroup is not None:
+                plan.argv = self._cgroup.join(plan.argv)
         log = open(self._runtime / "kernel.log", "wb")
         try:
             self._proc = _spawn(lambda: subprocess.Popen(
@@ -183,6 +197,7 @@ class KernelExecutor(Executor):
         except OSError as exc:
             shutil.rmtree(self._runtime, ignore_errors=True)
             self._runtime = None
+            self._drop_cgroup()
             raise KernelDied(f"could not start the {self.backend.name} kernel ({plan.argv[0]}): {exc}") from exc
         finally:
             log.close()
@@ -269,9 +284,20 @@ class KernelExecutor(Executor):
         if self._proc is not None and self._launch is not None:
             self.backend.stop(self._proc, self._launch)
         self._proc = None
+        self._drop_cgroup()
         if self._runtime is not None:
             shutil.rmtree(self._runtime, ignore_errors=True)
             self._runtime = None
+
+    def _drop_cgroup(self) -> None:
+        if self._cgroup is not None:
+            self._cgroup.remove()
+            self._cgroup = None
+
+    @property
+    def memory_cgroup(self) -> MemoryCgroup | None:
+        """The memory cgroup the running kernel is in (None where the host allows none: RLIMIT_AS only)."""
+        return self._cgroup
 
     def _restart(self) -> str | None:
         """Kill and start afresh; returns None on success or why it failed."""
@@ -321,8 +347,17 @@ class KernelExecutor(Executor):
                 return result
         self.backend.prepare_run_dir(self.run_dir)
         collector = _Collector(self.limits, self.figures_dir, cell_no)
+        cgroup = self._cgroup
+        kills_before = cgroup.oom_kills() if cgroup is not None else 0
         msg_id = self._client.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
         status, message = self._wait(msg_id, collector, started + timeout, timeout, heartbeat, started)
+        if cgroup is not None and cgroup is self._cgroup and cgroup.oom_kills() > kills_before:
+            # the kernel lived, but the OOM killer ended a process the cell started (a worker, a subprocess)
+            killed = cgroup.oom_kills() - kills_before
+            note = (f"the out-of-memory killer ended {killed} process(es) the cell started: together with the "
+                    f"kernel they held more than the sandbox's memory limit of {_size(cgroup.limit)} "
+                    "(SandboxLimits.memory)")
+            message = f"{message}; {note}" if message else note
         result = collector.result(status, message, time.monotonic() - started)
         self.notebook.append(code, result, collector.outputs)
         return result
@@ -417,8 +452,15 @@ class KernelExecutor(Executor):
             import signal
 
             signal_name = f", signal {signal.Signals(-code).name}"
-        what = (f"the kernel died during the cell (exit status {code}{signal_name}; a resource limit such as CPU "
-                "time, or the cell killing its own process)")
+        cgroup = self._cgroup
+        if cgroup is not None and cgroup.killed_since_start():
+            what = (f"the kernel was killed by the out-of-memory killer (exit status {code}{signal_name}): the cell "
+                    f"and the processes it started held more than the sandbox's memory limit of "
+                    f"{_size(cgroup.limit)} (SandboxLimits.memory); use less memory (smaller arrays, "
+                    f"fewer workers, chunks) or raise the limit")
+        else:
+            what = (f"the kernel died during the cell (exit status {code}{signal_name}; a resource limit such as "
+                    "CPU time, or the cell killing its own process)")
         why = self._restart()
         if why is None:
             return "restarted", what + "; the kernel was restarted: all variables and imports are lost"

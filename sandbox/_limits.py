@@ -9,6 +9,9 @@ Why these defaults (measured on the project's machine; see bench/ and the issue 
   network and a scikit-learn forest ~1 GiB; every extra BLAS/OpenMP thread reserves more (stacks, malloc
   arenas), so 8 GiB leaves room for a dozen threads while a runaway allocation still fails fast with
   ``MemoryError``. CUDA builds of torch reserve far more address space: pass ``address_space=None``.
+* ``memory`` half the machine's memory, at most 8 GiB: resident memory of the kernel and every process it
+  starts, together (a memory cgroup, where the host lets us make one: see ``_cgroup.py``); past it the
+  kernel is OOM-killed, the executor says so and starts a fresh kernel.
 * ``file_size`` 1 GiB: largest single file a cell may write (run folder or /tmp); writes past it fail
   with ``OSError: [Errno 27] File too large``.
 * ``processes`` 256: processes *and threads* of the sandbox uid; a fork or thread bomb hits it and gets
@@ -39,12 +42,22 @@ def _default_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+def _default_memory() -> int:
+    """Half of this machine's memory, at most 8 GiB."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 8 * GiB
+    return max(512 * MiB, min(8 * GiB, total // 2))
+
+
 @dataclass(frozen=True, kw_only=True)
 class SandboxLimits:
     """Limits for one sandboxed kernel; ``None`` means no limit for that resource.
 
     Attributes:
         address_space: RLIMIT_AS in bytes (virtual memory of each process).
+        memory: resident memory in bytes of the kernel and its children together (a memory cgroup).
         file_size: RLIMIT_FSIZE in bytes (largest file a process may write).
         processes: RLIMIT_NPROC (processes and threads of the sandbox uid).
         cpu_time: RLIMIT_CPU in seconds (CPU time of each process over its life).
@@ -59,6 +72,7 @@ class SandboxLimits:
     """
 
     address_space: int | None = 8 * GiB
+    memory: int | None = field(default_factory=_default_memory)
     file_size: int | None = 1 * GiB
     processes: int | None = 256
     cpu_time: int | None = 4 * 3600
@@ -74,7 +88,7 @@ class SandboxLimits:
     def __post_init__(self) -> None:
         from cmbagent.exceptions import ConfigError
 
-        for name in ("address_space", "file_size", "processes", "cpu_time", "open_files"):
+        for name in ("address_space", "memory", "file_size", "processes", "cpu_time", "open_files"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value <= 0):
                 raise ConfigError(f"SandboxLimits.{name} must be a positive integer or None, got {value!r}")
