@@ -10,9 +10,10 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field, create_model, model_validator
 
 from cmbagent.state import (
+    ArgumentShapes,
     AuditReport,
     CriterionResult,
     Critique,
@@ -23,9 +24,11 @@ from cmbagent.state import (
     ReportDraft,
     StepDraft,
     TaskBrief,
+    brief_schema,
     plan_schema,
     step_schema,
 )
+from cmbagent.state._arguments import unknown_arguments
 
 __all__ = [
     "ROLE_SCHEMAS",
@@ -219,17 +222,52 @@ def _idea_schema(methods: tuple[str, ...]) -> type[IdeaSet]:
     return create_model("IdeaSet", __base__=IdeaSet, __doc__=IdeaSet.__doc__, ideas=ideas)
 
 
-def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str]) -> type[BaseModel]:
+@functools.lru_cache(maxsize=32)
+def _method_call_schema(method: str, shapes: ArgumentShapes) -> type[MethodCallDraft]:
+    def check(draft: MethodCallDraft) -> MethodCallDraft:
+        wrong = unknown_arguments(draft.method, draft.arguments, shapes.names(draft.method))
+        if wrong:
+            raise ValueError(wrong)
+        return draft
+
+    class Checked(MethodCallDraft):
+        @model_validator(mode="after")
+        def _known(self) -> Checked:
+            return check(self)  # type: ignore[return-value]
+
+    fields = MethodCallDraft.model_fields
+    return create_model(
+        "MethodCallDraft", __base__=Checked, __doc__=MethodCallDraft.__doc__,
+        method=(str, Field(description=fields["method"].description, json_schema_extra={"enum": [method]})),
+        arguments=(dict[str, Any], Field(default_factory=dict, description=fields["arguments"].description,
+                                         json_schema_extra=shapes.closed(method))),
+        rationale=(str, Field(default="", description=fields["rationale"].description,
+                              json_schema_extra={"maxLength": 300})),
+    )
+
+
+def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str],
+                arguments: ArgumentShapes | None = None, named: str | None = None,
+                files: Sequence[str] | None = None, max_steps: int | None = None) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
-    ideas only ``methods``.
+    ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name
+    only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
+    the task or the step names) when there is one, and the brief's data files are among ``files`` (the run's
+    inputs, when given).
 
     Every other schema is returned unchanged.  The bound schema is a subclass, so callers check replies
     against the declared one.
     """
+    shapes = arguments or ArgumentShapes()
     if issubclass(schema, PlanDraft):
-        return plan_schema(agents=agents, methods=methods)
+        return plan_schema(agents=agents, methods=methods, arguments=shapes, max_steps=max_steps)
     if issubclass(schema, ReplanDecision):
-        return _replan_schema(step_schema(agents=agents, methods=methods))
+        return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes))
     if issubclass(schema, IdeaSet) and methods:
         return _idea_schema(tuple(methods))
+    if issubclass(schema, TaskBrief) and shapes:
+        return brief_schema(methods=tuple(methods), arguments=shapes, named=named,
+                            files=None if files is None else tuple(files))
+    if issubclass(schema, MethodCallDraft) and shapes and named and shapes.names(named) is not None:
+        return _method_call_schema(named, shapes)
     return schema

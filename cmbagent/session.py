@@ -216,6 +216,7 @@ class RunSession:
                              budget=self.config.budget_limits(), api_keys=self.api_keys, on_event=self._model_event,
                              elapsed_offset_s=previous, replay_lenient=self.replay_lenient,
                              interrupt=watch.check, shared_budget=self.shared_budget)
+        watch.on_cancel(client.abort_calls)  # a cancel cuts the model call in flight, not only the next one
         rt = self._make_runtime(client)
         started = time.monotonic()
         status: str

@@ -17,6 +17,7 @@ from cmbagent.exceptions import ConfigError, OutputValidationError
 from cmbagent.models import ImagePart, Message, ModelRequest, ModelResponse, TextPart
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import Executor
+from cmbagent.state import ArgumentShapes
 
 __all__ = ["CATALOGUE_LIMIT", "Client", "GraphSettings", "Runtime"]
 
@@ -124,6 +125,13 @@ class Runtime:
 
         return [spec.name for spec in iter_methods()]
 
+    @functools.cached_property
+    def argument_shapes(self) -> ArgumentShapes:
+        """Each registered method's argument names and types, for the schemas of plans, briefs and calls."""
+        from cmbagent.tools.methods import iter_methods
+
+        return ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()})
+
     def step_agents(self) -> set[str]:
         """Agents a plan may name here: the roster's step agents, without the index searchers when there is
         no index."""
@@ -171,7 +179,9 @@ class Runtime:
                 f"{spec.path}: agent {agent!r} declares output_schema {spec.output_schema}, but the graph asks it "
                 f"for a {expect.__name__} here; declare {expect.__name__}"
             )
-        schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=self.method_names)
+        schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=self.method_names,
+                             arguments=self.argument_shapes, named=_named_method(context),
+                             files=getattr(context, "data_files", None), max_steps=self.settings.max_steps)
         system = spec.render(
             output_format=output_format(schema),
             agents=self.registry.describe_step_agents(index=self.retriever is not None),
@@ -193,3 +203,16 @@ class Runtime:
         if not isinstance(output, expect):  # the client validated it against ``schema``; this is a bug guard
             raise OutputValidationError(f"agent {agent!r} returned {type(output).__name__}, not {expect.__name__}")
         return output
+
+
+def _named_method(context: AgentContext) -> str | None:
+    """The method a call is about when code already knows it: the task's front matter (the analyst), the
+    step's method (the method operator)."""
+    method = getattr(context, "method", None)
+    if isinstance(method, str) and method:
+        return method
+    if isinstance(method, dict) and isinstance(method.get("name"), str):  # a MethodContext's described method
+        return str(method["name"])
+    step = getattr(context, "step", None)
+    call = getattr(step, "method", None)
+    return getattr(call, "name", None)

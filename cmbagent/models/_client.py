@@ -27,7 +27,7 @@ from typing import Any
 
 from cmbagent.exceptions import OutputValidationError
 from cmbagent.models._budget import WARN_FRACTION, Budget, CallRecord, Ledger, SharedBudget, exhausted
-from cmbagent.models._deadline import DeadlineReached, call_deadline
+from cmbagent.models._deadline import CallAborted, DeadlineReached, call_deadline
 from cmbagent.models._pricing import cost_usd
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
 from cmbagent.models._routing import Routing
@@ -81,6 +81,7 @@ class ModelClient:
         self.max_repairs = max(0, int(max_repairs))
         self.replay_lenient = replay_lenient
         self.interrupt = interrupt
+        self._abort = threading.Event()
         self.shared_budget = shared_budget
         self._env = os.environ if env is None else env
         self._api_keys = dict(api_keys or {})
@@ -142,16 +143,18 @@ class ModelClient:
             canonical = canonical_request(current, self._scrub)
             started = time.monotonic()
             try:
-                with call_deadline(self._time_left()):
+                with call_deadline(self._time_left(), abort=self._abort):
                     response = model.request(current, on_text=stream)
             except DeadlineReached as exc:
-                self._record(current.agent, spec, canonical, None, time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)
                 seconds = self.budget.seconds or 0.0
                 why = (f"the time budget of {seconds:g} s ran out during a call of agent {current.agent!r} "
                        f"({exc})")
                 raise exhausted("seconds", self.ledger.elapsed_s, seconds, why=why) from exc
             except BaseException as exc:  # model errors, and a run interrupted mid-call: on record either way
-                self._record(current.agent, spec, canonical, None, time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)
+                if isinstance(exc, CallAborted) and self.interrupt is not None:
+                    self.interrupt()  # the cancel that stopped the call (RunCancelled), not a model error
                 raise
             response.latency_s = response.latency_s or (time.monotonic() - started)
             response.cost_usd = cost_usd(spec, response.usage, model_id=response.model)
@@ -174,6 +177,12 @@ class ModelClient:
                 )
             current = repair_request(current, response, issue)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def abort_calls(self) -> None:
+        """Stop the call in flight now, from any thread, and every later one (a cancelled run): a streamed reply
+        is cut within a tenth of a second; the call then raises what ``interrupt`` raises (the cancel), or
+        ``CallAborted``.  A call waiting for a reply that does not stream ends at its deadline."""
+        self._abort.set()
 
     def close(self) -> None:
         """Close the models this client resolved (SDK connection pools, in-process servers)."""
@@ -271,3 +280,18 @@ def _call_from_record(record: Mapping[str, Any]) -> CallRecord:
         latency_s=float(record.get("latency_s", 0.0)),
         usage_source=str(record.get("usage_source") or "provider"),
     )
+
+
+def _partial(exc: BaseException, spec: str) -> ModelResponse | None:
+    """What a failed call still produced (the prompt read, the text streamed before it was cut), with its token
+    counts, where the adapter attached it; the cause chain is searched, as adapters wrap SDK errors."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return None
+        partial = getattr(seen, "partial_response", None)
+        if isinstance(partial, ModelResponse):  # a cut-off call is billed for what it read and wrote
+            partial.cost_usd = cost_usd(spec, partial.usage, model_id=partial.model)
+            return partial
+        seen = seen.__cause__ or seen.__context__
+    return None

@@ -9,6 +9,7 @@ stream that outlives it and to skip retries that would start past it; they then 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,23 +17,43 @@ from contextvars import ContextVar
 
 from cmbagent.exceptions import ModelError
 
-__all__ = ["DeadlineReached", "call_deadline", "remaining"]
+__all__ = ["CallAborted", "DeadlineReached", "abort_signal", "aborted", "call_deadline", "remaining"]
 
 _DEADLINE: ContextVar[float | None] = ContextVar("cmbagent_model_call_deadline", default=None)
+_ABORT: ContextVar[threading.Event | None] = ContextVar("cmbagent_model_call_abort", default=None)
 
 
 class DeadlineReached(ModelError):
     """A model call ran out of the time its deadline allowed (internal to the models layer)."""
 
 
+class CallAborted(ModelError):
+    """The call in flight was stopped from outside (the run was cancelled); the client turns it into the
+    cancel (internal to the models layer)."""
+
+
 @contextmanager
-def call_deadline(seconds: float | None) -> Iterator[None]:
-    """Give the calls made inside the block ``seconds`` from now (``None``: no deadline)."""
+def call_deadline(seconds: float | None, abort: threading.Event | None = None) -> Iterator[None]:
+    """Give the calls made inside the block ``seconds`` from now (``None``: no deadline); setting ``abort``
+    (from any thread) stops them as the deadline would, at once."""
     token = _DEADLINE.set(None if seconds is None else time.monotonic() + max(0.0, seconds))
+    abort_token = _ABORT.set(abort)
     try:
         yield
     finally:
+        _ABORT.reset(abort_token)
         _DEADLINE.reset(token)
+
+
+def abort_signal() -> threading.Event | None:
+    """The current call's abort event, if its caller gave one."""
+    return _ABORT.get()
+
+
+def aborted() -> bool:
+    """Whether the current call was asked to stop."""
+    event = _ABORT.get()
+    return event is not None and event.is_set()
 
 
 def remaining() -> float | None:

@@ -36,7 +36,7 @@ from cmbagent.exceptions import (
     ModelHTTPError,
     ModelRequestRejected,
 )
-from cmbagent.models._deadline import DeadlineReached, remaining
+from cmbagent.models._deadline import CallAborted, DeadlineReached, abort_signal, aborted, remaining
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
 from cmbagent.models._specs import ensure_network_allowed
 from cmbagent.models._structured import finish
@@ -55,6 +55,8 @@ _CALLER_STATUSES = {400, 401, 403, 404, 413, 422}
 _RETRY_STATUSES = {408, 409, 429}
 #: shown in the live text stream before a cut-off reply is asked for again
 RETRY_NOTICE = "\n[the reply was cut off; asking again]\n"
+#: how often a call in flight looks at its abort event (a cancel ends the call within this)
+_ABORT_POLL_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -114,8 +116,8 @@ def cut_at_deadline(response: Any) -> Iterator[None]:
     30 s while it reads a long prompt) that the SDKs swallow, so no chunk reaches our loop and every read
     restarts the read timeout.  Shutting the socket down wakes the blocked read, which then fails.
     """
-    left = remaining()
-    if left is None:
+    left, abort = remaining(), abort_signal()
+    if left is None and abort is None:
         yield
         return
 
@@ -129,13 +131,30 @@ def cut_at_deadline(response: Any) -> Iterator[None]:
             except OSError:
                 pass
 
-    timer = threading.Timer(max(0.0, left), cut)
-    timer.daemon = True
-    timer.start()
+    if abort is None:
+        timer = threading.Timer(max(0.0, left or 0.0), cut)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+        return
+    done = threading.Event()
+    end = None if left is None else time.monotonic() + max(0.0, left)
+
+    def watch() -> None:  # the deadline, or an abort (a cancel) from another thread, whichever comes first
+        while not done.is_set():
+            if abort.is_set() or (end is not None and time.monotonic() >= end):
+                cut()
+                return
+            done.wait(_ABORT_POLL_S)
+
+    threading.Thread(target=watch, name="cmbagent-call-cut", daemon=True).start()
     try:
         yield
     finally:
-        timer.cancel()
+        done.set()
 
 
 def backoff(attempt: int) -> float:
@@ -225,6 +244,8 @@ class HTTPModel(Model):
             except ModelError:
                 raise
             except Exception as exc:
+                if aborted():
+                    raise CallAborted(f"{self._where()}: the call was stopped: the run was cancelled") from exc
                 left = remaining()
                 if left is not None and left <= 0:
                     raise self._deadline_error(exc) from exc
@@ -235,11 +256,19 @@ class HTTPModel(Model):
                     raise self._deadline_error(exc) from exc
                 if streamed and on_text is not None:
                     on_text(RETRY_NOTICE)
-                time.sleep(delay)
+                abort = abort_signal()
+                if abort is not None and abort.wait(delay):  # a cancel during the backoff ends the call now
+                    raise CallAborted(f"{self._where()}: the call was stopped: the run was cancelled") from exc
+                if abort is None:
+                    time.sleep(delay)
                 tries += 1
 
     def check_deadline(self) -> None:
-        """Raise :class:`DeadlineReached` when the current call's deadline has passed (stream loops)."""
+        """Raise :class:`DeadlineReached` when the current call's deadline has passed, :class:`CallAborted` when
+        it was asked to stop (stream loops)."""
+        if aborted():
+            raise CallAborted(f"{self._where()}: the call was stopped while the reply was streaming: the run was "
+                              "cancelled")
         left = remaining()
         if left is not None and left <= 0:
             raise DeadlineReached(f"{self._where()}: the call's deadline passed while the reply was streaming")

@@ -51,6 +51,8 @@ def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
         if node.get("type") == "object" or "properties" in node:
             if node.get("additionalProperties") not in (None, False) or "properties" not in node:
                 return False  # a free-form mapping has no strict form
+            if "propertyNames" in node:
+                return False  # a mapping of optional known keys (method arguments): strict would require them all
             node["additionalProperties"] = False
             node["required"] = list(node["properties"])
             ok = all(visit(child) for child in node["properties"].values())

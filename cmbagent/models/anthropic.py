@@ -23,6 +23,7 @@ from cmbagent.models._protocol import (
     ToolCall,
     Usage,
 )
+from cmbagent.models._tokens import estimate_tokens
 
 __all__ = ["AnthropicModel"]
 
@@ -86,6 +87,12 @@ def to_anthropic(messages: list[Message]) -> tuple[str, list[dict[str, Any]]]:
         else:
             out.append({"role": role, "content": blocks})
     return system, out
+
+
+def _sent_estimate(params: dict[str, Any]) -> Usage:
+    """Input tokens of a request that got no usage back, estimated from what was sent (system, messages, tools)."""
+    sent = json.dumps({k: params.get(k) for k in ("system", "messages", "tools")}, ensure_ascii=False, default=str)
+    return Usage(input_tokens=estimate_tokens(sent), source="estimate")
 
 
 def _usage(usage: Any, *, output_only: bool = False) -> Usage:
@@ -154,7 +161,12 @@ class AnthropicModel(HTTPModel):
         output_tool = output_tool_name(request) if request.output_schema is not None else None
         messages = self.client().messages
         if on_text is None:
-            reply = messages.create(**params)
+            try:
+                reply = messages.create(**params)
+            except BaseException as exc:  # nothing came back; unless refused, the prompt was read: estimated
+                if getattr(exc, "status_code", None) is None:
+                    exc.partial_response = ModelResponse(text="", usage=_sent_estimate(params))  # type: ignore[attr-defined]
+                raise
             blocks = [
                 {"type": block.type, "text": getattr(block, "text", ""), "id": getattr(block, "id", ""),
                  "name": getattr(block, "name", ""), "input": getattr(block, "input", None)}
@@ -171,7 +183,12 @@ class AnthropicModel(HTTPModel):
         usage = Usage()
         model = ""
         stop: str | None = None
-        stream = messages.create(**params, stream=True)
+        try:
+            stream = messages.create(**params, stream=True)
+        except BaseException as exc:
+            if getattr(exc, "status_code", None) is None:  # an error status is not billed; a cut request may be
+                exc.partial_response = ModelResponse(text="", usage=_sent_estimate(params))  # type: ignore[attr-defined]
+            raise
         try:
             with cut_at_deadline(stream.response):
                 for event in stream:
@@ -198,6 +215,14 @@ class AnthropicModel(HTTPModel):
                         if event.usage is not None:
                             usage = Usage(input_tokens=usage.input_tokens, cached_tokens=usage.cached_tokens,
                                           output_tokens=_usage(event.usage, output_only=True).output_tokens)
+        except BaseException as exc:  # cut off: the input count came first; the output is estimated from its text
+            written = "".join(b.get("text", "") + b.get("json", "") for b in blocks.values())
+            counted = usage if usage.output_tokens else Usage(
+                input_tokens=usage.input_tokens or _sent_estimate(params).input_tokens,
+                cached_tokens=usage.cached_tokens, output_tokens=estimate_tokens(written), source="estimate")
+            exc.partial_response = ModelResponse(  # type: ignore[attr-defined]
+                text="".join(b.get("text", "") for b in blocks.values()), usage=counted, model=model)
+            raise
         finally:
             stream.close()
         if stop is None:

@@ -243,7 +243,12 @@ class ChatCompletionsModel(HTTPModel):
         """Send prepared parameters once; stream when ``on_text`` is given."""
         completions = self.client().chat.completions
         if on_text is None:
-            reply = completions.create(**params, timeout=timeout)
+            try:
+                reply = completions.create(**params, timeout=timeout)
+            except BaseException as exc:  # nothing came back: unless the server refused it, the prompt was read
+                if getattr(exc, "status_code", None) is None:
+                    exc.partial_response = ModelResponse(text="", usage=self._counted(params, ""))  # type: ignore[attr-defined]
+                raise
             choice = reply.choices[0]
             message = choice.message
             calls = []
@@ -263,7 +268,13 @@ class ChatCompletionsModel(HTTPModel):
         usage: Usage | None = None
         model = ""
         finish_reason: str | None = None
-        stream = completions.create(**params, stream=True, stream_options={"include_usage": True}, timeout=timeout)
+        try:
+            stream = completions.create(**params, stream=True, stream_options={"include_usage": True},
+                                        timeout=timeout)
+        except BaseException as exc:
+            if getattr(exc, "status_code", None) is None:  # an error status is not billed; a cut request may be
+                exc.partial_response = ModelResponse(text="", usage=self._counted(params, ""))  # type: ignore[attr-defined]
+            raise
         try:
             with cut_at_deadline(stream.response):
                 for chunk in stream:
@@ -288,6 +299,11 @@ class ChatCompletionsModel(HTTPModel):
                             if call.function is not None:
                                 slot["name"] += call.function.name or ""
                                 slot["arguments"] += call.function.arguments or ""
+        except BaseException as exc:  # cut off (deadline, dropped connection): what came is on record, counted
+            partial = "".join(text) + "".join(slot["arguments"] for slot in calls.values())
+            exc.partial_response = ModelResponse(  # type: ignore[attr-defined]
+                text="".join(text), usage=usage or self._counted(params, partial), model=model, finish_reason=None)
+            raise
         finally:
             stream.close()
         if finish_reason is None:

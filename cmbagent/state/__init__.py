@@ -10,6 +10,7 @@ checklist (:class:`Requirement`, :class:`RequirementCheck`) and ``run.json`` (:c
 
 from __future__ import annotations
 
+from cmbagent.state._arguments import ArgumentShapes
 from cmbagent.state._citations import Citation, citation_markers
 from cmbagent.state._findings import Finding, Severity
 from cmbagent.state._plan import (
@@ -54,11 +55,12 @@ from cmbagent.state._requirements import (
     requested_number,
     same_value,
 )
-from cmbagent.state._task import TaskBrief, TaskSpec
+from cmbagent.state._task import TaskBrief, TaskSpec, brief_schema
 
 __all__ = [
     "IMAGE_SUFFIXES",
     "REQUIREMENT_UNMET",
+    "ArgumentShapes",
     "Attempt",
     "AttemptKey",
     "AuditFacts",
@@ -90,6 +92,7 @@ __all__ = [
     "TaskBrief",
     "TaskSpec",
     "best_entry",
+    "brief_schema",
     "citation_markers",
     "find_value",
     "next_step_ids",

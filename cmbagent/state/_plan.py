@@ -19,10 +19,13 @@ from pydantic import (
     BaseModel,
     Field,
     SerializerFunctionWrapHandler,
+    WithJsonSchema,
     create_model,
     field_validator,
     model_serializer,
 )
+
+from cmbagent.state._arguments import ArgumentShapes, unknown_arguments
 
 __all__ = [
     "MethodCall",
@@ -160,7 +163,7 @@ def unknown_method(name: str, methods: Iterable[str]) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...]) -> type[StepDraft]:
+def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: ArgumentShapes) -> type[StepDraft]:
     def check_agent(value: str) -> str:
         if value not in agents:
             raise ValueError(unknown_agent(value, agents))
@@ -176,6 +179,12 @@ def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...]) -> type[Step
         method: Any = (None, Field(default=None, description=method_doc))
         return create_model("StepDraft", __base__=StepDraft, __doc__=StepDraft.__doc__, method=method,
                             agent=_agent_field(agents, check_agent))
+    def check_arguments(call: MethodCall) -> MethodCall:
+        wrong = unknown_arguments(call.name, call.arguments, shapes.names(call.name))
+        if wrong:
+            raise ValueError(wrong)
+        return call
+
     name_field = MethodCall.model_fields["name"]
     call = create_model(
         "MethodCall",
@@ -184,14 +193,42 @@ def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...]) -> type[Step
         name=(Annotated[str, AfterValidator(check_method)],
               Field(description=name_field.description, json_schema_extra={"enum": list(methods)})),
     )
-    optional_call: Any = (call | None, Field(default=None, description=method_doc))
+    checked: Any = Annotated[call | None, AfterValidator(lambda c: check_arguments(c) if c is not None else c)]
+    if shapes:  # each method with its own argument names (and their types): one alternative per method
+        calls = [{"type": "object", "properties": {"name": {"const": m}, "arguments": shapes.closed(m)},
+                  "required": ["name", "arguments"], "additionalProperties": False} for m in methods]
+        checked = Annotated[checked, WithJsonSchema({"anyOf": [*calls, {"type": "null"}], "description": method_doc})]
+    optional_call: Any = (checked, Field(default=None, description=method_doc))
     return create_model(
         "StepDraft",
         __base__=StepDraft,
         __doc__=StepDraft.__doc__,
         agent=_agent_field(agents, check_agent),
         method=optional_call,
+        **_bounded_texts(),
     )
+
+
+#: lengths and counts a grammar-constrained decoder must stay within (the schema a model sees; validation of a
+#: hosted model's longer reply is unchanged): a small model otherwise repeats a phrase or an item to its token limit
+_STEP_TEXT = {"title": 120, "goal": 600, "instructions": 1500}
+_STEP_LISTS = {"inputs": 8, "expected_outputs": 8, "acceptance_criteria": 8}
+
+
+def _bounded_texts() -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for name, limit in _STEP_TEXT.items():
+        info = StepDraft.model_fields[name]
+        extra: dict[str, Any] = {"maxLength": limit}
+        fields[name] = (str, Field(description=info.description, json_schema_extra=extra) if info.is_required()
+                        else Field(default=info.default, description=info.description, json_schema_extra=extra))
+    for name, count in _STEP_LISTS.items():
+        info = StepDraft.model_fields[name]
+        item: dict[str, Any] = {"maxLength": 300}
+        bound: dict[str, Any] = {"maxItems": count}
+        fields[name] = (list[Annotated[str, Field(json_schema_extra=item)]],
+                        Field(default_factory=list, description=info.description, json_schema_extra=bound))
+    return fields
 
 
 def _agent_field(agents: tuple[str, ...], check: Any) -> Any:
@@ -200,28 +237,39 @@ def _agent_field(agents: tuple[str, ...], check: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=16)
-def _plan_schema(agents: tuple[str, ...], methods: tuple[str, ...]) -> type[PlanDraft]:
-    step = _step_schema(agents, methods)
+def _plan_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: ArgumentShapes,
+                 max_steps: int | None) -> type[PlanDraft]:
+    step = _step_schema(agents, methods, shapes)
+    bound: dict[str, Any] = {"minItems": 1} if max_steps is None else {"minItems": 1, "maxItems": max_steps}
+    rationale: dict[str, Any] = {"maxLength": 1000}
     return create_model(
         "PlanDraft",
         __base__=PlanDraft,
         __doc__=PlanDraft.__doc__,
-        steps=(list[step], Field(description=PlanDraft.model_fields["steps"].description)),  # type: ignore[valid-type]
+        steps=(list[step], Field(description=PlanDraft.model_fields["steps"].description,  # type: ignore[valid-type]
+                                 json_schema_extra=bound)),
+        rationale=(str, Field(default="", description=PlanDraft.model_fields["rationale"].description,
+                              json_schema_extra=rationale)),
     )
 
 
-def step_schema(*, agents: Sequence[str], methods: Sequence[str]) -> type[StepDraft]:
+def step_schema(*, agents: Sequence[str], methods: Sequence[str],
+                arguments: ArgumentShapes | None = None) -> type[StepDraft]:
     """:class:`StepDraft` with ``agent`` limited to ``agents`` and method names to ``methods``.
 
     The JSON schema names them as enums (a grammar-constrained decoder can only write those); validation
-    rejects any other name with a sentence the planner can act on.  Cached per (agents, methods).
+    rejects any other name with a sentence the planner can act on.  With ``arguments`` (each method's argument
+    shapes), a method call may name only that method's arguments, typed as the method takes them.  Cached per
+    (agents, methods, arguments).
     """
-    return _step_schema(tuple(sorted(agents)), tuple(sorted(methods)))
+    return _step_schema(tuple(sorted(agents)), tuple(sorted(methods)), arguments or ArgumentShapes())
 
 
-def plan_schema(*, agents: Sequence[str], methods: Sequence[str]) -> type[PlanDraft]:
-    """:class:`PlanDraft` whose steps are :func:`step_schema` steps."""
-    return _plan_schema(tuple(sorted(agents)), tuple(sorted(methods)))
+def plan_schema(*, agents: Sequence[str], methods: Sequence[str], arguments: ArgumentShapes | None = None,
+                max_steps: int | None = None) -> type[PlanDraft]:
+    """:class:`PlanDraft` whose steps are :func:`step_schema` steps, at most ``max_steps`` of them in the schema
+    (code checks the limit too, with a sentence the planner can act on)."""
+    return _plan_schema(tuple(sorted(agents)), tuple(sorted(methods)), arguments or ArgumentShapes(), max_steps)
 
 
 def plan_problems(

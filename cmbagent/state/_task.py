@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, create_model, model_validator
 
+from cmbagent.state._arguments import ArgumentShapes, unknown_arguments
 from cmbagent.state._requirements import Requirement
 
-__all__ = ["TaskBrief", "TaskSpec"]
+__all__ = ["TaskBrief", "TaskSpec", "brief_schema"]
+
+#: lengths a constrained decoder must stay within (schema only: a longer reply from a hosted model is kept)
+_SHORT, _SENTENCE, _PARAGRAPH = 120, 300, 600
 
 
 class TaskSpec(BaseModel):
@@ -56,3 +61,94 @@ class TaskBrief(BaseModel):
                     "(model and variant, priors, data files and columns, label column, numbers of labels, folds, "
                     "seeds; an argument a column list must not contain is relation 'excludes') and the outputs it "
                     "asks for (|x − ref|, which method is best, a figure). Code checks each at the end.")
+
+
+def brief_schema(*, methods: tuple[str, ...], arguments: ArgumentShapes, named: str | None,
+                 files: tuple[str, ...] | None = None) -> type[TaskBrief]:
+    """:class:`TaskBrief` as the task analyst is asked for it in a run: nothing in it left to invent.
+
+    ``method`` is one of ``methods`` (only ``named`` when the task's front matter names one), ``arguments`` holds
+    only that method's argument names, typed (any method's names when none is named), requirements name only
+    known methods and arguments, ``data_files`` lists only ``files`` (the run's inputs, when given), and every
+    string has a length a grammar-constrained decoder must close within.  Validation rejects an argument the
+    method does not take, with the names it does.  Cached.
+    """
+    return _brief_schema(tuple(sorted(methods)), arguments, named, None if files is None else tuple(files))
+
+
+def _limited(field: str, limit: int, *, model: type[BaseModel] = TaskBrief) -> Any:
+    info = model.model_fields[field]
+    extra: dict[str, Any] = {"maxLength": limit}
+    if info.is_required():
+        return (str, Field(description=info.description, json_schema_extra=extra))
+    return (info.annotation, Field(default=info.default, description=info.description, json_schema_extra=extra))
+
+
+def _items(field: str, limit: int) -> Any:
+    info = TaskBrief.model_fields[field]
+    max_items = next((m.max_length for m in info.metadata if hasattr(m, "max_length")), None)
+    return (list[Annotated[str, Field(json_schema_extra={"maxLength": limit})]],
+            Field(default_factory=list, max_length=max_items, description=info.description))
+
+
+def _files(files: tuple[str, ...]) -> Any:
+    """The run's input files, each at most once: code knows them, a model may only pick among them."""
+    description = TaskBrief.model_fields["data_files"].description
+    extra: dict[str, Any] = {"items": {"enum": list(files)} if files else {"type": "string", "maxLength": 0},
+                             "uniqueItems": True}
+    return (list[str], Field(default_factory=list, max_length=len(files), description=description,
+                             json_schema_extra=extra))
+
+
+def _enum_or_null(names: list[str], description: str | None) -> Any:
+    extra: dict[str, Any] = {"anyOf": [{"enum": names}, {"type": "null"}]}
+    return (str | None, Field(default=None, description=description, json_schema_extra=extra))
+
+
+@functools.lru_cache(maxsize=16)
+def _brief_schema(methods: tuple[str, ...], shapes: ArgumentShapes, named: str | None,
+                  files: tuple[str, ...] | None) -> type[TaskBrief]:
+    choices = [named] if named else list(methods)
+    argument_names = (shapes.names(named) or []) if named else shapes.all_names()
+
+    def check_requirement(item: Requirement) -> Requirement:
+        if item.kind == "argument" and item.method and item.argument:
+            wrong = unknown_arguments(item.method, [item.argument], shapes.names(item.method))
+            if wrong:
+                raise ValueError(wrong)
+        return item
+
+    requirement = create_model(
+        "Requirement", __base__=Requirement, __doc__=Requirement.__doc__,
+        text=_limited("text", _SENTENCE, model=Requirement),
+        quantity=_limited("quantity", _SHORT, model=Requirement),
+        method=_enum_or_null(choices, Requirement.model_fields["method"].description),
+        argument=_enum_or_null(argument_names, Requirement.model_fields["argument"].description),
+    )
+    arguments_schema = shapes.closed(named) if named else shapes.any_method()
+    info = TaskBrief.model_fields["arguments"]
+
+    class Bound(TaskBrief):
+        @model_validator(mode="after")
+        def _known_arguments(self) -> Bound:
+            method = self.method or named
+            wrong = unknown_arguments(method, self.arguments, shapes.names(method)) if method else None
+            if wrong:
+                raise ValueError(wrong)
+            return self
+
+    return create_model(
+        "TaskBrief", __base__=Bound, __doc__=TaskBrief.__doc__,
+        title=_limited("title", _SHORT),
+        objective=_limited("objective", _PARAGRAPH),
+        domain=_limited("domain", _SHORT),
+        data_files=_items("data_files", _SENTENCE) if files is None else _files(files),
+        constraints=_items("constraints", _SENTENCE),
+        deliverables=_items("deliverables", _SENTENCE),
+        method=_enum_or_null(choices, TaskBrief.model_fields["method"].description),
+        arguments=(dict[str, Any], Field(default_factory=dict, max_length=24, description=info.description,
+                                         json_schema_extra=arguments_schema)),
+        requirements=(list[Annotated[requirement, AfterValidator(check_requirement)]],  # type: ignore[valid-type]
+                      Field(default_factory=list, max_length=24,
+                            description=TaskBrief.model_fields["requirements"].description)),
+    )

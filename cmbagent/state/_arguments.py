@@ -1,0 +1,110 @@
+"""Method arguments as a schema a constrained decoder can follow: only the argument names a method has.
+
+A plan step or a task brief names a method and its arguments.  Left as a free-form mapping, a small model
+under a JSON grammar invents keys ("Mantel2015", "3") or repeats one until its token limit.  The schemas the
+planner and the task analyst are asked for therefore close the ``arguments`` object: its properties are the
+method's own arguments (with their types, enums and bounds, without the prose), ``additionalProperties`` is
+false, and validation rejects any other name with a sentence naming the ones that exist.
+
+:class:`ArgumentShapes` is the hashable form the schema factories take (they are cached); build it with
+:meth:`ArgumentShapes.of` from ``{method name: its parameters' JSON schema}``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ArgumentShapes", "unknown_arguments"]
+
+#: JSON-schema keywords a grammar uses; the rest (descriptions, titles, defaults, examples) only cost tokens
+_KEEP = frozenset({"type", "enum", "const", "anyOf", "oneOf", "allOf", "items", "prefixItems", "properties",
+                   "required", "additionalProperties", "minimum", "maximum", "exclusiveMinimum",
+                   "exclusiveMaximum", "minItems", "maxItems", "minLength", "maxLength", "pattern"})
+
+
+def _inline(node: Any, defs: Mapping[str, Any], depth: int = 0) -> Any:
+    """``node`` with ``$ref``s to ``defs`` replaced by their targets and only grammar keywords kept."""
+    if isinstance(node, list):
+        return [_inline(item, defs, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and depth < 8:
+        return _inline(defs.get(ref.removeprefix("#/$defs/"), {}), defs, depth + 1)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key not in _KEEP:
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: _inline(child, defs, depth) for name, child in value.items()}
+        else:
+            out[key] = _inline(value, defs, depth)
+    return out
+
+
+@dataclass(frozen=True)
+class ArgumentShapes:
+    """Per method: its argument names and each one's grammar schema (JSON text, so the whole is hashable)."""
+
+    shapes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    @classmethod
+    def of(cls, parameters: Mapping[str, Mapping[str, Any]]) -> ArgumentShapes:
+        """From ``{method: parameters JSON schema}`` (a registry's ``schema["parameters"]`` per method)."""
+        shapes = []
+        for method in sorted(parameters):
+            schema = parameters[method]
+            defs = schema.get("$defs", {})
+            props = schema.get("properties", {})
+            shapes.append((method, tuple((name, json.dumps(_inline(props[name], defs), sort_keys=True))
+                                         for name in props)))
+        return cls(tuple(shapes))
+
+    def __bool__(self) -> bool:
+        return bool(self.shapes)
+
+    def names(self, method: str) -> list[str] | None:
+        """The argument names of ``method``; None if it is not known here."""
+        for name, args in self.shapes:
+            if name == method:
+                return [arg for arg, _ in args]
+        return None
+
+    def all_names(self) -> list[str]:
+        """Every argument name of every method, once each."""
+        return sorted({arg for _, args in self.shapes for arg, _ in args})
+
+    def closed(self, method: str) -> dict[str, Any]:
+        """The JSON schema of ``method``'s arguments object: its own names, typed, nothing else."""
+        for name, args in self.shapes:
+            if name == method:
+                return closed_object({arg: json.loads(shape) for arg, shape in args})
+        return closed_object({})
+
+    def any_method(self) -> dict[str, Any]:
+        """An arguments object for a method not known in advance: any method's argument names, untyped."""
+        return closed_object({name: {} for name in self.all_names()})
+
+
+def closed_object(properties: Mapping[str, Any]) -> dict[str, Any]:
+    """An object of only ``properties``, none required.  ``propertyNames`` marks it as a constrained mapping
+    (OpenAI's strict mode would make every argument required, so such a schema is never sent as strict)."""
+    return {"type": "object", "properties": copy.deepcopy(dict(properties)), "additionalProperties": False,
+            "propertyNames": {"enum": list(properties)}}
+
+
+def unknown_arguments(method: str, given: Iterable[str], known: Iterable[str] | None) -> str | None:
+    """A sentence naming the arguments ``method`` does not take, or None when all are known (or the method's
+    arguments are not known here)."""
+    if known is None:
+        return None
+    known = list(known)
+    wrong = [name for name in given if name not in known]
+    if not wrong:
+        return None
+    return (f"{method} has no argument{'s' if len(wrong) > 1 else ''} {', '.join(map(repr, wrong))}; its arguments "
+            f"are: {', '.join(known) or '(none)'}")

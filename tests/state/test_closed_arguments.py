@@ -1,0 +1,127 @@
+"""Method arguments in the schemas a model is asked for name only the method's own arguments (issue 16).
+
+Free-form ``arguments`` let SmolLM2-135M under a JSON grammar loop on invented key names; closed objects (the
+method's names, typed, ``additionalProperties: false``) leave a constrained decoder nothing to invent, and
+validation tells a hosted model which names exist.  Built from the real method registry.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from cmbagent.agents import bind_schema
+from cmbagent.agents._schemas import MethodCallDraft
+from cmbagent.models._structured import strict_json_schema
+from cmbagent.state import ArgumentShapes, PlanDraft, TaskBrief, plan_schema
+from cmbagent.tools.methods import get_method, iter_methods
+
+SN = "cosmology.fit_supernovae"
+AGENTS = ["engineer", "method_operator"]
+
+
+@pytest.fixture(scope="module")
+def shapes() -> ArgumentShapes:
+    return ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()})
+
+
+@pytest.fixture(scope="module")
+def methods() -> list[str]:
+    return [spec.name for spec in iter_methods()]
+
+
+def refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [v for k, v in node.items() if k == "$ref"] + [r for v in node.values() for r in refs(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in refs(v)]
+    return []
+
+
+def test_a_methods_arguments_object_is_closed_typed_and_self_contained(shapes: ArgumentShapes) -> None:
+    closed = shapes.closed(SN)
+    assert list(closed["properties"]) == list(get_method(SN).arguments)
+    assert closed["additionalProperties"] is False and closed["propertyNames"]["enum"] == list(closed["properties"])
+    assert closed["properties"]["model"]["enum"] == ["flat_lcdm", "lcdm", "wcdm", "w0wacdm"]
+    assert refs(closed) == []  # the priors' GaussianPrior $ref is inlined: the object stands alone in any schema
+    assert "description" not in json.dumps(closed)  # prose stays in the prompt's catalogue, not the grammar
+
+
+def test_the_brief_for_a_named_method_takes_only_its_arguments(shapes: ArgumentShapes, methods: list[str]) -> None:
+    brief = bind_schema(TaskBrief, agents=AGENTS, methods=methods, arguments=shapes, named=SN)
+    assert issubclass(brief, TaskBrief)
+    schema = brief.model_json_schema()
+    assert schema["properties"]["method"]["anyOf"][0] == {"enum": [SN]}
+    assert list(schema["properties"]["arguments"]["properties"]) == list(get_method(SN).arguments)
+    assert schema["properties"]["title"]["maxLength"] == 120  # every string has a length a grammar closes
+    assert brief.model_validate({"title": "t", "objective": "o", "arguments": {"model": "wcdm"}}).arguments == {
+        "model": "wcdm"}
+    with pytest.raises(ValidationError, match=r"no argument 'Mantel2015'; its arguments are: data, covariance"):
+        brief.model_validate({"title": "t", "objective": "o", "arguments": {"Mantel2015": 1}})
+    with pytest.raises(ValidationError, match="no argument 'omega'"):
+        brief.model_validate({"title": "t", "objective": "o", "requirements": [
+            {"kind": "argument", "text": "x", "method": SN, "argument": "omega", "value": 1}]})
+
+
+def test_a_brief_without_a_named_method_may_use_any_methods_argument_names(shapes: ArgumentShapes,
+                                                                           methods: list[str]) -> None:
+    brief = bind_schema(TaskBrief, agents=AGENTS, methods=methods, arguments=shapes)
+    schema = brief.model_json_schema()
+    assert schema["properties"]["method"]["anyOf"][0] == {"enum": sorted(methods)}
+    names = set(schema["properties"]["arguments"]["properties"])
+    assert {"n_labeled", "free_h0", "data"} <= names and schema["properties"]["arguments"]["additionalProperties"] is False
+    # the analyst picked a method: its arguments must be that method's
+    with pytest.raises(ValidationError, match="no argument 'n_labeled'"):
+        brief.model_validate({"title": "t", "objective": "o", "method": SN, "arguments": {"n_labeled": 5}})
+
+
+def test_each_plan_step_method_names_only_its_own_arguments(shapes: ArgumentShapes, methods: list[str]) -> None:
+    plan = plan_schema(agents=AGENTS, methods=methods, arguments=shapes)
+    schema = plan.model_json_schema()
+    alternatives = schema["$defs"]["StepDraft"]["properties"]["method"]["anyOf"]
+    by_name = {a["properties"]["name"]["const"]: a for a in alternatives if "properties" in a}
+    assert set(by_name) == set(methods) and {"type": "null"} in alternatives
+    for name, alternative in by_name.items():
+        assert list(alternative["properties"]["arguments"]["properties"]) == list(get_method(name).arguments)
+    step = {"title": "Fit", "goal": "fit", "agent": "method_operator"}
+    ok = plan.model_validate({"steps": [{**step, "method": {"name": SN, "arguments": {"model": "lcdm"}}}]})
+    assert ok.steps[0].method is not None and ok.steps[0].method.arguments == {"model": "lcdm"}
+    with pytest.raises(ValidationError, match="no argument 'dta'"):
+        plan.model_validate({"steps": [{**step, "method": {"name": SN, "arguments": {"dta": "x"}}}]})
+    assert plan_schema(agents=AGENTS, methods=methods, arguments=shapes) is plan  # cached
+    free = plan_schema(agents=AGENTS, methods=methods)  # no shapes: arguments stay a free mapping
+    assert free is not plan and free.model_validate({"steps": [{**step, "method": {"name": SN,
+                                                                                    "arguments": {"dta": 1}}}]})
+
+
+def test_the_method_operators_call_is_bound_to_the_steps_method(shapes: ArgumentShapes, methods: list[str]) -> None:
+    call = bind_schema(MethodCallDraft, agents=AGENTS, methods=methods, arguments=shapes, named=SN)
+    schema = call.model_json_schema()
+    assert schema["properties"]["method"]["enum"] == [SN]
+    assert schema["properties"]["arguments"]["additionalProperties"] is False
+    with pytest.raises(ValidationError, match="no argument 'walkers'"):
+        call.model_validate({"method": SN, "arguments": {"walkers": 32}})
+    assert bind_schema(MethodCallDraft, agents=AGENTS, methods=methods, arguments=shapes) is MethodCallDraft
+
+
+def test_closed_argument_objects_are_never_sent_as_strict(shapes: ArgumentShapes, methods: list[str]) -> None:
+    """Strict mode requires every property: it would force a model to state all of a method's arguments."""
+    plan = plan_schema(agents=AGENTS, methods=methods, arguments=shapes)
+    assert strict_json_schema(plan.model_json_schema()) is None
+    assert strict_json_schema(PlanDraft.model_json_schema()) is None  # free mapping: not strict either
+    closed_only = {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert strict_json_schema(closed_only) == {**closed_only, "additionalProperties": False, "required": ["a"]}
+
+
+def test_the_briefs_data_files_are_the_runs_inputs(shapes: ArgumentShapes, methods: list[str]) -> None:
+    """SmolLM2 listed one covariance file that is not there 20 times (the list's bound); code knows the files."""
+    brief = bind_schema(TaskBrief, agents=AGENTS, methods=methods, arguments=shapes, named=SN,
+                        files=["data/sn/Pantheon+SH0ES.dat"])
+    files = brief.model_json_schema()["properties"]["data_files"]
+    assert files["items"] == {"enum": ["data/sn/Pantheon+SH0ES.dat"]} and files["maxItems"] == 1
+    assert files["uniqueItems"] is True
+    none = bind_schema(TaskBrief, agents=AGENTS, methods=methods, arguments=shapes, named=SN, files=[])
+    assert none.model_json_schema()["properties"]["data_files"]["maxItems"] == 0
