@@ -20,6 +20,7 @@ from tests.fakes._replies import (
     Status,
     Text,
     ToolCalls,
+    Trickle,
     bad_tool_args,
 )
 from tests.fakes._server import FakeLLMServer, RecordedRequest
@@ -36,5 +37,6 @@ __all__ = [
     "Status",
     "Text",
     "ToolCalls",
+    "Trickle",
     "bad_tool_args",
 ]

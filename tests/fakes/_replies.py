@@ -84,6 +84,14 @@ class Slow:
 
 
 @dataclass
+class Trickle:
+    """Stream ``then`` with ``every`` seconds between its events (one slow generation, the others at speed)."""
+
+    then: Any
+    every: float = 0.5
+
+
+@dataclass
 class Drop:
     """Close the connection without sending a response, or (``during``) in the middle of a streamed answer."""
 
@@ -98,7 +106,7 @@ class MalformedBody:
     body: str = '{"choices": [ this is not json'
 
 
-Reply = Text | Json | ToolCalls | Status | Slow | Drop | MalformedBody
+Reply = Text | Json | ToolCalls | Status | Slow | Trickle | Drop | MalformedBody
 
 
 def bad_tool_args(name: str, raw: str = '{"x": 1,') -> ToolCalls:

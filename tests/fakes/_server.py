@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.fakes._replies import Drop, Json, MalformedBody, Reply, Slow, Status, Text, ToolCalls
+from tests.fakes._replies import Drop, Json, MalformedBody, Reply, Slow, Status, Text, ToolCalls, Trickle
 
 __all__ = ["FakeLLMServer", "RecordedRequest"]
 
@@ -203,8 +203,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(fake.format_error_status, {"error": {"message": rejected, "type": "invalid_request_error"}})
             return
         reply = fake.next_reply(request)
-        while isinstance(reply, Slow):
-            time.sleep(reply.seconds)
+        self.trickle = 0.0  # a handler serves every request of its keep-alive connection
+        while isinstance(reply, Slow | Trickle):
+            if isinstance(reply, Trickle):
+                self.trickle = reply.every
+            else:
+                time.sleep(reply.seconds)
             reply = reply.then
         self._answer(request, reply)
 
@@ -236,6 +240,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, json.dumps(obj).encode(), "application/json", headers)
 
     drop_after: int | None = None
+    trickle: float = 0.0  # seconds between the events of this answer (a Trickle reply)
 
     def _sse(self, events: list[tuple[str | None, Any]]) -> None:
         """Stream events with chunked encoding, as real servers do (so a cut-off stream is detectable)."""
@@ -253,8 +258,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(0.1)
         for name, data in events:
-            if self.server.fake.event_delay:
-                time.sleep(self.server.fake.event_delay)
+            delay = self.trickle or self.server.fake.event_delay
+            if delay:
+                time.sleep(delay)
             text = (f"event: {name}\n" if name else "") + f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n"
             payload = text.encode()
             self.wfile.write(f"{len(payload):x}\r\n".encode() + payload + b"\r\n")

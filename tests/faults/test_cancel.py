@@ -89,3 +89,40 @@ def test_a_cancel_stops_the_cell_in_flight_and_the_kernel_at_once(tmp_path: Path
     assert done.status == "done", done.error
     evs = events(run)
     assert finished(evs) == {"s1": "done", "s2": "done"} and started_steps(evs).count("s2") == 1
+
+
+def test_a_cancel_during_a_model_call_cuts_the_call_and_the_run_resumes(tmp_path: Path) -> None:
+    """The third model call streams for ~60 s; a cancel while it streams ends the run within seconds (not when
+    the call would have ended), the cut call is on record, and `resume` finishes the run."""
+    from cmbagent.models import read_transcript
+    from cmbagent.sandbox import InMemoryExecutor
+    from tests.fakes import FakeLLMServer, Text, Trickle
+    from tests.faults._support import TASK, Agents
+
+    agents = Agents(faults={3: [Trickle(Text("thinking " * 300), every=0.2)]})
+    run = tmp_path / "run"
+    asked: list[float] = []
+
+    def cancel_while_the_call_streams() -> None:
+        deadline = time.monotonic() + 120
+        while agents.served_faults == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(1.0)  # well inside the trickle
+        asked.append(time.monotonic())
+        request_cancel(run, reason="not this one")
+
+    with FakeLLMServer(fn=agents) as server:
+        model = f"openai-compatible:fake-model@{server.openai_url}"
+        thread = threading.Thread(target=cancel_while_the_call_streams, daemon=True)
+        thread.start()
+        result = solve(TASK, run_dir=run, model=model, executor=InMemoryExecutor,
+                       config={"models": {"retries": 1, "timeout": 120}})
+        stopped = time.monotonic()
+        assert asked and result.status == "cancelled", result.error
+        assert stopped - asked[0] < 8, stopped - asked[0]  # the call had ~55 s of streaming left
+        last = list(read_transcript(run / "transcript.jsonl"))[-1]
+        assert last["error"]["type"] == "CallAborted" and last["response"]["text"].startswith("thinking")
+        assert "not this one" in (run / "report.md").read_text()
+        done = resume(run, executor=InMemoryExecutor)
+    assert done.status == "done", done.error
+    assert finished(events(run)) == {"s1": "done", "s2": "done"}
