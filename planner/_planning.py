@@ -89,7 +89,7 @@ def plan(rt: Runtime, state: RunState) -> Any:
         context = PlanContext(brief=state.brief, previous_plan=state.plan, requests=feedback + problems,
                               max_steps=rt.settings.max_steps, index=rt.index_description)
         try:
-            proposal = rt.ask("planner", context, PlanDraft).numbered()
+            proposal = rt.ask("planner", context, PlanDraft, methods=rt.plan_methods(state.task)).numbered()
         except OutputValidationError as exc:
             proposal, problems = None, [f"the plan did not validate: {exc}"]
             continue
@@ -206,7 +206,7 @@ def replan(rt: Runtime, state: RunState) -> Any:
     context = ReplanContext(brief=state.brief, plan=plan_obj, statuses=state.statuses(), failed=step, reason=reason,
                             recent=recent_steps(state, step.id), new_ids=next_step_ids(used, 3))
     try:
-        decision = rt.ask("replanner", context, ReplanDecision)
+        decision = rt.ask("replanner", context, ReplanDecision, methods=rt.plan_methods(state.task))
     except OutputValidationError as exc:
         decision = ReplanDecision(action="skip", reason=f"the replanner's reply did not validate: {exc}")
     new_ids: list[str] = []

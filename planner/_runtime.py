@@ -132,6 +132,12 @@ class Runtime:
 
         return ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()})
 
+    def plan_methods(self, task: Any) -> list[str] | None:
+        """The methods plans may name for ``task``: only the one its front matter names, when it names a
+        registered one (a small model otherwise picks any method of the catalogue), else every one (None)."""
+        method = getattr(task, "method", None)
+        return [method] if method and method in self.method_names else None
+
     def step_agents(self) -> set[str]:
         """Agents a plan may name here: the roster's step agents, without the index searchers when there is
         no index."""
@@ -164,13 +170,15 @@ class Runtime:
             specs = [get_method(name) for name in names]
         return "\n".join(catalogue_lines(specs)) or "(no method tools installed)"
 
-    def ask(self, agent: str, context: AgentContext, expect: type[T], *, images: list[str] | None = None) -> T:
+    def ask(self, agent: str, context: AgentContext, expect: type[T], *, images: list[str] | None = None,
+            methods: list[str] | None = None) -> T:
         """One judgement: render ``context`` into the agent's prompt, call its model, return its reply.
 
         ``expect`` is the output schema the node needs; the agent's prompt must declare it (or a subclass).
         Plans and replans are asked for with the roster's step agents and the registered methods as enums.
         ``images`` (run-relative paths) are attached as image parts; callers pass them only when a
-        vision-capable model is configured for the agent.
+        vision-capable model is configured for the agent.  ``methods`` narrows the methods a plan may name
+        (default: every registered one).
         """
         spec = self.registry.get(agent)
         declared = spec.schema
@@ -179,7 +187,7 @@ class Runtime:
                 f"{spec.path}: agent {agent!r} declares output_schema {spec.output_schema}, but the graph asks it "
                 f"for a {expect.__name__} here; declare {expect.__name__}"
             )
-        schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=self.method_names,
+        schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=methods or self.method_names,
                              arguments=self.argument_shapes, named=_named_method(context),
                              files=getattr(context, "data_files", None), max_steps=self.settings.max_steps)
         system = spec.render(

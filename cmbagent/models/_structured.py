@@ -28,6 +28,8 @@ __all__ = [
 
 #: the instruction that ends every repair message (dropped when the issue is quoted in an error)
 _AGAIN = "Reply again with only a corrected JSON object."
+#: characters of a faulty reply echoed back in its repair request (head and tail; the errors say what to fix)
+REPAIR_ECHO_CHARS = 4000
 #: validation errors listed in a repair message (a reply can be wrong everywhere; the rest are counted)
 _MAX_ERRORS = 40
 
@@ -163,5 +165,8 @@ def repair_request(request: ModelRequest, response: ModelResponse, issue: str) -
     reply = response.text or json.dumps(
         [{"tool": c.name, "arguments": c.raw_arguments or c.arguments} for c in response.tool_calls]
     )
+    if len(reply) > REPAIR_ECHO_CHARS:  # a reply that ran to its token limit would not fit a small context twice
+        head, tail = reply[: REPAIR_ECHO_CHARS * 3 // 4], reply[-REPAIR_ECHO_CHARS // 4:]
+        reply = f"{head}\n[... {len(reply) - len(head) - len(tail)} characters of this reply left out ...]\n{tail}"
     messages = [*request.messages, Message(role="assistant", content=reply), Message(role="user", content=issue)]
     return request.model_copy(update={"messages": messages})

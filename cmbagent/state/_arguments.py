@@ -20,6 +20,8 @@ from typing import Any
 
 __all__ = ["ArgumentShapes", "unknown_arguments"]
 
+#: longest free string argument a constrained decoder may write (file paths, column names, labels)
+STRING_ARGUMENT_CHARS = 200
 #: JSON-schema keywords a grammar uses; the rest (descriptions, titles, defaults, examples) only cost tokens
 _KEEP = frozenset({"type", "enum", "const", "anyOf", "oneOf", "allOf", "items", "prefixItems", "properties",
                    "required", "additionalProperties", "minimum", "maximum", "exclusiveMinimum",
@@ -43,6 +45,8 @@ def _inline(node: Any, defs: Mapping[str, Any], depth: int = 0) -> Any:
             out[key] = {name: _inline(child, defs, depth) for name, child in value.items()}
         else:
             out[key] = _inline(value, defs, depth)
+    if out.get("type") == "string" and not {"enum", "const", "pattern", "maxLength"} & set(out):
+        out["maxLength"] = STRING_ARGUMENT_CHARS  # a path or a name: SmolLM2 grew one to 4,000 tokens
     return out
 
 

@@ -125,3 +125,22 @@ def test_the_briefs_data_files_are_the_runs_inputs(shapes: ArgumentShapes, metho
     assert files["uniqueItems"] is True
     none = bind_schema(TaskBrief, agents=AGENTS, methods=methods, arguments=shapes, named=SN, files=[])
     assert none.model_json_schema()["properties"]["data_files"]["maxItems"] == 0
+
+
+def test_a_runaway_reply_is_echoed_clipped_in_its_repair_request() -> None:
+    """SmolLM2's 4,525-token plan was sent back whole with the repair: 15,546 tokens for an 8,192-token context."""
+    from cmbagent.models import Message, ModelRequest, ModelResponse
+    from cmbagent.models._structured import REPAIR_ECHO_CHARS, repair_request
+
+    request = ModelRequest(messages=[Message(role="user", content="plan it")])
+    reply = '{"steps": [{"title": "' + "preprocessed_dataset_" * 1000
+    repaired = repair_request(request, ModelResponse(text=reply), "the reply was cut off")
+    echoed = repaired.messages[1].content
+    assert isinstance(echoed, str) and len(echoed) < REPAIR_ECHO_CHARS + 100
+    assert echoed.startswith('{"steps"') and echoed.endswith("preprocessed_dataset_")
+    assert f"{len(reply) - REPAIR_ECHO_CHARS} characters of this reply left out" in echoed
+    assert repaired.messages[2].content == "the reply was cut off"
+    short = repair_request(request, ModelResponse(text='{"a": 1'), "fix it")
+    assert short.messages[1].content == '{"a": 1'
+    grammar = ArgumentShapes.of({SN: get_method(SN).schema["parameters"]}).closed(SN)["properties"]
+    assert grammar["data"]["maxLength"] == 200 and "maxLength" not in grammar["model"]  # an enum needs none
