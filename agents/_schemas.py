@@ -248,7 +248,8 @@ def _method_call_schema(method: str, shapes: ArgumentShapes) -> type[MethodCallD
 
 def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str],
                 arguments: ArgumentShapes | None = None, named: str | None = None,
-                files: Sequence[str] | None = None, max_steps: int | None = None) -> type[BaseModel]:
+                files: Sequence[str] | None = None, max_steps: int | None = None,
+                method_agents: Sequence[str] = ()) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
     ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
@@ -260,9 +261,11 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
     """
     shapes = arguments or ArgumentShapes()
     if issubclass(schema, PlanDraft):
-        return plan_schema(agents=agents, methods=methods, arguments=shapes, max_steps=max_steps)
+        return plan_schema(agents=agents, methods=methods, arguments=shapes, max_steps=max_steps,
+                           method_agents=method_agents)
     if issubclass(schema, ReplanDecision):
-        return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes))
+        return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes,
+                                          method_agents=method_agents))
     if issubclass(schema, IdeaSet) and methods:
         return _idea_schema(tuple(methods))
     if issubclass(schema, TaskBrief) and shapes:

@@ -189,7 +189,8 @@ class Runtime:
             )
         schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=methods or self.method_names,
                              arguments=self.argument_shapes, named=_named_method(context),
-                             files=getattr(context, "data_files", None), max_steps=self.settings.max_steps)
+                             files=getattr(context, "data_files", None), max_steps=self.settings.max_steps,
+                             method_agents=sorted(self.registry.step_agents("method")))
         system = spec.render(
             output_format=output_format(schema),
             agents=self.registry.describe_step_agents(index=self.retriever is not None),

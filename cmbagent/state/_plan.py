@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from pydantic import (
     AfterValidator,
     BaseModel,
+    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     WithJsonSchema,
@@ -163,7 +164,8 @@ def unknown_method(name: str, methods: Iterable[str]) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: ArgumentShapes) -> type[StepDraft]:
+def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: ArgumentShapes,
+                 method_agents: tuple[str, ...] = ()) -> type[StepDraft]:
     def check_agent(value: str) -> str:
         if value not in agents:
             raise ValueError(unknown_agent(value, agents))
@@ -199,14 +201,34 @@ def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: Argu
                   "required": ["name", "arguments"], "additionalProperties": False} for m in methods]
         checked = Annotated[checked, WithJsonSchema({"anyOf": [*calls, {"type": "null"}], "description": method_doc})]
     optional_call: Any = (checked, Field(default=None, description=method_doc))
+    calling = [a for a in agents if a in method_agents]
+    config = ConfigDict(json_schema_extra=functools.partial(_split_by_role, calling=calling,
+                                                            others=[a for a in agents if a not in calling]))
     return create_model(
         "StepDraft",
         __base__=StepDraft,
         __doc__=StepDraft.__doc__,
+        __config__=config if calling else None,
         agent=_agent_field(agents, check_agent),
         method=optional_call,
         **_bounded_texts(),
     )
+
+
+def _split_by_role(schema: dict[str, Any], model: Any = None, *, calling: list[str], others: list[str]) -> None:
+    """A step is either a method step (a method agent, a method call) or another step (another agent, no
+    method): two alternatives, so a grammar cannot give a method to an agent that does not run methods (SmolLM2
+    gave ``cosmology.fit_supernovae`` to the text-writing ``llm_engineer``, and no method would have run)."""
+    props, required = schema.pop("properties"), list(schema.pop("required", []))
+    method = props["method"]
+    calls = [alt for alt in method.get("anyOf", []) if alt.get("type") != "null"] or [method]
+    method_step = {**props, "agent": {**props["agent"], "enum": calling}, "method": {"anyOf": calls}}
+    other_step = {**props, "agent": {**props["agent"], "enum": others}, "method": {"type": "null"}}
+    closed = {"type": "object", "additionalProperties": False}
+    schema.pop("type", None)
+    schema["anyOf"] = [{**closed, "properties": method_step, "required": [*required, "method"]}]
+    if others:
+        schema["anyOf"].append({**closed, "properties": other_step, "required": required})
 
 
 #: lengths and counts a grammar-constrained decoder must stay within (the schema a model sees; validation of a
@@ -238,8 +260,8 @@ def _agent_field(agents: tuple[str, ...], check: Any) -> Any:
 
 @functools.lru_cache(maxsize=16)
 def _plan_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: ArgumentShapes,
-                 max_steps: int | None) -> type[PlanDraft]:
-    step = _step_schema(agents, methods, shapes)
+                 max_steps: int | None, method_agents: tuple[str, ...] = ()) -> type[PlanDraft]:
+    step = _step_schema(agents, methods, shapes, method_agents)
     bound: dict[str, Any] = {"minItems": 1} if max_steps is None else {"minItems": 1, "maxItems": max_steps}
     rationale: dict[str, Any] = {"maxLength": 1000}
     return create_model(
@@ -253,23 +275,27 @@ def _plan_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: Argu
     )
 
 
-def step_schema(*, agents: Sequence[str], methods: Sequence[str],
-                arguments: ArgumentShapes | None = None) -> type[StepDraft]:
+def step_schema(*, agents: Sequence[str], methods: Sequence[str], arguments: ArgumentShapes | None = None,
+                method_agents: Sequence[str] = ()) -> type[StepDraft]:
     """:class:`StepDraft` with ``agent`` limited to ``agents`` and method names to ``methods``.
 
     The JSON schema names them as enums (a grammar-constrained decoder can only write those); validation
     rejects any other name with a sentence the planner can act on.  With ``arguments`` (each method's argument
-    shapes), a method call may name only that method's arguments, typed as the method takes them.  Cached per
-    (agents, methods, arguments).
+    shapes), a method call may name only that method's arguments, typed as the method takes them.  With
+    ``method_agents`` (the agents whose role is to call methods), the JSON schema has two kinds of step: a
+    method agent with a call, or another agent without one.  Cached per (agents, methods, arguments, method
+    agents).
     """
-    return _step_schema(tuple(sorted(agents)), tuple(sorted(methods)), arguments or ArgumentShapes())
+    return _step_schema(tuple(sorted(agents)), tuple(sorted(methods)), arguments or ArgumentShapes(),
+                        tuple(sorted(method_agents)))
 
 
 def plan_schema(*, agents: Sequence[str], methods: Sequence[str], arguments: ArgumentShapes | None = None,
-                max_steps: int | None = None) -> type[PlanDraft]:
+                max_steps: int | None = None, method_agents: Sequence[str] = ()) -> type[PlanDraft]:
     """:class:`PlanDraft` whose steps are :func:`step_schema` steps, at most ``max_steps`` of them in the schema
     (code checks the limit too, with a sentence the planner can act on)."""
-    return _plan_schema(tuple(sorted(agents)), tuple(sorted(methods)), arguments or ArgumentShapes(), max_steps)
+    return _plan_schema(tuple(sorted(agents)), tuple(sorted(methods)), arguments or ArgumentShapes(), max_steps,
+                        tuple(sorted(method_agents)))
 
 
 def plan_problems(
@@ -300,6 +326,10 @@ def plan_problems(
             problems.append(f"step {step.id}: {unknown_method(step.method.name, methods)}")
         if step.agent in method_agents and step.method is None:
             problems.append(f"step {step.id}: a {step.agent} step must name a method")
+        if step.method is not None and method_agents and step.agent in step_agents and \
+                step.agent not in method_agents:
+            problems.append(f"step {step.id}: it calls {step.method.name}, but {step.agent} does not run methods; "
+                            f"give the step to {' or '.join(sorted(method_agents))}, or drop its method")
         if not step.goal.strip():
             problems.append(f"step {step.id}: the goal is empty")
     return problems

@@ -61,7 +61,8 @@ def test_a_new_prompt_file_is_a_working_agent(tmp_path: Path) -> None:
 
     def planner(request: ModelRequest) -> PlanDraft:
         schema = request.output_schema.model_json_schema()  # type: ignore[union-attr]
-        assert "units_reviewer" in schema["$defs"]["StepDraft"]["properties"]["agent"]["enum"]
+        assert "units_reviewer" in [a for kind in schema["$defs"]["StepDraft"]["anyOf"]
+                                    for a in kind["properties"]["agent"]["enum"]]
         return PlanDraft(steps=[
             StepDraft(title="Summarise the chain", goal="Posterior summaries.", agent="method_operator",
                       method=MethodCall(name="cosmology.summarize_chain", arguments={"chain": "data/chain.txt"})),

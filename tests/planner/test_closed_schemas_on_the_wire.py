@@ -46,7 +46,11 @@ def test_the_analyst_and_the_planner_are_asked_for_the_named_method_only(tmp_pat
     files = brief["data_files"]["items"]["enum"]
     assert len(files) == 1 and files[0].endswith("sn.csv")
     plan = by_agent["You are the planner."]
-    calls = [a for a in plan["$defs"]["StepDraft"]["properties"]["method"]["anyOf"] if "properties" in a]
+    method_step, other_step = plan["$defs"]["StepDraft"]["anyOf"]  # a method agent with a call, or neither
+    assert method_step["properties"]["agent"]["enum"] == ["method_operator"] and "method" in method_step["required"]
+    assert other_step["properties"]["method"] == {"type": "null"}
+    assert "method_operator" not in other_step["properties"]["agent"]["enum"]
+    calls = method_step["properties"]["method"]["anyOf"]
     assert [c["properties"]["name"]["const"] for c in calls] == [SN]  # not the other registered methods
     assert calls[0]["properties"]["arguments"]["properties"]["data"]["maxLength"] == 200
     assert plan["properties"]["steps"]["maxItems"] == 12  # the run's max_steps

@@ -144,3 +144,22 @@ def test_a_runaway_reply_is_echoed_clipped_in_its_repair_request() -> None:
     assert short.messages[1].content == '{"a": 1'
     grammar = ArgumentShapes.of({SN: get_method(SN).schema["parameters"]}).closed(SN)["properties"]
     assert grammar["data"]["maxLength"] == 200 and "maxLength" not in grammar["model"]  # an enum needs none
+
+
+def test_a_method_is_given_only_to_an_agent_that_runs_methods(shapes: ArgumentShapes) -> None:
+    """SmolLM2 gave cosmology.fit_supernovae to llm_engineer (a text role): no method would have run."""
+    from cmbagent.state import plan_problems
+
+    agents = ["engineer", "llm_engineer", "method_operator"]
+    plan = plan_schema(agents=agents, methods=[SN], arguments=shapes, method_agents=["method_operator"])
+    method_step, other_step = plan.model_json_schema()["$defs"]["StepDraft"]["anyOf"]
+    assert method_step["properties"]["agent"]["enum"] == ["method_operator"]
+    assert method_step["required"][-1] == "method" and method_step["additionalProperties"] is False
+    assert other_step["properties"]["agent"]["enum"] == ["engineer", "llm_engineer"]
+    assert other_step["properties"]["method"] == {"type": "null"}
+    wrong = plan.model_validate({"steps": [{"title": "Fit", "goal": "fit", "agent": "llm_engineer",
+                                            "method": {"name": SN, "arguments": {}}}]}).numbered()
+    problems = plan_problems(wrong, step_agents=set(agents), method_agents={"method_operator"}, methods={SN},
+                             max_steps=4)
+    assert problems == [f"step s1: it calls {SN}, but llm_engineer does not run methods; give the step to "
+                        "method_operator, or drop its method"]
