@@ -34,7 +34,7 @@ REPAIR_ECHO_CHARS = 4000
 _MAX_ERRORS = 40
 
 
-def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
+def strict_json_schema(schema: dict[str, Any], *, drop_lengths: bool = False) -> dict[str, Any] | None:
     """Rewrite a pydantic JSON schema for OpenAI's strict mode, or ``None`` when it cannot be strict.
 
     Strict mode wants every object closed (``additionalProperties: false``) with all properties required,
@@ -49,6 +49,9 @@ def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
         if not isinstance(node, dict):
             return True
         node.pop("default", None)
+        if drop_lengths:  # a bound for grammar decoders; OpenAI's strict mode does not take it
+            node.pop("maxLength", None)
+            node.pop("minLength", None)
         ok = True
         if node.get("type") == "object" or "properties" in node:
             if node.get("additionalProperties") not in (None, False) or "properties" not in node:
@@ -67,6 +70,46 @@ def strict_json_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
         return ok
 
     return schema if visit(schema) else None
+
+
+#: fields whose text is the work itself (a cell, a fix, an answer): only the token limit bounds them
+_UNBOUNDED_FIELDS = frozenset({"code", "revised_code", "text"})
+#: what a grammar gets for a string or list the schema leaves unbounded
+GRAMMAR_STRING_CHARS, GRAMMAR_LIST_ITEMS = 2000, 24
+
+
+def grammar_bounds(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with a length on every free string and a count on every list that has none, for servers that
+    compile the schema into a grammar (llama.cpp): a small model under a grammar that never has to close a
+    string repeats a phrase until its token limit (SmolLM2 wrote a 600-token review comment of one sentence).
+    Strings of :data:`_UNBOUNDED_FIELDS` are left alone."""
+    schema = copy.deepcopy(schema)
+
+    def visit(node: Any, name: str = "") -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item, name)
+            return
+        if not isinstance(node, dict):
+            return
+        kinds = node.get("type")
+        kinds = set(kinds) if isinstance(kinds, list) else {kinds}
+        if "string" in kinds and name not in _UNBOUNDED_FIELDS and \
+                not {"enum", "const", "pattern", "maxLength", "format"} & set(node):
+            node["maxLength"] = GRAMMAR_STRING_CHARS
+        if "array" in kinds and "maxItems" not in node:
+            node["maxItems"] = GRAMMAR_LIST_ITEMS
+        for key, child in node.items():
+            if key == "properties" and isinstance(child, dict):
+                for prop, sub in child.items():
+                    visit(sub, prop)
+            elif key in ("$defs", "definitions") and isinstance(child, dict):
+                for sub in child.values():
+                    visit(sub)
+            elif key in ("items", "anyOf", "oneOf", "allOf", "prefixItems", "additionalProperties"):
+                visit(child, name if key != "additionalProperties" else "")
+    visit(schema)
+    return schema
 
 
 def schema_instruction(schema: type[BaseModel]) -> str:

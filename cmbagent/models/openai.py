@@ -48,7 +48,7 @@ from cmbagent.models._protocol import (
     ToolCall,
     Usage,
 )
-from cmbagent.models._structured import finish, schema_instruction, strict_json_schema
+from cmbagent.models._structured import finish, grammar_bounds, schema_instruction, strict_json_schema
 from cmbagent.models._tokens import count_usage
 
 __all__ = ["STRUCTURED_MODES", "ChatCompletionsModel", "StructuredMode", "to_openai_messages"]
@@ -173,7 +173,9 @@ class ChatCompletionsModel(HTTPModel):
         response_format: dict[str, Any] | None = None
         if schema is not None:
             raw = schema.model_json_schema()
-            strict = strict_json_schema(raw)
+            if self.fallback:  # a compatible server (llama.cpp, vLLM, Ollama) may compile it into a grammar
+                raw = grammar_bounds(raw)
+            strict = strict_json_schema(raw, drop_lengths=not self.fallback)
             if mode == "json_schema":
                 response_format = {"type": "json_schema", "json_schema": {
                     "name": schema.__name__[:64], "schema": strict or raw, "strict": strict is not None}}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from cmbagent.models import Message, ModelRequest, ModelResponse, ToolCall, ToolSpec
 from cmbagent.models._structured import finish, problem, strict_json_schema
@@ -76,3 +76,34 @@ def test_every_validation_error_is_quoted_with_the_value_given() -> None:
     for i in range(12):
         assert f"steps.{i}.id: Field required" in issue
         assert f'steps.{i}.depends_on: Input should be a valid array (got "bad-{i}")' in issue
+
+
+def test_grammar_servers_get_a_bound_on_every_free_string_and_list() -> None:
+    """Sent to a compatible server (llama.cpp compiles the schema into a grammar), never to OpenAI itself."""
+    from cmbagent.agents._schemas import CodeDraft, PlanReview
+    from cmbagent.models import resolve
+    from cmbagent.models._structured import GRAMMAR_LIST_ITEMS, GRAMMAR_STRING_CHARS, grammar_bounds
+    from tests.models._backends import KEYS
+
+    review = grammar_bounds(PlanReview.model_json_schema())
+    comments = review["properties"]["comments"]
+    assert comments["maxItems"] == GRAMMAR_LIST_ITEMS and comments["items"]["maxLength"] == GRAMMAR_STRING_CHARS
+    nested = grammar_bounds(Plan.model_json_schema())["$defs"]["Step"]["properties"]
+    assert nested["id"]["maxLength"] == GRAMMAR_STRING_CHARS and nested["depends_on"]["maxItems"] == GRAMMAR_LIST_ITEMS
+    code = grammar_bounds(CodeDraft.model_json_schema())["properties"]["code"]
+    assert "maxLength" not in code  # a cell is bounded by the token limit only
+
+    class Short(BaseModel):
+        name: str = Field(json_schema_extra={"maxLength": 40})
+        kind: Literal["a", "b"] = "a"
+
+    short = grammar_bounds(Short.model_json_schema())["properties"]
+    assert short["name"]["maxLength"] == 40 and "maxLength" not in short["kind"]  # own bounds and enums kept
+
+    request = ModelRequest(messages=[Message(role="user", content="review")], output_schema=PlanReview)
+    compatible = resolve("openai-compatible:m@http://127.0.0.1:9/v1", env=KEYS)
+    sent = compatible.params(request)["response_format"]["json_schema"]["schema"]  # type: ignore[attr-defined]
+    assert sent["properties"]["comments"]["items"]["maxLength"] == GRAMMAR_STRING_CHARS
+    hosted = resolve("openai:gpt-4.1", env=KEYS)
+    fmt = hosted.params(request)["response_format"]["json_schema"]  # type: ignore[attr-defined]
+    assert fmt["strict"] is True and "maxLength" not in json.dumps(fmt["schema"])  # strict mode takes none
