@@ -7,7 +7,8 @@ with the validation error.  Keeping the schemas small keeps every judgement chea
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, create_model, model_validator
@@ -223,7 +224,7 @@ def _idea_schema(methods: tuple[str, ...]) -> type[IdeaSet]:
 
 
 @functools.lru_cache(maxsize=32)
-def _method_call_schema(method: str, shapes: ArgumentShapes) -> type[MethodCallDraft]:
+def _method_call_schema(method: str, shapes: ArgumentShapes, fixed: str = "{}") -> type[MethodCallDraft]:
     def check(draft: MethodCallDraft) -> MethodCallDraft:
         wrong = unknown_arguments(draft.method, draft.arguments, shapes.names(draft.method))
         if wrong:
@@ -240,7 +241,8 @@ def _method_call_schema(method: str, shapes: ArgumentShapes) -> type[MethodCallD
         "MethodCallDraft", __base__=Checked, __doc__=MethodCallDraft.__doc__,
         method=(str, Field(description=fields["method"].description, json_schema_extra={"enum": [method]})),
         arguments=(dict[str, Any], Field(default_factory=dict, description=fields["arguments"].description,
-                                         json_schema_extra=shapes.closed(method))),
+                                         json_schema_extra=shapes.closed(method, fixed=json.loads(fixed),
+                                                                         complete=True))),
         rationale=(str, Field(default="", description=fields["rationale"].description,
                               json_schema_extra={"maxLength": 300})),
     )
@@ -249,12 +251,12 @@ def _method_call_schema(method: str, shapes: ArgumentShapes) -> type[MethodCallD
 def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str],
                 arguments: ArgumentShapes | None = None, named: str | None = None,
                 files: Sequence[str] | None = None, max_steps: int | None = None,
-                method_agents: Sequence[str] = ()) -> type[BaseModel]:
+                method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
     ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
     the task or the step names) when there is one, and the brief's data files are among ``files`` (the run's
-    inputs, when given).
+    inputs, when given).  A method call's ``fixed`` arguments (the task's front matter) are constants in it.
 
     Every other schema is returned unchanged.  The bound schema is a subclass, so callers check replies
     against the declared one.
@@ -262,7 +264,7 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
     shapes = arguments or ArgumentShapes()
     if issubclass(schema, PlanDraft):
         return plan_schema(agents=agents, methods=methods, arguments=shapes, max_steps=max_steps,
-                           method_agents=method_agents)
+                           method_agents=method_agents, lead_with_method=named is not None and named in methods)
     if issubclass(schema, ReplanDecision):
         return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes,
                                           method_agents=method_agents))
@@ -272,5 +274,5 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
         return brief_schema(methods=tuple(methods), arguments=shapes, named=named,
                             files=None if files is None else tuple(files))
     if issubclass(schema, MethodCallDraft) and shapes and named and shapes.names(named) is not None:
-        return _method_call_schema(named, shapes)
+        return _method_call_schema(named, shapes, json.dumps(dict(fixed or {}), sort_keys=True, default=str))
     return schema

@@ -74,9 +74,11 @@ def _numbered(task: Any, brief: TaskBrief) -> list[Requirement]:
             for n, item in enumerate(items, 1)]
 
 
-def problems_of(rt: Runtime, plan: Plan) -> list[str]:
+def problems_of(rt: Runtime, plan: Plan, task: Any = None) -> list[str]:
+    named = rt.plan_methods(task) if task is not None else None
     return plan_problems(plan, step_agents=rt.step_agents(), method_agents=rt.registry.step_agents("method"),
-                         methods=set(rt.method_names), max_steps=rt.settings.max_steps)
+                         methods=set(rt.method_names), max_steps=rt.settings.max_steps,
+                         required_method=named[0] if named else None)
 
 
 def plan(rt: Runtime, state: RunState) -> Any:
@@ -93,7 +95,7 @@ def plan(rt: Runtime, state: RunState) -> Any:
         except OutputValidationError as exc:
             proposal, problems = None, [f"the plan did not validate: {exc}"]
             continue
-        problems = problems_of(rt, proposal)
+        problems = problems_of(rt, proposal, state.task)
         if not problems:
             break
     if proposal is None or problems:
@@ -112,7 +114,7 @@ def review(rt: Runtime, state: RunState) -> Any:
     round_ = state.review_round + 1
     verdict = rt.ask("plan_reviewer", PlanReviewContext(brief=state.brief, plan=state.plan, round=round_,
                                                         rounds=rt.settings.n_reviews), PlanReview)
-    problems = problems_of(rt, state.plan)  # code double-checks what code can check
+    problems = problems_of(rt, state.plan, state.task)  # code double-checks what code can check
     approved = verdict.approved and not problems
     comments = list(verdict.comments) + problems
     rt.events.emit("plan_reviewed", approved=approved, comments=comments, round=round_)
@@ -142,7 +144,7 @@ def approve(rt: Runtime, state: RunState) -> Any:
             errors = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(plan)'}: {e['msg']}"
                                for e in exc.errors(include_url=False))
             return go("plan", feedback=[f"The person's edited plan was invalid ({errors}); revise it"], review_round=0)
-        problems = problems_of(rt, edited)
+        problems = problems_of(rt, edited, state.task)
         if problems:
             return go("plan", feedback=["The person's edited plan has problems: " + "; ".join(problems)],
                       plan=edited, review_round=0)
@@ -215,7 +217,7 @@ def replan(rt: Runtime, state: RunState) -> Any:
         at = plan_obj.ids.index(step.id) + 1
         fresh = PlanDraft(steps=list(decision.new_steps)).numbered(used=used)
         candidate = Plan(steps=plan_obj.steps[:at] + fresh.steps, rationale=plan_obj.rationale)
-        problems = problems_of(rt, candidate)
+        problems = problems_of(rt, candidate, state.task)
         if problems:
             decision = ReplanDecision(action="skip", reason=f"{decision.reason} (revision rejected: {'; '.join(problems)})")
         else:

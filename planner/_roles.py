@@ -165,8 +165,12 @@ class MethodRole(StepRole):
         context = MethodContext(**dict(call.context()), task_text=clip(call.state.task.text, TASK_CHARS),
                                 seed=call.state.task.seed, method=described,
                                 previous_error=last.error if last is not None else None)
-        draft = rt.ask(step.agent, context, MethodCallDraft)
-        arguments = dict(draft.arguments)
+        task = call.state.task
+        # the arguments the task's front matter states are the task's, not the model's: constants of the call's
+        # schema (a grammar writes them as given) and put back by code whatever a model wrote
+        fixed = dict(task.arguments) if step.method and step.method.name == task.method else {}
+        draft = rt.ask(step.agent, context, MethodCallDraft, fixed=fixed)
+        arguments = {**draft.arguments, **fixed}
         try:
             method = get_method(draft.method)
             if "output_dir" in method.arguments and "output_dir" not in arguments:

@@ -171,14 +171,14 @@ class Runtime:
         return "\n".join(catalogue_lines(specs)) or "(no method tools installed)"
 
     def ask(self, agent: str, context: AgentContext, expect: type[T], *, images: list[str] | None = None,
-            methods: list[str] | None = None) -> T:
+            methods: list[str] | None = None, fixed: dict[str, Any] | None = None) -> T:
         """One judgement: render ``context`` into the agent's prompt, call its model, return its reply.
 
         ``expect`` is the output schema the node needs; the agent's prompt must declare it (or a subclass).
         Plans and replans are asked for with the roster's step agents and the registered methods as enums.
         ``images`` (run-relative paths) are attached as image parts; callers pass them only when a
         vision-capable model is configured for the agent.  ``methods`` narrows the methods a plan may name
-        (default: every registered one).
+        (default: every registered one); ``fixed`` are method arguments the task states (constants of a call).
         """
         spec = self.registry.get(agent)
         declared = spec.schema
@@ -188,9 +188,10 @@ class Runtime:
                 f"for a {expect.__name__} here; declare {expect.__name__}"
             )
         schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=methods or self.method_names,
-                             arguments=self.argument_shapes, named=_named_method(context),
+                             arguments=self.argument_shapes,
+                             named=_named_method(context) or (methods[0] if methods and len(methods) == 1 else None),
                              files=getattr(context, "data_files", None), max_steps=self.settings.max_steps,
-                             method_agents=sorted(self.registry.step_agents("method")))
+                             method_agents=sorted(self.registry.step_agents("method")), fixed=fixed)
         system = spec.render(
             output_format=output_format(schema),
             agents=self.registry.describe_step_agents(index=self.retriever is not None),

@@ -55,18 +55,20 @@ class ArgumentShapes:
     """Per method: its argument names and each one's grammar schema (JSON text, so the whole is hashable)."""
 
     shapes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    required: tuple[tuple[str, tuple[str, ...]], ...] = ()  # per method: the arguments it cannot do without
 
     @classmethod
     def of(cls, parameters: Mapping[str, Mapping[str, Any]]) -> ArgumentShapes:
         """From ``{method: parameters JSON schema}`` (a registry's ``schema["parameters"]`` per method)."""
-        shapes = []
+        shapes, required = [], []
         for method in sorted(parameters):
             schema = parameters[method]
             defs = schema.get("$defs", {})
             props = schema.get("properties", {})
             shapes.append((method, tuple((name, json.dumps(_inline(props[name], defs), sort_keys=True))
                                          for name in props)))
-        return cls(tuple(shapes))
+            required.append((method, tuple(schema.get("required", []))))
+        return cls(tuple(shapes), tuple(required))
 
     def __bool__(self) -> bool:
         return bool(self.shapes)
@@ -82,11 +84,21 @@ class ArgumentShapes:
         """Every argument name of every method, once each."""
         return sorted({arg for _, args in self.shapes for arg, _ in args})
 
-    def closed(self, method: str) -> dict[str, Any]:
-        """The JSON schema of ``method``'s arguments object: its own names, typed, nothing else."""
+    def closed(self, method: str, *, fixed: Mapping[str, Any] | None = None, complete: bool = False) -> dict[str, Any]:
+        """The JSON schema of ``method``'s arguments object: its own names, typed, nothing else.
+
+        ``fixed`` arguments (what the task's front matter states) are constants a decoder must write as given;
+        with ``complete`` the method's required arguments must be there too (a call, not a sketch of one).
+        """
+        fixed = dict(fixed or {})
         for name, args in self.shapes:
             if name == method:
-                return closed_object({arg: json.loads(shape) for arg, shape in args})
+                props = {arg: ({"const": fixed[arg]} if arg in fixed else json.loads(shape)) for arg, shape in args}
+                schema = closed_object(props)
+                must = [a for a in props if a in fixed or (complete and a in dict(self.required).get(method, ()))]
+                if must:
+                    schema["required"] = must
+                return schema
         return closed_object({})
 
     def any_method(self) -> dict[str, Any]:

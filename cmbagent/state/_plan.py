@@ -260,9 +260,12 @@ def _agent_field(agents: tuple[str, ...], check: Any) -> Any:
 
 @functools.lru_cache(maxsize=16)
 def _plan_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: ArgumentShapes,
-                 max_steps: int | None, method_agents: tuple[str, ...] = ()) -> type[PlanDraft]:
+                 max_steps: int | None, method_agents: tuple[str, ...] = (), lead: bool = False) -> type[PlanDraft]:
     step = _step_schema(agents, methods, shapes, method_agents)
-    bound: dict[str, Any] = {"minItems": 1} if max_steps is None else {"minItems": 1, "maxItems": max_steps}
+    bound: Any = {"minItems": 1} if max_steps is None else {"minItems": 1, "maxItems": max_steps}
+    kinds = step.model_json_schema().get("anyOf")
+    if lead and kinds:  # the first step is a method step (the task names the method: it must be called)
+        bound = functools.partial(_lead_with, first=kinds[0], most=max_steps or _LEAD_MOST)
     rationale: dict[str, Any] = {"maxLength": 1000}
     return create_model(
         "PlanDraft",
@@ -273,6 +276,20 @@ def _plan_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: Argu
         rationale=(str, Field(default="", description=PlanDraft.model_fields["rationale"].description,
                               json_schema_extra=rationale)),
     )
+
+
+#: longest plan spelled out for ``lead_with_method`` when the run sets no step limit
+_LEAD_MOST = 12
+
+
+def _lead_with(schema: dict[str, Any], *, first: dict[str, Any], most: int) -> None:
+    """Steps whose first is ``first``: one tuple per length (``prefixItems`` without ``items`` is an exact tuple
+    to llama.cpp's grammar converter, and ``items`` would win over ``prefixItems`` if both were given)."""
+    step = schema.pop("items")
+    for key in ("type", "minItems", "maxItems"):
+        schema.pop(key, None)
+    schema["anyOf"] = [{"type": "array", "prefixItems": [first, *([step] * (n - 1))], "minItems": n, "maxItems": n}
+                       for n in range(1, most + 1)]
 
 
 def step_schema(*, agents: Sequence[str], methods: Sequence[str], arguments: ArgumentShapes | None = None,
@@ -291,11 +308,14 @@ def step_schema(*, agents: Sequence[str], methods: Sequence[str], arguments: Arg
 
 
 def plan_schema(*, agents: Sequence[str], methods: Sequence[str], arguments: ArgumentShapes | None = None,
-                max_steps: int | None = None, method_agents: Sequence[str] = ()) -> type[PlanDraft]:
+                max_steps: int | None = None, method_agents: Sequence[str] = (),
+                lead_with_method: bool = False) -> type[PlanDraft]:
     """:class:`PlanDraft` whose steps are :func:`step_schema` steps, at most ``max_steps`` of them in the schema
-    (code checks the limit too, with a sentence the planner can act on)."""
+    (code checks the limit too, with a sentence the planner can act on).  ``lead_with_method`` makes the schema's
+    first step a method step (``prefixItems``): for a task that names its method, a grammar-constrained decoder
+    then cannot write a plan that never calls it (SmolLM2 gave every step to a text agent)."""
     return _plan_schema(tuple(sorted(agents)), tuple(sorted(methods)), arguments or ArgumentShapes(), max_steps,
-                        tuple(sorted(method_agents)))
+                        tuple(sorted(method_agents)), lead_with_method)
 
 
 def plan_problems(
@@ -305,12 +325,17 @@ def plan_problems(
     method_agents: set[str],
     methods: set[str],
     max_steps: int,
+    required_method: str | None = None,
 ) -> list[str]:
     """Everything wrong with a plan that code can check; each entry is a sentence the planner can act on.
 
-    ``method_agents`` are the step agents whose role is to call a method tool (their steps must name one).
+    ``method_agents`` are the step agents whose role is to call a method tool (their steps must name one);
+    ``required_method`` is the method the task's front matter names (some step must call it).
     """
     problems: list[str] = []
+    if required_method and plan.steps and not any(s.method and s.method.name == required_method for s in plan.steps):
+        problems.append(f"the task asks for the method {required_method} and no step calls it; add a "
+                        f"{' or '.join(sorted(method_agents)) or 'method'} step that calls {required_method}")
     if not plan.steps:
         problems.append("the plan has no steps; propose at least one")
     if len(plan.steps) > max_steps:

@@ -185,3 +185,52 @@ def test_a_batch_killed_with_kill_9_resumes_without_redoing_finished_runs(tmp_pa
     resumed = [e.data["resumed"] for e in read_events(second / "events.jsonl") if e.type == "run_started"]
     assert resumed == [False, True]  # the interrupted run resumed from its checkpoints
     assert after.items[0].attempts == 1 and after.items[1].attempts == 1
+
+
+@pytest.mark.slow
+def test_a_batch_joins_a_running_cluster_with_ray_address(tmp_path: Path) -> None:
+    """`--ray-address` joins a cluster someone started (`ray start --head`, its own processes), runs there and
+    leaves it running; nothing of it is started by the batch."""
+    pytest.importorskip("ray")
+    import socket
+    import tempfile
+
+    import psutil
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ray_exe = Path(sys.executable).with_name("ray")
+    temp = tempfile.mkdtemp(prefix="rayh-", dir="/tmp")  # socket paths must stay short
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "PYTHONWARNINGS": "ignore"}
+    head = subprocess.Popen([str(ray_exe), "start", "--head", f"--port={port}", "--num-cpus=2", "--block",
+                             "--include-dashboard=false", "--node-ip-address=127.0.0.1", f"--temp-dir={temp}",
+                             "--disable-usage-stats"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        address = f"127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while subprocess.run([str(ray_exe), "status", f"--address={address}"], env=env, capture_output=True,
+                             timeout=60).returncode != 0:
+            assert head.poll() is None, head.stderr.read().decode()[-3000:]  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "the Ray head never came up"
+            time.sleep(1.0)
+        folder = tmp_path / "tasks"
+        tasks(folder, 2)
+        batch = tmp_path / "batch"
+        done = subprocess.run([sys.executable, "-m", "cmbagent", "batch", str(folder), "--batch-dir", str(batch),
+                               "--ray-address", address, "--model", "offline", "--sandbox", sandbox_backend(),
+                               "--json"], env=env, capture_output=True, timeout=600)
+        assert done.returncode == 0, done.stderr.decode()[-3000:]
+        record = read_batch(batch)
+        assert [r.status for r in record.items] == ["done", "done"]
+        head_tree = {p.pid for p in psutil.Process(head.pid).children(recursive=True)} | {head.pid}
+        assert {r.worker_pid for r in record.items} <= head_tree  # the runs ran in the cluster's own workers
+        assert head.poll() is None  # the batch left the cluster running
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)
+        try:
+            head.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
+            head.wait()

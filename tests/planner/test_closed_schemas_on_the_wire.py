@@ -3,6 +3,7 @@ real OpenAI SDK against the fake server) name only that method and its arguments
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -53,4 +54,12 @@ def test_the_analyst_and_the_planner_are_asked_for_the_named_method_only(tmp_pat
     calls = method_step["properties"]["method"]["anyOf"]
     assert [c["properties"]["name"]["const"] for c in calls] == [SN]  # not the other registered methods
     assert calls[0]["properties"]["arguments"]["properties"]["data"]["maxLength"] == 200
-    assert plan["properties"]["steps"]["maxItems"] == 12  # the run's max_steps
+    # the first step is the method step; at most the run's max_steps (12): one exact tuple per plan length
+    lengths = plan["properties"]["steps"]["anyOf"]
+    assert [t["maxItems"] for t in lengths] == list(range(1, 13)) and "items" not in lengths[0]
+    assert all(t["prefixItems"][0] == method_step for t in lengths)
+    assert all(later == {"$ref": "#/$defs/StepDraft"} for t in lengths for later in t["prefixItems"][1:])
+    # the fake plan calls no method: code says so to the planner (hosted models get no grammar)
+    planner_calls = [r for r in server.requests if "You are the planner." in r.body["messages"][0]["content"]]
+    repair = planner_calls[1].body
+    assert f"the task asks for the method {SN} and no step calls it" in json.dumps(repair["messages"])
