@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import ValidationError
@@ -35,7 +36,7 @@ from cmbagent.state import (
     plan_problems,
 )
 
-__all__ = ["analyse", "approve", "plan", "recent_steps", "replan", "review"]
+__all__ = ["analyse", "approve", "plan", "recent_steps", "replan", "review", "without_repeats"]
 
 TASK_CHARS = 6000
 
@@ -74,6 +75,22 @@ def _numbered(task: Any, brief: TaskBrief) -> list[Requirement]:
             for n, item in enumerate(items, 1)]
 
 
+def without_repeats(draft: PlanDraft) -> PlanDraft:
+    """The draft without steps that repeat an earlier one: the same method call by the same agent, or the same
+    agent, title and goal (SmolLM2 under a grammar wrote one fit four times; each would have run)."""
+    seen: set[str] = set()
+    kept = []
+    for step in draft.steps:
+        if step.method is not None:
+            key = json.dumps([step.agent, step.method.name, step.method.arguments], sort_keys=True, default=str)
+        else:
+            key = json.dumps([step.agent, step.title.strip().lower(), step.goal.strip().lower()])
+        if key not in seen:
+            seen.add(key)
+            kept.append(step)
+    return draft if len(kept) == len(draft.steps) else draft.model_copy(update={"steps": kept})
+
+
 def problems_of(rt: Runtime, plan: Plan, task: Any = None) -> list[str]:
     named = rt.plan_methods(task) if task is not None else None
     return plan_problems(plan, step_agents=rt.step_agents(), method_agents=rt.registry.step_agents("method"),
@@ -91,7 +108,8 @@ def plan(rt: Runtime, state: RunState) -> Any:
         context = PlanContext(brief=state.brief, previous_plan=state.plan, requests=feedback + problems,
                               max_steps=rt.settings.max_steps, index=rt.index_description)
         try:
-            proposal = rt.ask("planner", context, PlanDraft, methods=rt.plan_methods(state.task)).numbered()
+            draft = rt.ask("planner", context, PlanDraft, methods=rt.plan_methods(state.task))
+            proposal = without_repeats(draft).numbered()
         except OutputValidationError as exc:
             proposal, problems = None, [f"the plan did not validate: {exc}"]
             continue

@@ -73,9 +73,9 @@ def strict_json_schema(schema: dict[str, Any], *, drop_lengths: bool = False) ->
 
 
 #: fields whose text is the work itself (a cell, a fix, an answer): only the token limit bounds them
-_UNBOUNDED_FIELDS = frozenset({"code", "revised_code", "text"})
-#: what a grammar gets for a string or list the schema leaves unbounded
-GRAMMAR_STRING_CHARS, GRAMMAR_LIST_ITEMS = 2000, 24
+_UNBOUNDED_FIELDS = frozenset({"code", "revised_code", "text", "summary"})
+#: what a grammar gets for a string or list the schema leaves unbounded (a comment, a criterion, a reason)
+GRAMMAR_STRING_CHARS, GRAMMAR_LIST_ITEMS = 600, 12
 
 
 def grammar_bounds(schema: dict[str, Any]) -> dict[str, Any]:

@@ -178,7 +178,7 @@ def test_a_file_that_is_not_a_model_is_refused_with_its_name(tmp_path: Path) -> 
         model.close()  # type: ignore[attr-defined]
 
 
-@pytest.mark.slow  # the whole time budget of the run (150 s) and the server's start
+@pytest.mark.slow  # the whole time budget of the run (300 s, as the issue asks) and the server's start
 def test_solve_the_supernova_example_with_the_local_model_ends_cleanly(tmp_path: Path) -> None:
     """Issue 16's end-to-end case: `cmbagent solve examples/supernova.md --model local` with a time budget ends
     cleanly (done, failed with a full report, or stopped by the budget), no call runs past its deadline, every
@@ -188,7 +188,7 @@ def test_solve_the_supernova_example_with_the_local_model_ends_cleanly(tmp_path:
     import subprocess
     import sys
 
-    timeout = 150
+    timeout = 300
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, **ENV, "CMBAGENT_LOCAL_CTX": "8192", "PYTHONWARNINGS": "ignore"}
     started = time.monotonic()
@@ -211,6 +211,7 @@ def test_solve_the_supernova_example_with_the_local_model_ends_cleanly(tmp_path:
     assert calls, "no model call reached the transcript"
     for call in calls:
         assert call["latency_s"] <= timeout + 5, (call["agent"], call["latency_s"])
+        assert call["usage"]["input_tokens"] > 0, (call["agent"], call["usage"])  # a cut call's prompt too
         assert call["error"] is not None or call["usage"]["output_tokens"] > 0, (call["agent"], call["usage"])
     findings = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["findings"]
     assert not [f for f in findings if f["code"] == "report.unsupported_number"], findings

@@ -163,3 +163,20 @@ def test_a_method_is_given_only_to_an_agent_that_runs_methods(shapes: ArgumentSh
                              max_steps=4)
     assert problems == [f"step s1: it calls {SN}, but llm_engineer does not run methods; give the step to "
                         "method_operator, or drop its method"]
+
+
+def test_repeated_steps_of_a_draft_are_dropped_before_numbering() -> None:
+    from cmbagent.planner._planning import without_repeats
+    from cmbagent.state import MethodCall, StepDraft
+
+    fit = MethodCall(name=SN, arguments={"model": "flat_lcdm"})
+    steps = [StepDraft(title="Measure Omega_m", goal="fit", agent="method_operator", method=fit),
+             StepDraft(title="measure omega_m again", goal="fit", agent="method_operator", method=fit),
+             StepDraft(title="Fit wCDM", goal="fit", agent="method_operator",
+                       method=MethodCall(name=SN, arguments={"model": "wcdm"})),
+             StepDraft(title="Interpret", goal="Say what it means.", agent="researcher"),
+             StepDraft(title="interpret ", goal="say what it means.", agent="researcher")]
+    kept = without_repeats(PlanDraft(steps=steps)).numbered()
+    assert [(s.id, s.title) for s in kept.steps] == [("s1", "Measure Omega_m"), ("s2", "Fit wCDM"), ("s3", "Interpret")]
+    unique = PlanDraft(steps=steps[:1])
+    assert without_repeats(unique) is unique
