@@ -129,6 +129,11 @@ def run_item(batch_dir: str, item: dict[str, Any], settings: dict[str, Any], bud
     config = BatchSettings.model_validate(settings)
     run_dir = Path(batch_dir) / entry.run_dir
     out: dict[str, Any] = {"index": entry.index, "pid": os.getpid()}
+    with contextlib.suppress(Exception):  # where it ran: which node of which cluster
+        import ray
+
+        context = ray.get_runtime_context()
+        out.update(node=context.get_node_id(), cluster=context.gcs_address)
     try:
         from cmbagent.api import resume, solve
         from cmbagent.sandbox import SandboxLimits, open_sandbox

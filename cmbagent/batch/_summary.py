@@ -34,6 +34,8 @@ class ItemRecord(BaseModel):
     latency_s: float | None = None  # submitted -> result, as the driver saw it (includes Ray's share)
     worker_s: float | None = None  # time inside the Ray worker
     worker_pid: int | None = None
+    node: str | None = None  # the Ray node the run ran on (its id), and the cluster (GCS address) it belongs to
+    cluster: str | None = None
     error: str | None = None
     attempts: int = 0
 
@@ -44,6 +46,7 @@ class ItemRecord(BaseModel):
         self.duration_s = out.get("duration_s")
         self.worker_s = out.get("worker_s")
         self.worker_pid = out.get("pid")
+        self.node, self.cluster = out.get("node"), out.get("cluster")
         self.latency_s = round(latency_s, 4)
         self.error = out.get("error")
         self.attempts += 1

@@ -192,6 +192,7 @@ def test_a_batch_joins_a_running_cluster_with_ray_address(tmp_path: Path) -> Non
     """`--ray-address` joins a cluster someone started (`ray start --head`, its own processes), runs there and
     leaves it running; nothing of it is started by the batch."""
     pytest.importorskip("ray")
+    import secrets
     import socket
     import tempfile
 
@@ -202,7 +203,9 @@ def test_a_batch_joins_a_running_cluster_with_ray_address(tmp_path: Path) -> Non
         port = probe.getsockname()[1]
     ray_exe = Path(sys.executable).with_name("ray")
     temp = tempfile.mkdtemp(prefix="rayh-", dir="/tmp")  # socket paths must stay short
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "PYTHONWARNINGS": "ignore"}
+    # token authentication, as a shared cluster runs it: the head and the batch hold the same token
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "PYTHONWARNINGS": "ignore", "RAY_AUTH_MODE": "token",
+           "RAY_AUTH_TOKEN": secrets.token_hex(32)}
     head = subprocess.Popen([str(ray_exe), "start", "--head", f"--port={port}", "--num-cpus=2", "--block",
                              "--include-dashboard=false", "--node-ip-address=127.0.0.1", f"--temp-dir={temp}",
                              "--disable-usage-stats"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -215,17 +218,18 @@ def test_a_batch_joins_a_running_cluster_with_ray_address(tmp_path: Path) -> Non
             assert head.poll() is None, head.stderr.read().decode()[-3000:]  # type: ignore[union-attr]
             assert time.monotonic() < deadline, "the Ray head never came up"
             time.sleep(1.0)
-        folder = tmp_path / "tasks"
-        tasks(folder, 2)
+        files = tasks(tmp_path / "tasks", 2)
         batch = tmp_path / "batch"
-        done = subprocess.run([sys.executable, "-m", "cmbagent", "batch", str(folder), "--batch-dir", str(batch),
+        done = subprocess.run([sys.executable, "-m", "cmbagent", "batch", *map(str, files), "--batch-dir", str(batch),
                                "--ray-address", address, "--model", "offline", "--sandbox", sandbox_backend(),
                                "--json"], env=env, capture_output=True, timeout=600)
         assert done.returncode == 0, done.stderr.decode()[-3000:]
         record = read_batch(batch)
         assert [r.status for r in record.items] == ["done", "done"]
-        head_tree = {p.pid for p in psutil.Process(head.pid).children(recursive=True)} | {head.pid}
-        assert {r.worker_pid for r in record.items} <= head_tree  # the runs ran in the cluster's own workers
+        # the runs ran in that cluster's workers (its GCS), not in a cluster the batch started
+        assert {str(r.cluster).rsplit(":", 1)[-1] for r in record.items} == {str(port)}
+        assert all(r.node and r.worker_pid not in {p.pid for p in psutil.Process().children(recursive=True)}
+                   for r in record.items)
         assert head.poll() is None  # the batch left the cluster running
     finally:
         os.killpg(head.pid, signal.SIGTERM)
