@@ -28,8 +28,8 @@ from cmbagent.state import (
     brief_schema,
     plan_schema,
     step_schema,
+    unknown_arguments,
 )
-from cmbagent.state._arguments import unknown_arguments
 
 __all__ = [
     "ROLE_SCHEMAS",

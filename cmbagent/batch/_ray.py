@@ -116,8 +116,13 @@ def connect_ray(address: str | None = None, *, num_cpus: int | None = None) -> b
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise ConfigError(f"cannot join the Ray cluster at {address!r} ({exc}); check --ray-address") from exc
         return True
+    cpus = num_cpus or os.cpu_count() or 1
+    # keep warm workers: by default Ray kills idle workers past one per CPU after 1 s, and the batch's budget
+    # actor holds a worker of its own, so one of two warm run workers was killed before the batch began and
+    # the second run waited for a cold start (seconds of imports) or for the first run's worker
+    system = {"num_workers_soft_limit": cpus + 2, "idle_worker_killing_time_threshold_ms": 60_000}
     ray.init(num_cpus=num_cpus, object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False,
-             _node_ip_address="127.0.0.1", **options)
+             _node_ip_address="127.0.0.1", _system_config=system, **options)
     return True
 
 

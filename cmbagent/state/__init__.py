@@ -10,7 +10,7 @@ checklist (:class:`Requirement`, :class:`RequirementCheck`) and ``run.json`` (:c
 
 from __future__ import annotations
 
-from cmbagent.state._arguments import ArgumentShapes
+from cmbagent.state._arguments import ArgumentShapes, unknown_arguments
 from cmbagent.state._citations import Citation, citation_markers
 from cmbagent.state._findings import Finding, Severity
 from cmbagent.state._plan import (
@@ -102,4 +102,5 @@ __all__ = [
     "same_value",
     "slugify",
     "step_schema",
+    "unknown_arguments",
 ]
