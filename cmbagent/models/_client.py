@@ -29,7 +29,7 @@ from cmbagent.exceptions import OutputValidationError
 from cmbagent.models._budget import WARN_FRACTION, Budget, CallRecord, Ledger, SharedBudget, exhausted
 from cmbagent.models._deadline import CallAborted, DeadlineReached, call_deadline
 from cmbagent.models._pricing import cost_usd
-from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback, partial_of
 from cmbagent.models._routing import Routing
 from cmbagent.models._structured import issue_text, problem, repair_request
 from cmbagent.models._transcript import Scrubber, TranscriptWriter, canonical_request, read_transcript
@@ -283,15 +283,9 @@ def _call_from_record(record: Mapping[str, Any]) -> CallRecord:
 
 
 def _partial(exc: BaseException, spec: str) -> ModelResponse | None:
-    """What a failed call still produced (the prompt read, the text streamed before it was cut), with its token
-    counts, where the adapter attached it; the cause chain is searched, as adapters wrap SDK errors."""
-    seen: BaseException | None = exc
-    for _ in range(5):
-        if seen is None:
-            return None
-        partial = getattr(seen, "partial_response", None)
-        if isinstance(partial, ModelResponse):  # a cut-off call is billed for what it read and wrote
-            partial.cost_usd = cost_usd(spec, partial.usage, model_id=partial.model)
-            return partial
-        seen = seen.__cause__ or seen.__context__
-    return None
+    """What a failed call still produced (:func:`partial_of`), priced: a cut-off call is billed for what it read
+    and wrote."""
+    partial = partial_of(exc)
+    if partial is not None:
+        partial.cost_usd = cost_usd(spec, partial.usage, model_id=partial.model)
+    return partial

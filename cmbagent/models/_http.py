@@ -37,7 +37,7 @@ from cmbagent.exceptions import (
     ModelRequestRejected,
 )
 from cmbagent.models._deadline import CallAborted, DeadlineReached, abort_signal, aborted, remaining
-from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback, Usage, keep_partial
 from cmbagent.models._specs import ensure_network_allowed
 from cmbagent.models._structured import finish
 
@@ -155,6 +155,18 @@ def cut_at_deadline(response: Any) -> Iterator[None]:
         yield
     finally:
         done.set()
+
+
+@contextmanager
+def unanswered(usage: Callable[[], Usage]) -> Iterator[None]:
+    """Around a request that has not answered yet: if it fails other than by an error status (which is not
+    billed; a cut or timed-out request may be), the failure carries the prompt's ``usage()`` as its partial."""
+    try:
+        yield
+    except BaseException as exc:
+        if getattr(exc, "status_code", None) is None:
+            keep_partial(exc, ModelResponse(text="", usage=usage()))
+        raise
 
 
 def backoff(attempt: int) -> float:

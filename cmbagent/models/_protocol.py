@@ -24,6 +24,8 @@ __all__ = [
     "ToolSpec",
     "Usage",
     "UsageSource",
+    "keep_partial",
+    "partial_of",
 ]
 
 
@@ -162,3 +164,26 @@ class Model(ABC):
     @abstractmethod
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
         """Send one request and return the response (validated output when a schema was given)."""
+
+
+_PARTIAL = "partial_response"
+
+
+def keep_partial(exc: BaseException, response: ModelResponse) -> None:
+    """Attach to a failed call's exception what it still produced (the prompt read, the text streamed before
+    it was cut) with its token counts, for the client's ledger and transcript."""
+    setattr(exc, _PARTIAL, response)
+
+
+def partial_of(exc: BaseException) -> ModelResponse | None:
+    """What :func:`keep_partial` attached to ``exc`` or to an exception it was raised from (adapters wrap SDK
+    errors), if anything."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return None
+        partial = getattr(seen, _PARTIAL, None)
+        if isinstance(partial, ModelResponse):
+            return partial
+        seen = seen.__cause__ or seen.__context__
+    return None

@@ -13,7 +13,14 @@ import json
 import re
 from typing import Any
 
-from cmbagent.models._http import HTTPModel, IncompleteStream, cut_at_deadline, image_base64, parse_arguments
+from cmbagent.models._http import (
+    HTTPModel,
+    IncompleteStream,
+    cut_at_deadline,
+    image_base64,
+    parse_arguments,
+    unanswered,
+)
 from cmbagent.models._protocol import (
     ImagePart,
     Message,
@@ -22,6 +29,7 @@ from cmbagent.models._protocol import (
     StreamCallback,
     ToolCall,
     Usage,
+    keep_partial,
 )
 from cmbagent.models._tokens import estimate_tokens
 
@@ -161,12 +169,8 @@ class AnthropicModel(HTTPModel):
         output_tool = output_tool_name(request) if request.output_schema is not None else None
         messages = self.client().messages
         if on_text is None:
-            try:
+            with unanswered(lambda: _sent_estimate(params)):
                 reply = messages.create(**params)
-            except BaseException as exc:  # nothing came back; unless refused, the prompt was read: estimated
-                if getattr(exc, "status_code", None) is None:
-                    exc.partial_response = ModelResponse(text="", usage=_sent_estimate(params))  # type: ignore[attr-defined]
-                raise
             blocks = [
                 {"type": block.type, "text": getattr(block, "text", ""), "id": getattr(block, "id", ""),
                  "name": getattr(block, "name", ""), "input": getattr(block, "input", None)}
@@ -183,12 +187,8 @@ class AnthropicModel(HTTPModel):
         usage = Usage()
         model = ""
         stop: str | None = None
-        try:
+        with unanswered(lambda: _sent_estimate(params)):
             stream = messages.create(**params, stream=True)
-        except BaseException as exc:
-            if getattr(exc, "status_code", None) is None:  # an error status is not billed; a cut request may be
-                exc.partial_response = ModelResponse(text="", usage=_sent_estimate(params))  # type: ignore[attr-defined]
-            raise
         try:
             with cut_at_deadline(stream.response):
                 for event in stream:
@@ -220,8 +220,8 @@ class AnthropicModel(HTTPModel):
             counted = usage if usage.output_tokens else Usage(
                 input_tokens=usage.input_tokens or _sent_estimate(params).input_tokens,
                 cached_tokens=usage.cached_tokens, output_tokens=estimate_tokens(written), source="estimate")
-            exc.partial_response = ModelResponse(  # type: ignore[attr-defined]
-                text="".join(b.get("text", "") for b in blocks.values()), usage=counted, model=model)
+            keep_partial(exc, ModelResponse(text="".join(b.get("text", "") for b in blocks.values()), usage=counted,
+                                            model=model))
             raise
         finally:
             stream.close()

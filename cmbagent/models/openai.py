@@ -38,6 +38,7 @@ from cmbagent.models._http import (
     cut_at_deadline,
     image_base64,
     parse_arguments,
+    unanswered,
 )
 from cmbagent.models._protocol import (
     ImagePart,
@@ -47,6 +48,7 @@ from cmbagent.models._protocol import (
     StreamCallback,
     ToolCall,
     Usage,
+    keep_partial,
 )
 from cmbagent.models._structured import finish, grammar_bounds, schema_instruction, strict_json_schema
 from cmbagent.models._tokens import count_usage
@@ -245,12 +247,8 @@ class ChatCompletionsModel(HTTPModel):
         """Send prepared parameters once; stream when ``on_text`` is given."""
         completions = self.client().chat.completions
         if on_text is None:
-            try:
+            with unanswered(lambda: self._counted(params, "")):
                 reply = completions.create(**params, timeout=timeout)
-            except BaseException as exc:  # nothing came back: unless the server refused it, the prompt was read
-                if getattr(exc, "status_code", None) is None:
-                    exc.partial_response = ModelResponse(text="", usage=self._counted(params, ""))  # type: ignore[attr-defined]
-                raise
             choice = reply.choices[0]
             message = choice.message
             calls = []
@@ -270,13 +268,9 @@ class ChatCompletionsModel(HTTPModel):
         usage: Usage | None = None
         model = ""
         finish_reason: str | None = None
-        try:
+        with unanswered(lambda: self._counted(params, "")):
             stream = completions.create(**params, stream=True, stream_options={"include_usage": True},
                                         timeout=timeout)
-        except BaseException as exc:
-            if getattr(exc, "status_code", None) is None:  # an error status is not billed; a cut request may be
-                exc.partial_response = ModelResponse(text="", usage=self._counted(params, ""))  # type: ignore[attr-defined]
-            raise
         try:
             with cut_at_deadline(stream.response):
                 for chunk in stream:
@@ -303,8 +297,8 @@ class ChatCompletionsModel(HTTPModel):
                                 slot["arguments"] += call.function.arguments or ""
         except BaseException as exc:  # cut off (deadline, dropped connection): what came is on record, counted
             partial = "".join(text) + "".join(slot["arguments"] for slot in calls.values())
-            exc.partial_response = ModelResponse(  # type: ignore[attr-defined]
-                text="".join(text), usage=usage or self._counted(params, partial), model=model, finish_reason=None)
+            keep_partial(exc, ModelResponse(text="".join(text), usage=usage or self._counted(params, partial),
+                                            model=model, finish_reason=None))
             raise
         finally:
             stream.close()

@@ -16,9 +16,11 @@ import copy
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-__all__ = ["ArgumentShapes", "unknown_arguments"]
+from pydantic import BaseModel, Field
+
+__all__ = ["ArgumentShapes", "bounded_list", "bounded_text", "unknown_arguments"]
 
 #: longest free string argument a constrained decoder may write (file paths, column names, labels)
 STRING_ARGUMENT_CHARS = 200
@@ -124,3 +126,23 @@ def unknown_arguments(method: str, given: Iterable[str], known: Iterable[str] | 
         return None
     return (f"{method} has no argument{'s' if len(wrong) > 1 else ''} {', '.join(map(repr, wrong))}; its arguments "
             f"are: {', '.join(known) or '(none)'}")
+
+
+def bounded_text(model: type[BaseModel], name: str, limit: int) -> Any:
+    """Field ``name`` of ``model`` (a string) with ``maxLength`` in its JSON schema only: a grammar-constrained
+    decoder must close it within ``limit`` characters; a hosted model's longer reply still validates."""
+    info = model.model_fields[name]
+    extra: dict[str, Any] = {"maxLength": limit}
+    if info.is_required():
+        return (str, Field(description=info.description, json_schema_extra=extra))
+    return (info.annotation, Field(default=info.default, description=info.description, json_schema_extra=extra))
+
+
+def bounded_list(model: type[BaseModel], name: str, limit: int, items: int | None = None) -> Any:
+    """Field ``name`` of ``model`` (a list of strings) whose items carry ``maxLength`` in the schema, and at most
+    ``items`` of them in the schema (default: the field's own validated bound, kept)."""
+    info = model.model_fields[name]
+    own = next((m.max_length for m in info.metadata if hasattr(m, "max_length")), None)
+    extra: dict[str, Any] = {} if items is None else {"maxItems": items}
+    return (list[Annotated[str, Field(json_schema_extra={"maxLength": limit})]],
+            Field(default_factory=list, max_length=own, description=info.description, json_schema_extra=extra))

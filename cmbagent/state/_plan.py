@@ -26,7 +26,7 @@ from pydantic import (
     model_serializer,
 )
 
-from cmbagent.state._arguments import ArgumentShapes, unknown_arguments
+from cmbagent.state._arguments import ArgumentShapes, bounded_list, bounded_text, unknown_arguments
 
 __all__ = [
     "MethodCall",
@@ -238,18 +238,8 @@ _STEP_LISTS = {"inputs": 8, "expected_outputs": 8, "acceptance_criteria": 8}
 
 
 def _bounded_texts() -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    for name, limit in _STEP_TEXT.items():
-        info = StepDraft.model_fields[name]
-        extra: dict[str, Any] = {"maxLength": limit}
-        fields[name] = (str, Field(description=info.description, json_schema_extra=extra) if info.is_required()
-                        else Field(default=info.default, description=info.description, json_schema_extra=extra))
-    for name, count in _STEP_LISTS.items():
-        info = StepDraft.model_fields[name]
-        item: dict[str, Any] = {"maxLength": 300}
-        bound: dict[str, Any] = {"maxItems": count}
-        fields[name] = (list[Annotated[str, Field(json_schema_extra=item)]],
-                        Field(default_factory=list, description=info.description, json_schema_extra=bound))
+    fields = {name: bounded_text(StepDraft, name, limit) for name, limit in _STEP_TEXT.items()}
+    fields.update({name: bounded_list(StepDraft, name, 300, count) for name, count in _STEP_LISTS.items()})
     return fields
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, create_model, model_validator
 
-from cmbagent.state._arguments import ArgumentShapes, unknown_arguments
+from cmbagent.state._arguments import ArgumentShapes, bounded_list, bounded_text, unknown_arguments
 from cmbagent.state._requirements import Requirement
 
 __all__ = ["TaskBrief", "TaskSpec", "brief_schema"]
@@ -76,21 +76,6 @@ def brief_schema(*, methods: tuple[str, ...], arguments: ArgumentShapes, named: 
     return _brief_schema(tuple(sorted(methods)), arguments, named, None if files is None else tuple(files))
 
 
-def _limited(field: str, limit: int, *, model: type[BaseModel] = TaskBrief) -> Any:
-    info = model.model_fields[field]
-    extra: dict[str, Any] = {"maxLength": limit}
-    if info.is_required():
-        return (str, Field(description=info.description, json_schema_extra=extra))
-    return (info.annotation, Field(default=info.default, description=info.description, json_schema_extra=extra))
-
-
-def _items(field: str, limit: int) -> Any:
-    info = TaskBrief.model_fields[field]
-    max_items = next((m.max_length for m in info.metadata if hasattr(m, "max_length")), None)
-    return (list[Annotated[str, Field(json_schema_extra={"maxLength": limit})]],
-            Field(default_factory=list, max_length=max_items, description=info.description))
-
-
 def _files(files: tuple[str, ...]) -> Any:
     """The run's input files, each at most once: code knows them, a model may only pick among them."""
     description = TaskBrief.model_fields["data_files"].description
@@ -120,8 +105,8 @@ def _brief_schema(methods: tuple[str, ...], shapes: ArgumentShapes, named: str |
 
     requirement = create_model(
         "Requirement", __base__=Requirement, __doc__=Requirement.__doc__,
-        text=_limited("text", _SENTENCE, model=Requirement),
-        quantity=_limited("quantity", _SHORT, model=Requirement),
+        text=bounded_text(Requirement, "text", _SENTENCE),
+        quantity=bounded_text(Requirement, "quantity", _SHORT),
         method=_enum_or_null(choices, Requirement.model_fields["method"].description),
         argument=_enum_or_null(argument_names, Requirement.model_fields["argument"].description),
     )
@@ -139,12 +124,12 @@ def _brief_schema(methods: tuple[str, ...], shapes: ArgumentShapes, named: str |
 
     return create_model(
         "TaskBrief", __base__=Bound, __doc__=TaskBrief.__doc__,
-        title=_limited("title", _SHORT),
-        objective=_limited("objective", _PARAGRAPH),
-        domain=_limited("domain", _SHORT),
-        data_files=_items("data_files", _SENTENCE) if files is None else _files(files),
-        constraints=_items("constraints", _SENTENCE),
-        deliverables=_items("deliverables", _SENTENCE),
+        title=bounded_text(TaskBrief, "title", _SHORT),
+        objective=bounded_text(TaskBrief, "objective", _PARAGRAPH),
+        domain=bounded_text(TaskBrief, "domain", _SHORT),
+        data_files=bounded_list(TaskBrief, "data_files", _SENTENCE) if files is None else _files(files),
+        constraints=bounded_list(TaskBrief, "constraints", _SENTENCE),
+        deliverables=bounded_list(TaskBrief, "deliverables", _SENTENCE),
         method=_enum_or_null(choices, TaskBrief.model_fields["method"].description),
         arguments=(dict[str, Any], Field(default_factory=dict, max_length=24, description=info.description,
                                          json_schema_extra=arguments_schema)),
