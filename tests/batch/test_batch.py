@@ -120,10 +120,10 @@ def test_a_batch_runs_in_parallel_and_one_bad_task_fails_alone(tmp_path: Path, c
     # the batch of the two good tasks runs again once, and the first try's timings go into the message
     first = overlap(batch, record)
     if first is not None:
-        again = run_batch(collect_items(good), batch_dir=tmp_path / "ws" / "batch-again",
+        again = run_batch(collect_items(good), batch_dir=tmp_path / "again" / "batch",
                           settings=BatchSettings(model="offline", sandbox=sandbox_backend()))
         assert [r.status for r in again.items] == ["done", "done"]
-        second = overlap(tmp_path / "ws" / "batch-again", again)
+        second = overlap(tmp_path / "again" / "batch", again)
         assert second is None, f"no overlap twice: {first}; then {second}"
     saved = json.loads((batch / "batch.json").read_text())
     assert saved["totals"]["statuses"] == {"done": 2, "failed": 1}
