@@ -26,6 +26,7 @@ from cmbagent.state import (
     StepDraft,
     TaskBrief,
     brief_schema,
+    critique_schema,
     plan_schema,
     step_schema,
     unknown_arguments,
@@ -251,12 +252,14 @@ def _method_call_schema(method: str, shapes: ArgumentShapes, fixed: str = "{}") 
 def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str],
                 arguments: ArgumentShapes | None = None, named: str | None = None,
                 files: Sequence[str] | None = None, max_steps: int | None = None,
-                method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None) -> type[BaseModel]:
+                method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None,
+                criteria: int | None = None) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
     ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
     the task or the step names) when there is one, and the brief's data files are among ``files`` (the run's
     inputs, when given).  A method call's ``fixed`` arguments (the task's front matter) are constants in it.
+    A critique of a step with ``criteria`` acceptance criteria judges at most that many, with bounded texts.
 
     Every other schema is returned unchanged.  The bound schema is a subclass, so callers check replies
     against the declared one.
@@ -275,4 +278,6 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
                             files=None if files is None else tuple(files))
     if issubclass(schema, MethodCallDraft) and shapes and named and shapes.names(named) is not None:
         return _method_call_schema(named, shapes, json.dumps(dict(fixed or {}), sort_keys=True, default=str))
+    if issubclass(schema, Critique) and criteria is not None:
+        return critique_schema(criteria)
     return schema

@@ -191,7 +191,8 @@ class Runtime:
                              arguments=self.argument_shapes,
                              named=_named_method(context) or (methods[0] if methods and len(methods) == 1 else None),
                              files=getattr(context, "data_files", None), max_steps=self.settings.max_steps,
-                             method_agents=sorted(self.registry.step_agents("method")), fixed=fixed)
+                             method_agents=sorted(self.registry.step_agents("method")), fixed=fixed,
+                             criteria=_criteria_of(context))
         system = spec.render(
             output_format=output_format(schema),
             agents=self.registry.describe_step_agents(index=self.retriever is not None),
@@ -213,6 +214,13 @@ class Runtime:
         if not isinstance(output, expect):  # the client validated it against ``schema``; this is a bug guard
             raise OutputValidationError(f"agent {agent!r} returned {type(output).__name__}, not {expect.__name__}")
         return output
+
+
+def _criteria_of(context: AgentContext) -> int | None:
+    """How many acceptance criteria the step a critic judges has (None: the context is not about a step)."""
+    step = getattr(context, "step", None)
+    criteria = getattr(step, "acceptance_criteria", None)
+    return len(criteria) if isinstance(criteria, list) else None
 
 
 def _named_method(context: AgentContext) -> str | None:

@@ -20,13 +20,13 @@ from cmbagent.agents import (
     SummaryContext,
     head_tail,
 )
-from cmbagent.audits import audit_step, critic_findings, step_evidence
+from cmbagent.audits import Grounds, audit_step, critic_findings, step_evidence, weigh_critics
 from cmbagent.exceptions import ConfigError, UserError
 from cmbagent.paths import open_beneath
 from cmbagent.planner._roles import ROLE_HANDLERS
 from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState, go
-from cmbagent.state import Critique, CritiqueRecord, RunStatus, Severity, SkipReason, StepStatus
+from cmbagent.state import Critique, CritiqueRecord, Finding, RunStatus, Severity, SkipReason, StepStatus
 
 __all__ = ["act", "critique", "dispatch", "summarise"]
 
@@ -87,6 +87,7 @@ def critique(rt: Runtime, state: RunState) -> Any:
     if attempt.method and values:
         verdicts.append(("science_checker", rt.ask("science_checker", context, Critique)))
     images = attempt.figures
+    attach: list[str] | None = None
     if images:
         figures = []
         for rel in images:
@@ -98,18 +99,26 @@ def critique(rt: Runtime, state: RunState) -> Any:
         verdicts.append(("plot_critic", rt.ask("plot_critic", FigureContext(step=step, folder=files.rel,
                                                                             figures=figures, findings=shown),
                                                Critique, images=attach)))
+    raised: list[Finding] = []
     for name, v in verdicts:  # a critic may add findings of its own, in the same schema
-        known = {f.key for f in findings}
-        findings += [f for f in critic_findings(name, v, step_id=step.id, cell=attempt.cell) if f.key not in known]
+        known = {f.key for f in [*findings, *raised]}
+        raised += [f for f in critic_findings(name, v, step_id=step.id, cell=attempt.cell) if f.key not in known]
+    set_aside: set[str] = set()
+    if attempt.method:  # a method step's rejection must cite its result (cmbagent/audits/_critics.py)
+        grounds = Grounds.of(values=values, checks=checks, findings=findings, figures=images)
+        set_aside, raised = weigh_critics(verdicts, raised, grounds, step_id=step.id, cell=attempt.cell,
+                                          saw_images=bool(attach))
+    findings += raised
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    accepted = all(v.accepted for _, v in verdicts) and not errors
+    acting = [(name, v) for name, v in verdicts if name not in set_aside]
+    accepted = all(v.accepted for _, v in acting) and not errors
     issues: list[str] = [f.line() for f in errors]
-    for name, v in verdicts:
+    for name, v in acting:
         for issue in v.issues:
             if issue not in issues and f"{name}: {issue}" not in issues and not any(issue in i for i in issues):
                 issues.append(f"{name}: {issue}")
-    verdict = " ".join(dict.fromkeys(v.verdict for _, v in verdicts))
-    if errors and all(v.accepted for _, v in verdicts):
+    verdict = " ".join(dict.fromkeys(v.verdict for _, v in acting)) or "Accepted: no critic gave a reason to reject."
+    if errors and all(v.accepted for _, v in acting):
         verdict = f"Rejected by code: {errors[0].code}. {verdict}"
     files.write_critique(CritiqueRecord(accepted=accepted, attempt=state.attempt, findings=findings,
                                         critics=dict(verdicts)))

@@ -41,6 +41,7 @@ from cmbagent.audits import (
     _sampler,
     _values,
 )
+from cmbagent.audits._critics import Grounds, weigh_critics
 from cmbagent.audits._evidence import RunEvidence, StepEvidence, run_evidence, step_evidence
 from cmbagent.audits._registry import (
     CODES,
@@ -59,6 +60,7 @@ __all__ = [
     "CODES",
     "AuditCode",
     "AuditOutcome",
+    "Grounds",
     "RunEvidence",
     "StepEvidence",
     "audit_run",
@@ -71,6 +73,7 @@ __all__ = [
     "run_evidence",
     "step_audit",
     "step_evidence",
+    "weigh_critics",
 ]
 
 _BUILT_IN = (_causal, _code, _compare, _data, _fit, _numbers, _params, _plots, _sampler, _values)  # registered

@@ -45,6 +45,7 @@ from cmbagent.state._records import (
     SkipReason,
     StepRecord,
     StepStatus,
+    critique_schema,
 )
 from cmbagent.state._requirements import (
     REQUIREMENT_UNMET,
@@ -94,6 +95,7 @@ __all__ = [
     "best_entry",
     "brief_schema",
     "citation_markers",
+    "critique_schema",
     "find_value",
     "next_step_ids",
     "plan_problems",

@@ -5,11 +5,13 @@ Statuses and reasons are enums, so code decides by value, never by matching the 
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from cmbagent.state._arguments import bounded_list, bounded_text
 from cmbagent.state._citations import Citation
 from cmbagent.state._findings import Finding
 from cmbagent.state._requirements import RequirementCheck
@@ -35,6 +37,7 @@ __all__ = [
     "SkipReason",
     "StepRecord",
     "StepStatus",
+    "critique_schema",
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
@@ -170,6 +173,41 @@ class Critique(BaseModel):
     criteria: list[CriterionResult] = Field(default_factory=list, description="Each acceptance criterion judged.")
     findings: list[CriticFinding] = Field(
         default_factory=list, description="Problems you found that the listed findings do not already state.")
+
+
+#: a finding code as the audits write them: lower-case words joined by dots (``fit.chi2_low``)
+_CODE_PATTERN = r"^[a-z][a-z0-9_]{0,23}(\.[a-z0-9_]{1,23}){1,2}$"
+
+
+def critique_schema(criteria: int) -> type[Critique]:
+    """:class:`Critique` as a critic of a step with ``criteria`` acceptance criteria is asked for it: at most
+    one judgement per criterion, a few issues and findings, finding codes shaped like the audits', and every
+    string with a length a grammar-constrained decoder must close within (SmolLM2 listed 24 issues "c1".."d3"
+    and criteria "A".."D" for a step with one criterion).  Validation is :class:`Critique`'s own: a hosted
+    model's longer reply still counts.  Cached."""
+    return _critique_schema(max(0, criteria))
+
+
+@functools.lru_cache(maxsize=16)
+def _critique_schema(criteria: int) -> type[Critique]:
+    finding = create_model(
+        "CriticFinding", __base__=CriticFinding, __doc__=CriticFinding.__doc__,
+        code=(str, Field(description=CriticFinding.model_fields["code"].description,
+                         json_schema_extra={"pattern": _CODE_PATTERN})),
+        message=bounded_text(CriticFinding, "message", 240), settle=bounded_text(CriticFinding, "settle", 160))
+    judged = create_model(
+        "CriterionResult", __base__=CriterionResult, __doc__=CriterionResult.__doc__,
+        criterion=bounded_text(CriterionResult, "criterion", 160), evidence=bounded_text(CriterionResult, "evidence", 200))
+    described = Critique.model_fields
+    return create_model(
+        "Critique", __base__=Critique, __doc__=Critique.__doc__,
+        verdict=bounded_text(Critique, "verdict", 240),
+        issues=bounded_list(Critique, "issues", 200, 5),
+        criteria=(list[judged], Field(default_factory=list, description=described["criteria"].description,  # type: ignore[valid-type]
+                                      json_schema_extra={"maxItems": criteria})),
+        findings=(list[finding], Field(default_factory=list, description=described["findings"].description,  # type: ignore[valid-type]
+                                       json_schema_extra={"maxItems": 3})),
+    )
 
 
 class CritiqueRecord(BaseModel):

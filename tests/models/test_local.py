@@ -8,6 +8,7 @@ and a small context keep two test workers on two cores.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,6 +81,23 @@ def test_json_schema_is_enforced_as_a_grammar(local: LocalModel, schema: type[Ba
     line, = read_transcript(tmp_path / "t.jsonl")
     assert line["usage_source"] == "provider" and line["usage"]["output_tokens"] > 0
     assert line["model_id"] == "SmolLM2-135M-Instruct.Q4_1" and line["cost_usd"] == 0.0
+
+
+@pytest.mark.slow
+def test_a_critique_is_bounded_by_its_grammar(local: LocalModel, tmp_path: Path) -> None:
+    """The critique schema of a one-criterion step: the 135M model may judge at most that criterion and list
+    a few issues, each closed within its length (it once listed 24 issues and four invented criteria)."""
+    from cmbagent.state import Critique, critique_schema
+
+    client = client_for(local, tmp_path, max_repairs=0)
+    prompt = ("Judge this step. Goal: fit Omega_m. Criterion: Omega_m has an error bar. "
+              "Result: Omega_m = 0.351 +- 0.018. List every issue you can think of.")
+    response = client.request(agent="step_critic", request=ask(prompt, critique_schema(1), max_tokens=1200))
+    out = response.output
+    assert isinstance(out, Critique) and response.finish_reason == "stop"
+    assert len(out.criteria) <= 1 and len(out.issues) <= 5 and len(out.findings) <= 3
+    assert len(out.verdict) <= 240 and all(len(i) <= 200 for i in out.issues)
+    assert all(re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+){1,2}", f.code) for f in out.findings)
 
 
 @pytest.mark.slow

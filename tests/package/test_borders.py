@@ -26,7 +26,7 @@ PUBLIC = {
         "MethodCall", "Plan", "PlanDraft",
         "PlanStep", "ReportDraft", "ReportInputs", "RunRecord", "RunStatus", "Severity", "SkipReason", "StepDraft",
         "StepRecord", "StepStatus", "TaskBrief", "TaskSpec", "citation_markers", "next_step_ids", "plan_problems", "plan_schema",
-        "slugify", "step_schema", "ArgumentShapes", "brief_schema", "unknown_arguments",
+        "slugify", "step_schema", "ArgumentShapes", "brief_schema", "unknown_arguments", "critique_schema",
         "REQUIREMENT_UNMET", "Requirement", "RequirementCheck", "best_entry", "find_value", "requested_number", "same_value",
     },
     "cmbagent.agents": {
@@ -65,7 +65,7 @@ PUBLIC = {
     "cmbagent.audits": {
         "CODES", "AuditCode", "AuditOutcome", "RunEvidence", "StepEvidence", "audit_run", "audit_step",
         "critic_findings", "declare_code", "finding", "iter_audits", "run_audit", "run_evidence", "step_audit",
-        "step_evidence",
+        "step_evidence", "Grounds", "weigh_critics",
     },
     "cmbagent.ideas": {"AutoGenModelClient", "IdeasResult", "RankedIdea", "Round", "generate_ideas", "replay_ideas",
                        "write_idea_task"},

@@ -11,7 +11,15 @@ from typing import Any
 from cmbagent.agents import CodeDraft
 from cmbagent.cells import print_result
 from cmbagent.models import ModelRequest
-from cmbagent.state import PlanDraft, ReportDraft, StepDraft, TaskBrief
+from cmbagent.state import (
+    CriterionResult,
+    CriticFinding,
+    Critique,
+    PlanDraft,
+    ReportDraft,
+    StepDraft,
+    TaskBrief,
+)
 
 Script = dict[str, Callable[[ModelRequest], Any]]
 
@@ -134,6 +142,17 @@ def _invented_report(request: ModelRequest) -> ReportDraft:
                        conclusions=["The expansion is accelerating, with H0 = 73.9 km/s/Mpc."])
 
 
+def _noise_critique(request: ModelRequest) -> Critique:
+    """What SmolLM2-135M answered as step_critic and science_checker of the fit through a JSON-schema grammar:
+    well formed, rejecting, and about nothing in the result (the other steps' critics accept)."""
+    if not getattr(request.context, "method", None):
+        return Critique(accepted=True, verdict="Criteria met.")
+    return Critique(accepted=False, verdict="failed", issues=["a2", "c1", "cmb_ag", "Merger, 2022-11-12 11:11:00 PM"],
+                    criteria=[CriterionResult(criterion="A", met=False, evidence="Dies eines ")],
+                    findings=[CriticFinding(code="CMBAGENT_RESULT", severity="error",
+                                            message="Merger, 2022-11-12 11:11:00 PM")])
+
+
 SCRIPTS: dict[str, Script] = {
     "rows_dropped": _code_task(ROWS_DROPPED, "Fit the slope of mu against log10 z."),
     "train_score": _code_task(TRAIN_SCORE, "Report the AUC-ROC of a logistic regression."),
@@ -142,4 +161,5 @@ SCRIPTS: dict[str, Script] = {
     "specification_search": _code_task(SPECIFICATION_SEARCH, "Test the e401 coefficient for net_tfa."),
     "held_out": _code_task(HELD_OUT, "Report the held-out AUC-ROC with a ROC figure."),
     "invented_number": {"reporter": _invented_report},
+    "noise_critics": {"step_critic": _noise_critique, "science_checker": _noise_critique},
 }

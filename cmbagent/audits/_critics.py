@@ -1,0 +1,123 @@
+"""A critic's rejection of a method step must point at the result: code checks that it does.
+
+A method step runs a registered method with its arguments fixed by the task; its numbers come with the method's
+own checks and the audits' findings.  A critic that rejects it must say what in that result is wrong: a value
+or check by name, a finding by code, a figure by file name, or a number of the result (after rounding to the
+digits it is written with).  A rejection that cites none of these -- "c1", "fine", a date, words of another
+language, all of which a 135M-parameter model produced through a grammar that made them well formed -- gives
+the retry nothing to change, so it is not acted on: the step is decided by the other critics and the audits,
+and a ``critic.unsupported_rejection`` warning says in the report that a critic objected without reasons.  A
+critic's own error finding that cites nothing of the result is kept as a warning for the same reason.
+
+A plot critic that was shown the images themselves may object to what it saw (an unlabeled axis is not a
+number); its rejection stands.  Steps that write code are judged as before: their critics read the output a
+cell printed, and "the plot lacks the fitted line" is a fair reason that no value names.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from cmbagent.audits._numbers import Support, _audited, numbers_in
+from cmbagent.audits._registry import declare_code, finding
+from cmbagent.audits._values import leaves
+from cmbagent.state import CheckResult, Critique, Finding, Severity
+
+__all__ = ["Grounds", "weigh_critics"]
+
+declare_code("critic.unsupported_rejection", "warning",
+             "a critic rejected a method step without citing any value, check, finding, figure or number of its "
+             "result; the rejection was not acted on",
+             "read the step's result yourself, or rerun with a stronger critic model (`--model`, or "
+             "`[models.agents]` for step_critic, science_checker and plot_critic)")
+
+_WORDISH = "A-Za-z0-9_"
+
+
+@dataclass(frozen=True)
+class Grounds:
+    """What a critic of one method step may cite: names (values, checks, finding codes, figures) and numbers."""
+
+    names: frozenset[str]
+    support: Support
+
+    @classmethod
+    def of(cls, *, values: dict[str, Any], checks: Sequence[CheckResult], findings: Sequence[Finding],
+           figures: Iterable[str] = ()) -> Grounds:
+        names: set[str] = set()
+        for dotted, _ in leaves(values):
+            parts = [p for p in re.split(r"[.\[\]]", dotted) if p and not p.isdigit()]
+            if parts:
+                names.update({parts[0], dotted})
+        names.update(c.name for c in checks)
+        for f in findings:
+            names.add(f.code)
+            tail = f.code.rsplit(".", 1)[-1]
+            if "_" in tail:
+                names.add(tail)
+        for path in figures:
+            names.update({path, PurePosixPath(path).name, PurePosixPath(path).stem})
+        numbers: list[Any] = [values, [c.model_dump() for c in checks], [f.evidence for f in findings]]
+        return cls(frozenset(n.lower() for n in names if n.strip()), Support.of(numbers, texts=[]))
+
+    def cites(self, text: str) -> bool:
+        """Whether ``text`` names something of the result, or writes one of its numbers (a decimal or a
+        number of three digits or more, with two significant digits at least: small integers, years and "0.3"
+        match too much by chance)."""
+        lowered = text.lower()
+        for name in self.names:
+            if re.search(rf"(?<![{_WORDISH}]){re.escape(name)}(?![{_WORDISH}])", lowered):
+                return True
+        for _, value, decimals, percent in numbers_in(text):
+            digits = decimals + math.floor(math.log10(abs(value))) + 1 if value else 0
+            if (decimals > 0 or abs(value) >= 100) and digits >= 2 and _audited(value, decimals) and \
+                    self.support.supports(value, decimals, percent):
+                return True
+        return False
+
+
+def _reasons(critique: Critique) -> list[str]:
+    """Everything a rejection says in its defence."""
+    out = [critique.verdict, *critique.issues]
+    out += [f"{c.criterion} {c.evidence}" for c in critique.criteria if not c.met]
+    out += [f"{f.code} {f.message} {f.settle}" for f in critique.findings]
+    return [text for text in out if text.strip()]
+
+
+def weigh_critics(verdicts: Sequence[tuple[str, Critique]], raised: Sequence[Finding], grounds: Grounds, *,
+                  step_id: str, cell: str | None, saw_images: bool = False) -> tuple[set[str], list[Finding]]:
+    """For a method step: the critics whose rejection is set aside, and the critics' findings as they count
+    (``raised``, errors that cite nothing of the result kept as warnings) plus one warning per rejection set
+    aside."""
+    set_aside: set[str] = set()
+    out: list[Finding] = []
+    for f in raised:
+        if f.severity is Severity.ERROR and not grounds.cites(f"{f.code} {f.message} {f.settle}"):
+            f = f.model_copy(update={"severity": Severity.WARNING,
+                                     "message": f"{f.message} (kept as a warning: it cites nothing of the result)"})
+        out.append(f)
+    for name, critique in verdicts:
+        if critique.accepted or (name == "plot_critic" and saw_images):
+            continue
+        reasons = _reasons(critique)
+        if any(grounds.cites(text) for text in reasons):
+            continue
+        set_aside.add(name)
+        quoted = "; ".join(repr(_clip(text)) for text in reasons[:4]) or "no reason at all"
+        more = f" and {len(reasons) - 4} more" if len(reasons) > 4 else ""
+        found = finding("critic.unsupported_rejection",
+                        f"{name} rejected this step but named nothing of its result (no value, check, finding, "
+                        f"figure or number of it): {quoted}{more}; the rejection was not acted on",
+                        critic=name, reasons=[_clip(text) for text in reasons[:12]])
+        out.append(found.model_copy(update={"step_id": step_id, "cell": cell, "source": name}))
+    return set_aside, out
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,76 @@
+"""A critic's rejection of a method step counts only when it cites the result (cmbagent/audits/_critics.py)."""
+
+from __future__ import annotations
+
+from cmbagent.audits import Grounds, finding, weigh_critics
+from cmbagent.state import CheckResult, CriterionResult, Critique, Finding, Severity
+
+VALUES = {"Omega_m": {"mean": 0.3512, "std": 0.0183}, "chi2": 1745.31, "n_sn": 1701, "dof": 1700}
+CHECKS = [CheckResult(name="chi2_per_dof", passed=True, message="chi2/dof = 1.03"),
+          CheckResult(name="converged", passed=True)]
+FOUND = [finding("fit.chi2_low", "chi2 is low").model_copy(update={"step_id": "s1"})]
+
+
+def grounds(figures: tuple[str, ...] = ()) -> Grounds:
+    return Grounds.of(values=VALUES, checks=CHECKS, findings=FOUND, figures=figures)
+
+
+def weigh(*verdicts: tuple[str, Critique], raised: list[Finding] | None = None, saw_images: bool = False,
+          figures: tuple[str, ...] = ()) -> tuple[set[str], list[Finding]]:
+    return weigh_critics(list(verdicts), raised or [], grounds(figures), step_id="s1", cell="cell.py",
+                         saw_images=saw_images)
+
+
+def test_noise_is_set_aside_and_said() -> None:
+    noise = Critique(accepted=False, verdict="fine", issues=["a2", "c1", "c2", "Merger, 2022-11-12 11:11:00 PM"],
+                     criteria=[CriterionResult(criterion="A", met=False, evidence="Dies eines ")])
+    set_aside, found = weigh(("step_critic", noise), ("science_checker", Critique(accepted=True, verdict="ok")))
+    assert set_aside == {"step_critic"}
+    [warning] = found
+    assert warning.code == "critic.unsupported_rejection" and warning.severity is Severity.WARNING
+    assert warning.step_id == "s1" and warning.source == "step_critic" and warning.cell == "cell.py"
+    assert "'fine'" in warning.message and "'c1'" in warning.message and "not acted on" in warning.message
+
+
+def test_a_rejection_that_names_a_value_a_check_a_finding_or_a_number_stands() -> None:
+    cited = [
+        Critique(accepted=False, verdict="Omega_m is far from the Planck value."),  # a value by name
+        Critique(accepted=False, verdict="bad", issues=["the OMEGA_M error bar is too small"]),  # case aside
+        Critique(accepted=False, verdict="bad", issues=["chi2_per_dof says nothing about the covariance"]),
+        Critique(accepted=False, verdict="bad", issues=["see fit.chi2_low: the errors are overestimated"]),
+        Critique(accepted=False, verdict="bad", issues=["0.351 is 2.8 sigma above 0.3"]),  # rounded as written
+        Critique(accepted=False, verdict="bad", issues=["a chi2 of 1745.3 for 1700 points"]),
+        Critique(accepted=False, verdict="bad", criteria=[CriterionResult(criterion="fit", met=False,
+                                                                          evidence="std 0.018 is small")]),
+    ]
+    for critique in cited:
+        assert weigh(("step_critic", critique)) == (set(), []), critique
+
+
+def test_numbers_that_match_by_chance_do_not_ground_a_rejection() -> None:
+    # small integers and years: "c1", "12", "2022" are not numbers of the result even where one equals one
+    for text in ["c1", "12", "2022 and 11", "0.5", "0.3", "issue 1701a", "x1745.31"]:
+        assert not grounds().cites(text), text
+    assert grounds().cites("1701 supernovae")  # an integer of three digits or more is quoted, not guessed
+
+
+def test_a_critics_error_finding_that_cites_nothing_is_kept_as_a_warning() -> None:
+    raised = [
+        Finding(code="cmbagent_result", severity=Severity.ERROR, step_id="s1", message="Merger, 2022-11-12",
+                source="science_checker"),
+        Finding(code="fit.covariance_missing", severity=Severity.ERROR, step_id="s1",
+                message="chi2 = 1745.31 without the systematic covariance", source="science_checker"),
+    ]
+    _, found = weigh(("science_checker", Critique(accepted=True, verdict="ok")), raised=raised)
+    assert [(f.code, f.severity) for f in found] == [("cmbagent_result", Severity.WARNING),
+                                                     ("fit.covariance_missing", Severity.ERROR)]
+    assert "cites nothing of the result" in found[0].message
+
+
+def test_a_plot_critic_that_saw_the_images_may_reject_what_it_saw() -> None:
+    unlabeled = Critique(accepted=False, verdict="The axes have no labels.")
+    assert weigh(("plot_critic", unlabeled), saw_images=True) == (set(), [])
+    # without the images it judged file names: it must name one, or a plot finding
+    assert weigh(("plot_critic", unlabeled))[0] == {"plot_critic"}
+    named = Critique(accepted=False, verdict="hubble.png is empty: 812 bytes")
+    assert weigh(("plot_critic", named), figures=("figures/hubble.png",)) == (set(), [])

@@ -1,0 +1,42 @@
+"""The schema a critic is asked for (issue 16): bounded for a grammar-constrained decoder, tolerant in
+validation (a hosted model's longer reply still counts), and the one the runtime binds for a step's critic."""
+
+from __future__ import annotations
+
+import json
+
+from cmbagent.agents import bind_schema
+from cmbagent.models._structured import grammar_bounds
+from cmbagent.state import Critique, critique_schema
+
+SN = "cosmology.fit_supernovae"
+
+
+def test_a_critique_judges_at_most_the_steps_criteria_with_closed_strings() -> None:
+    schema = critique_schema(2).model_json_schema()
+    props = schema["properties"]
+    assert props["criteria"]["maxItems"] == 2 and props["issues"]["maxItems"] == 5
+    assert props["findings"]["maxItems"] == 3 and props["verdict"]["maxLength"] == 240
+    assert props["issues"]["items"]["maxLength"] == 200
+    finding = schema["$defs"]["CriticFinding"]["properties"]
+    assert finding["code"]["pattern"].startswith("^[a-z]") and finding["message"]["maxLength"] == 240
+    judged = schema["$defs"]["CriterionResult"]["properties"]
+    assert judged["criterion"]["maxLength"] == 160 and judged["evidence"]["maxLength"] == 200
+    # the grammar bounds leave these lengths alone (they are tighter than the 600-character default)
+    assert grammar_bounds(schema)["properties"]["issues"]["maxItems"] == 5
+    assert critique_schema(0).model_json_schema()["properties"]["criteria"]["maxItems"] == 0
+
+
+def test_validation_stays_the_critiques_own() -> None:
+    long = {"accepted": False, "verdict": "x" * 500, "issues": [f"issue {n}" for n in range(9)],
+            "criteria": [{"criterion": c, "met": False} for c in "ABC"],
+            "findings": [{"code": "Odd Code", "severity": "error", "message": "m"}]}
+    reply = critique_schema(1).model_validate(long)
+    assert isinstance(reply, Critique) and len(reply.issues) == 9 and len(reply.criteria) == 3
+
+
+def test_the_runtime_binds_it_for_a_step_and_leaves_other_critiques_alone() -> None:
+    bound = bind_schema(Critique, agents=["engineer"], methods=[SN], criteria=3)
+    assert bound is critique_schema(3)
+    assert bind_schema(Critique, agents=["engineer"], methods=[SN]) is Critique
+    assert json.dumps(bound.model_json_schema())  # serialisable as sent
