@@ -165,9 +165,10 @@ def report_node(rt: Runtime, state: RunState) -> Any:
                 found = _audit_narrative(rt, state, draft)
         except BudgetExceeded as exc:
             status, stop_reason = RunStatus.BUDGET_EXHAUSTED, str(exc)
-    if draft is None:
-        draft = report_draft(state.model_copy(update={"stop_reason": stop_reason}), status)
-        found = _audit_narrative(rt, state, draft)
+    if draft is None:  # the stop reason may be new (the budget ran out in the reporter's call): audit with it
+        stopped = state.model_copy(update={"stop_reason": stop_reason})
+        draft = report_draft(stopped, status)
+        found = _audit_narrative(rt, stopped, draft)
     checks = requirement_checks(rt.folder, state, draft)
     found += [f for c in checks if (f := c.finding()) is not None]  # task.requirement_unmet
     return go("__end__", status=status, stop_reason=stop_reason,

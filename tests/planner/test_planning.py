@@ -104,6 +104,27 @@ def test_spent_budget_ends_cleanly_with_a_partial_report(tmp_path: Path) -> None
     assert not [f for f in findings if f["code"] == "report.unsupported_number"], findings
 
 
+def test_a_budget_spent_in_the_reporters_call_ends_with_a_code_written_report_whose_numbers_hold(
+        tmp_path: Path) -> None:
+    """The reporter's own call spends the budget: code writes the narrative, with the new stop reason in it,
+    and audits it knowing that reason (its numbers, the budget's, were once flagged as unsupported)."""
+    def run(folder: Path, budget: int | None) -> Any:
+        model = brain(planner=lambda r: text_plan("a"))
+        model.usage = Usage(input_tokens=400, output_tokens=100)
+        return solve("One paragraph.", workspace=folder, model="scripted", models={"scripted": model},
+                     budget_tokens=budget, sandbox="process")
+
+    free = run(tmp_path / "free", None)
+    calls = [e.data["agent"] for e in events(free.run_dir) if e.type == "model_call"]
+    before = calls.index("reporter")  # calls of 500 tokens each before the reporter's: spent, it refuses that one
+    result = run(tmp_path / "tight", 500 * before - 250)
+    assert result.status == "budget_exhausted"
+    run_json = json.loads((result.run_dir / "run.json").read_text())
+    report = (result.run_dir / "report.md").read_text()
+    assert f"spent {500 * before} of {500 * before - 250}" in report and "without the reporter agent" in report
+    assert not [f for f in run_json["findings"] if f["code"] == "report.unsupported_number"], run_json["findings"]
+
+
 def test_resuming_a_finished_run_changes_nothing(tmp_path: Path) -> None:
     model = brain(planner=lambda r: text_plan("a"))
     done = solve("One paragraph.", workspace=tmp_path, model="scripted", models={"scripted": model},
