@@ -28,6 +28,7 @@ from cmbagent.state import (
     brief_schema,
     critique_schema,
     plan_schema,
+    report_schema,
     step_schema,
     unknown_arguments,
 )
@@ -259,7 +260,8 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
     the task or the step names) when there is one, and the brief's data files are among ``files`` (the run's
     inputs, when given).  A method call's ``fixed`` arguments (the task's front matter) are constants in it.
-    A critique of a step with ``criteria`` acceptance criteria judges at most that many, with bounded texts.
+    A critique of a step with ``criteria`` acceptance criteria judges at most that many, with bounded texts;
+    a report draft has bounded texts too.
 
     Every other schema is returned unchanged.  The bound schema is a subclass, so callers check replies
     against the declared one.
@@ -280,4 +282,6 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
         return _method_call_schema(named, shapes, json.dumps(dict(fixed or {}), sort_keys=True, default=str))
     if issubclass(schema, Critique) and criteria is not None:
         return critique_schema(criteria)
+    if schema is ReportDraft:
+        return report_schema()
     return schema

@@ -46,6 +46,7 @@ from cmbagent.state._records import (
     StepRecord,
     StepStatus,
     critique_schema,
+    report_schema,
 )
 from cmbagent.state._requirements import (
     REQUIREMENT_UNMET,
@@ -100,6 +101,7 @@ __all__ = [
     "next_step_ids",
     "plan_problems",
     "plan_schema",
+    "report_schema",
     "requested_number",
     "same_value",
     "slugify",

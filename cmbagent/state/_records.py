@@ -38,6 +38,7 @@ __all__ = [
     "StepRecord",
     "StepStatus",
     "critique_schema",
+    "report_schema",
 ]
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
@@ -297,6 +298,19 @@ class ReportDraft(BaseModel):
     summary: str = Field(description="The answer to the task in one paragraph, with the key numbers.")
     conclusions: list[str] = Field(default_factory=list)
     limitations: list[str] = Field(default_factory=list)
+
+
+@functools.lru_cache(maxsize=1)
+def report_schema() -> type[ReportDraft]:
+    """:class:`ReportDraft` as the reporter is asked for it: a paragraph and a few conclusions and limitations,
+    each with a length a grammar-constrained decoder must close within (SmolLM2 wrote 2,657 tokens of report
+    and ran past the run's deadline).  Validation is :class:`ReportDraft`'s own."""
+    return create_model(
+        "ReportDraft", __base__=ReportDraft, __doc__=ReportDraft.__doc__,
+        title=bounded_text(ReportDraft, "title", 160), summary=bounded_text(ReportDraft, "summary", 1500),
+        conclusions=bounded_list(ReportDraft, "conclusions", 300, 5),
+        limitations=bounded_list(ReportDraft, "limitations", 300, 5),
+    )
 
 
 class ReportInputs(BaseModel):

@@ -7,7 +7,7 @@ import json
 
 from cmbagent.agents import bind_schema
 from cmbagent.models._structured import grammar_bounds
-from cmbagent.state import Critique, critique_schema
+from cmbagent.state import Critique, ReportDraft, critique_schema, report_schema
 
 SN = "cosmology.fit_supernovae"
 
@@ -40,3 +40,11 @@ def test_the_runtime_binds_it_for_a_step_and_leaves_other_critiques_alone() -> N
     assert bound is critique_schema(3)
     assert bind_schema(Critique, agents=["engineer"], methods=[SN]) is Critique
     assert json.dumps(bound.model_json_schema())  # serialisable as sent
+
+
+def test_the_report_draft_is_bounded_for_a_grammar_and_validates_as_before() -> None:
+    props = bind_schema(ReportDraft, agents=["engineer"], methods=[SN]).model_json_schema()["properties"]
+    assert props["summary"]["maxLength"] == 1500 and props["title"]["maxLength"] == 160
+    assert props["conclusions"]["maxItems"] == 5 and props["limitations"]["items"]["maxLength"] == 300
+    long = report_schema().model_validate({"title": "t", "summary": "s" * 4000, "conclusions": ["c"] * 9})
+    assert isinstance(long, ReportDraft) and len(long.conclusions) == 9
