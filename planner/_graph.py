@@ -127,6 +127,20 @@ def report_draft(state: RunState, status: RunStatus) -> ReportDraft:
     return ReportDraft(title=state.task.title, summary=summary, conclusions=[], limitations=limitations)
 
 
+def _answer_by_code(rt: Runtime, state: RunState, status: RunStatus,
+                    found: list[Finding]) -> tuple[ReportDraft, list[Finding]]:
+    """The reporter's narrative set aside for the one code writes from the key numbers; the finding that says
+    why stays, as a warning: the report's answer is sound now, but no model wrote it."""
+    missing = next(f for f in found if f.code == "report.answer_missing")
+    draft = report_draft(state, status)
+    draft.limitations.append("The reporter's narrative was set aside: it stated none of the run's results; "
+                             "this summary was written by code from the key numbers.")
+    kept = missing.model_copy(update={"severity": Severity.WARNING,
+                                      "message": f"{missing.message}; the reporter's narrative was set aside for "
+                                                 "a summary written by code from the key numbers"})
+    return draft, [kept, *(f for f in _audit_narrative(rt, state, draft) if f.code != "report.answer_missing")]
+
+
 def _audit_narrative(rt: Runtime, state: RunState, draft: ReportDraft) -> list[Finding]:
     evidence = run_evidence(rt.folder.path, draft=draft, steps=state.started(), task=state.task,
                             findings=state.all_findings(), facts=[state.stop_reason or ""])
@@ -163,6 +177,8 @@ def report_node(rt: Runtime, state: RunState) -> Any:
             if rejected:
                 draft = rt.ask("reporter", context.model_copy(update={"rejected": rejected}), ReportDraft)
                 found = _audit_narrative(rt, state, draft)
+            if any(f.code == "report.answer_missing" for f in found):  # asked twice, it does not answer
+                draft, found = _answer_by_code(rt, state, status, found)
         except BudgetExceeded as exc:
             status, stop_reason = RunStatus.BUDGET_EXHAUSTED, str(exc)
     if draft is None:  # the stop reason may be new (the budget ran out in the reporter's call): audit with it

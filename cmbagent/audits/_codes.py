@@ -87,6 +87,11 @@ declare_code("method.loses_to_baseline", Severity.NOTE,
              "The paper's method scores below a baseline it was compared with.",
              "State plainly which method is best on each metric; do not present the paper's method as the winner.")
 
+declare_code("report.answer_missing", Severity.ERROR,
+             "The report's summary states none of the run's results: no value of a completed step by name or by "
+             "its number.",
+             "Answer the task in the summary with the key numbers (name and value as the run produced them); if "
+             "the reporter cannot, code writes the summary from the key numbers.")
 declare_code("report.unsupported_number", Severity.ERROR,
              "A number in the narrative matches no value in any step's results or outputs.",
              "Quote only numbers the run produced (from the key numbers or a step's output), or compute the "

@@ -6,8 +6,8 @@ or check by name, a finding by code, a figure by file name, or a number of the r
 digits it is written with).  A rejection that cites none of these -- "c1", "fine", a date, words of another
 language, all of which a 135M-parameter model produced through a grammar that made them well formed -- gives
 the retry nothing to change, so it is not acted on: the step is decided by the other critics and the audits,
-and a ``critic.unsupported_rejection`` warning says in the report that a critic objected without reasons.  A
-critic's own error finding that cites nothing of the result is kept as a warning for the same reason.
+and a ``critic.unsupported`` warning says in the report that a critic objected without reasons.  A critic's
+own findings that cite nothing of the result are not counted either; the same warning quotes them.
 
 A plot critic that was shown the images themselves may object to what it saw (an unlabeled axis is not a
 number); its rejection stands.  Steps that write code are judged as before: their critics read the output a
@@ -26,13 +26,13 @@ from typing import Any
 from cmbagent.audits._numbers import Support, _audited, numbers_in
 from cmbagent.audits._registry import declare_code, finding
 from cmbagent.audits._values import leaves
-from cmbagent.state import CheckResult, Critique, Finding, Severity
+from cmbagent.state import CheckResult, Critique, Finding
 
 __all__ = ["Grounds", "weigh_critics"]
 
-declare_code("critic.unsupported_rejection", "warning",
-             "a critic rejected a method step without citing any value, check, finding, figure or number of its "
-             "result; the rejection was not acted on",
+declare_code("critic.unsupported", "warning",
+             "a critic rejected a method step, or raised findings about it, without citing any value, check, "
+             "finding, figure or number of its result; the rejection was not acted on, the findings not counted",
              "read the step's result yourself, or rerun with a stronger critic model (`--model`, or "
              "`[models.agents]` for step_critic, science_checker and plot_critic)")
 
@@ -91,30 +91,39 @@ def _reasons(critique: Critique) -> list[str]:
 
 def weigh_critics(verdicts: Sequence[tuple[str, Critique]], raised: Sequence[Finding], grounds: Grounds, *,
                   step_id: str, cell: str | None, saw_images: bool = False) -> tuple[set[str], list[Finding]]:
-    """For a method step: the critics whose rejection is set aside, and the critics' findings as they count
-    (``raised``, errors that cite nothing of the result kept as warnings) plus one warning per rejection set
-    aside."""
+    """For a method step: the critics whose rejection is set aside, and the findings that count -- the critics'
+    own findings that cite the result, and one ``critic.unsupported`` warning per critic whose rejection or
+    findings cite nothing of it (those findings are quoted in it, not recorded one by one: a finding coded
+    ``cmb_ag_2022061314122287_.csv`` is no finding)."""
     set_aside: set[str] = set()
     out: list[Finding] = []
-    for f in raised:
-        if f.severity is Severity.ERROR and not grounds.cites(f"{f.code} {f.message} {f.settle}"):
-            f = f.model_copy(update={"severity": Severity.WARNING,
-                                     "message": f"{f.message} (kept as a warning: it cites nothing of the result)"})
-        out.append(f)
     for name, critique in verdicts:
-        if critique.accepted or (name == "plot_critic" and saw_images):
+        mine = [f for f in raised if f.source == name]
+        uncited = [f for f in mine if not grounds.cites(f"{f.code} {f.message} {f.settle}")]
+        out += [f for f in mine if f not in uncited]
+        rejected = not critique.accepted and not (name == "plot_critic" and saw_images) and \
+            not any(grounds.cites(text) for text in _reasons(critique))
+        if rejected:
+            set_aside.add(name)
+        if not rejected and not uncited:
             continue
-        reasons = _reasons(critique)
-        if any(grounds.cites(text) for text in reasons):
-            continue
-        set_aside.add(name)
-        quoted = "; ".join(repr(_clip(text)) for text in reasons[:4]) or "no reason at all"
-        more = f" and {len(reasons) - 4} more" if len(reasons) > 4 else ""
-        found = finding("critic.unsupported_rejection",
-                        f"{name} rejected this step but named nothing of its result (no value, check, finding, "
-                        f"figure or number of it): {quoted}{more}; the rejection was not acted on",
-                        critic=name, reasons=[_clip(text) for text in reasons[:12]])
+        parts = []
+        if rejected:
+            reasons = [text for text in [critique.verdict, *critique.issues] if text.strip()]
+            quoted = "; ".join(repr(_clip(text)) for text in reasons[:4]) or "no reason at all"
+            more = f" and {len(reasons) - 4} more" if len(reasons) > 4 else ""
+            parts.append(f"{name} rejected this step but named nothing of its result (no value, check, finding, "
+                         f"figure or number of it): {quoted}{more}; the rejection was not acted on")
+        if uncited:
+            listed = "; ".join(repr(_clip(f"{f.severity}: {f.code}: {f.message}", 80)) for f in uncited[:3])
+            more = f" and {len(uncited) - 3} more" if len(uncited) > 3 else ""
+            whose = "its" if rejected else f"{name}'s"
+            parts.append(f"{whose} finding(s) cite nothing of the result and are not counted: {listed}{more}")
+        found = finding("critic.unsupported", "; ".join(parts), critic=name, rejection_set_aside=rejected,
+                        reasons=[_clip(text) for text in _reasons(critique)[:12]],
+                        uncited=[f"{f.severity}: {f.code}: {_clip(f.message)}" for f in uncited[:12]])
         out.append(found.model_copy(update={"step_id": step_id, "cell": cell, "source": name}))
+    out += [f for f in raised if f.source not in {name for name, _ in verdicts}]
     return set_aside, out
 
 

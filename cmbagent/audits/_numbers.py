@@ -140,6 +140,27 @@ def report_numbers(ev: RunEvidence) -> Iterator[Finding]:
                       f"(“{sentence}”)", number=number, where=where)
 
 
+@run_audit("report.answer_missing")
+def report_answers(ev: RunEvidence) -> Iterator[Finding]:
+    """The summary answers with the run's results: it names a top-level value of a completed step or writes one
+    of its numbers.  SmolLM2's summary repeated "the method applied to" until its length ran out, in a run
+    whose fit was right; nothing else in the narrative was wrong enough for the other audits to see."""
+    results = {name: value for r in ev.steps if r.status == "done" for name, value in r.values.items()
+               if any(isinstance(v, (int, float)) and not isinstance(v, bool) for _, v in leaves(value, limit=6))}
+    if not results:
+        return  # nothing computed: an interpretation or a stopped run has no number to state
+    summary = ev.draft.summary
+    lowered = summary.lower()
+    if any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name.lower())}(?![A-Za-z0-9_])", lowered) for name in results):
+        return
+    support = Support.of(list(results.values()), [])
+    if any(_audited(v, d) and (d > 0 or abs(v) >= 100) and support.has(v, d) for _, v, d, _ in numbers_in(summary)):
+        return
+    named = ", ".join(list(results)[:6])
+    yield finding("report.answer_missing", f"the report's summary states none of the run's results ({named}): "
+                  f"“{summary.strip()[:160]}”", results=list(results)[:12])
+
+
 @step_audit("report.unsupported_number")
 def answer_numbers(ev: StepEvidence) -> Iterator[Finding]:
     """A text step's answer may quote only numbers of earlier steps, of the task, of its own output, or of the

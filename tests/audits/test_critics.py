@@ -27,7 +27,7 @@ def test_noise_is_set_aside_and_said() -> None:
     set_aside, found = weigh(("step_critic", noise), ("science_checker", Critique(accepted=True, verdict="ok")))
     assert set_aside == {"step_critic"}
     [warning] = found
-    assert warning.code == "critic.unsupported_rejection" and warning.severity is Severity.WARNING
+    assert warning.code == "critic.unsupported" and warning.severity is Severity.WARNING
     assert warning.step_id == "s1" and warning.source == "step_critic" and warning.cell == "cell.py"
     assert "'fine'" in warning.message and "'c1'" in warning.message and "not acted on" in warning.message
 
@@ -54,17 +54,28 @@ def test_numbers_that_match_by_chance_do_not_ground_a_rejection() -> None:
     assert grounds().cites("1701 supernovae")  # an integer of three digits or more is quoted, not guessed
 
 
-def test_a_critics_error_finding_that_cites_nothing_is_kept_as_a_warning() -> None:
+def test_a_critics_findings_that_cite_nothing_are_quoted_not_counted() -> None:
     raised = [
         Finding(code="cmbagent_result", severity=Severity.ERROR, step_id="s1", message="Merger, 2022-11-12",
                 source="science_checker"),
+        Finding(code="a1.6.264", severity=Severity.NOTE, step_id="s1", message="no", source="science_checker"),
         Finding(code="fit.covariance_missing", severity=Severity.ERROR, step_id="s1",
                 message="chi2 = 1745.31 without the systematic covariance", source="science_checker"),
     ]
-    _, found = weigh(("science_checker", Critique(accepted=True, verdict="ok")), raised=raised)
-    assert [(f.code, f.severity) for f in found] == [("cmbagent_result", Severity.WARNING),
-                                                     ("fit.covariance_missing", Severity.ERROR)]
-    assert "cites nothing of the result" in found[0].message
+    set_aside, found = weigh(("science_checker", Critique(accepted=True, verdict="ok")), raised=raised)
+    assert set_aside == set()
+    assert [(f.code, f.severity) for f in found] == [("fit.covariance_missing", Severity.ERROR),
+                                                     ("critic.unsupported", Severity.WARNING)]
+    note = found[1]
+    assert note.message.startswith("science_checker's finding(s) cite nothing of the result and are not counted")
+    assert "error: cmbagent_result: Merger, 2022-11-12" in note.message and "a1.6.264" in note.message
+    assert note.evidence["rejection_set_aside"] is False and len(note.evidence["uncited"]) == 2
+    # rejected as well: one warning says both
+    noise = Critique(accepted=False, verdict="failed", issues=["cmb_ag"])
+    set_aside, found = weigh(("science_checker", noise), raised=raised[:1])
+    [note] = found
+    assert set_aside == {"science_checker"} and "rejected this step" in note.message
+    assert "; its finding(s) cite nothing" in note.message
 
 
 def test_a_plot_critic_that_saw_the_images_may_reject_what_it_saw() -> None:

@@ -15,7 +15,8 @@ TASK = TaskSpec(text="Published: Omega_m = 0.334 ± 0.018 (Brout et al. 2022, Ap
 
 def _audit(summary: str, *conclusions: str) -> list[str]:
     draft = ReportDraft(title="t", summary=summary, conclusions=list(conclusions))
-    return [f.evidence["number"] for f in audit_run(run_evidence(None, draft=draft, steps=[STEP], task=TASK)).findings]
+    return [f.evidence["number"] for f in audit_run(run_evidence(None, draft=draft, steps=[STEP], task=TASK)).findings
+            if f.code == "report.unsupported_number"]
 
 
 def test_numbers_rounded_from_results_outputs_and_the_task_are_supported() -> None:
@@ -26,6 +27,7 @@ def test_numbers_rounded_from_results_outputs_and_the_task_are_supported() -> No
 def test_an_invented_number_is_found_with_its_sentence() -> None:
     found = audit_run(run_evidence(None, draft=ReportDraft(title="t", summary="We find H0 = 73.9 ± 1.1 km/s/Mpc."),
                                    steps=[STEP], task=TASK)).findings
+    found = [f for f in found if f.code == "report.unsupported_number"]
     assert [f.evidence["number"] for f in found] == ["73.9", "1.1"]
     assert found[0].code == "report.unsupported_number" and found[0].severity == "error" and found[0].step_id is None
     assert "H0 = 73.9" in found[0].message
@@ -69,3 +71,23 @@ def test_the_distance_of_a_result_from_a_number_of_the_task_is_supported() -> No
     assert _audit("|Omega_m − 0.334| = 0.0231.") == ["0.0231"]
     # the distance is measured from the task's numbers only, never between two of the run's own values
     assert _audit("chi2 − dof = 109.296.") == ["109.296"]
+
+
+def _answer(summary: str, steps: list[StepRecord] | None = None) -> list[str]:
+    draft = ReportDraft(title="t", summary=summary)
+    found = audit_run(run_evidence(None, draft=draft, steps=[STEP] if steps is None else steps, task=TASK)).findings
+    return [f.message for f in found if f.code == "report.answer_missing"]
+
+
+def test_a_summary_must_state_a_result_by_name_or_number() -> None:
+    assert _answer("We find omega_m close to the published value.") == []  # by name (case aside)
+    assert _answer("The matter density is 0.351 ± 0.019.") == []  # by its number, rounded as written
+    assert _answer("The fit's χ² is 697.3.") == []
+    degenerate = "Checking the method applied to " * 30
+    [message] = _answer(degenerate)
+    assert "none of the run's results (Omega_m, chi2, dof, ate, share)" in message
+    assert _answer("The run went well; 3 checks of 6 ran in 2022.")  # small integers and years answer nothing
+    # a run with no completed numbers has nothing to state
+    text_only = StepRecord(id="s1", title="interpret", status="done", values={"answer": "prose"})
+    assert _answer("An interpretation.", steps=[text_only]) == []
+    assert _answer("Stopped.", steps=[STEP.model_copy(update={"status": "failed"})]) == []

@@ -40,6 +40,13 @@ def step_id(request: ModelRequest) -> str:
     return match.group(1) if match else ""
 
 
+def _results(request: ModelRequest) -> str:
+    """The done steps' values as a reporter states them (names and numbers; ``report.answer_missing``)."""
+    results = getattr(request.context, "results", [])
+    stated = [f"{name} = {value}" for r in results if r.status == "done" for name, value in r.values.items()]
+    return "; ".join(stated) + "." if stated else "nothing was computed."
+
+
 DEFAULTS: dict[str, Handler] = {
     "task_analyst": lambda r: TaskBrief(title="Test task", objective="Test the graph."),
     "plan_reviewer": lambda r: PlanReview(approved=True),
@@ -50,7 +57,7 @@ DEFAULTS: dict[str, Handler] = {
     "summariser": lambda r: StepSummary(summary=f"Step {step_id(r)} finished as planned."),
     "researcher": lambda r: TextAnswer(text="An interpretation.", key_points=["a point"]),
     "reproducibility_auditor": lambda r: AuditReport(reproducible=True, findings=["all cells seeded"]),
-    "reporter": lambda r: ReportDraft(title="Test report", summary="It worked.", conclusions=["ok"]),
+    "reporter": lambda r: ReportDraft(title="Test report", summary="It worked: " + _results(r), conclusions=["ok"]),
 }
 
 

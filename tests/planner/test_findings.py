@@ -86,6 +86,26 @@ def test_an_invented_number_goes_back_to_the_reporter_once(tmp_path: Path) -> No
     assert "7.31" not in (run / "report.md").read_text()
 
 
+def test_a_narrative_that_twice_states_no_result_is_replaced_by_the_key_numbers(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    def reporter(request: ModelRequest) -> ReportDraft:
+        asked.append(request.messages[-1].text())
+        return ReportDraft(title="t", summary="Checking the method applied to " * 20, conclusions=["applied"])
+
+    result = _run(tmp_path, engineer=lambda r: CodeDraft(code=result_code({"x": 2.25})), reporter=reporter)
+    assert result.status == "done", result.error  # type: ignore[attr-defined]
+    assert len(asked) == 2 and "report.answer_missing" in asked[1]
+    run = result.run_dir  # type: ignore[attr-defined]
+    (found,) = json.loads((run / "run.json").read_text())["findings"]
+    assert (found["code"], found["severity"]) == ("report.answer_missing", "warning")
+    assert "set aside for a summary written by code" in found["message"]
+    report = (run / "report.md").read_text()
+    answer = report.split("## Answer", 1)[1].split("##", 1)[0]
+    assert "x = 2.25" in answer and "Checking the method" not in report.split("## Findings")[0]
+    assert "The reporter's narrative was set aside" in report
+
+
 def test_record_findings_adds_run_and_step_findings_once(tmp_path: Path) -> None:
     folder = RunFolder(tmp_path)
     (tmp_path / "steps" / "01-compute").mkdir(parents=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from cmbagent.agents import PlanReview
 from cmbagent.api import PlanDecision, resume, solve
