@@ -183,6 +183,15 @@ class StepSummary(BaseModel):
 
 
 
+@functools.lru_cache(maxsize=1)
+def _summary_schema() -> type[StepSummary]:
+    """:class:`StepSummary` with a summary a grammar-constrained decoder must close within 800 characters
+    (SmolLM2 wrote 2,048 tokens of one repeated date into a step summary, past the run's deadline)."""
+    return create_model("StepSummary", __base__=StepSummary, __doc__=StepSummary.__doc__,
+                        summary=(str, Field(description=StepSummary.model_fields["summary"].description,
+                                            json_schema_extra={"maxLength": 800})))
+
+
 SCHEMAS: dict[str, type[BaseModel]] = {
     cls.__name__: cls
     for cls in (
@@ -284,4 +293,6 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
         return critique_schema(criteria)
     if schema is ReportDraft:
         return report_schema()
+    if schema is StepSummary:
+        return _summary_schema()
     return schema

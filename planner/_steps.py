@@ -20,7 +20,15 @@ from cmbagent.agents import (
     SummaryContext,
     head_tail,
 )
-from cmbagent.audits import Grounds, audit_step, critic_findings, step_evidence, weigh_critics
+from cmbagent.audits import (
+    Grounds,
+    audit_step,
+    critic_findings,
+    finding,
+    step_evidence,
+    summary_numbers,
+    weigh_critics,
+)
 from cmbagent.exceptions import ConfigError, UserError
 from cmbagent.paths import open_beneath
 from cmbagent.planner._roles import ROLE_HANDLERS
@@ -171,14 +179,40 @@ def summarise(rt: Runtime, state: RunState) -> Any:
                              checks=attempt.checks, method=attempt.method, key_points=attempt.key_points,
                              method_summary=attempt.summary)
     summary = rt.ask("summariser", context, StepSummary)
+    # the summary is model text that the report and later audits lean on: its numbers must be the step's own
+    earlier = [r for r in state.started() if r.id != step.id and r.status is StepStatus.DONE]
+    invented = summary_numbers(summary.summary, values=[values, *(r.values for r in earlier)],
+                               texts=[attempt.output, attempt.summary, attempt.answer or "", *attempt.key_points,
+                                      *(c.message for c in attempt.checks), *(r.summary for r in earlier)],
+                               task_text=state.task.text)
+    findings = list(attempt.findings)
+    if invented:
+        summary = summary.model_copy(update={"summary": _code_summary(attempt.summary, values)})
+        number, sentence = invented[0]
+        findings.append(finding(
+            "report.unsupported_number", f"the summariser's summary of this step stated {number}, which matches "
+            f"no value or output of the step (“{sentence[:160]}”); it was replaced by one written by code",
+            severity=Severity.WARNING, number=number, where="step summary",
+            numbers=[n for n, _ in invented]).model_copy(update={"step_id": step.id, "cell": attempt.cell}))
+        rt.events.emit("finding", attempt=state.attempt, **findings[-1].model_dump(mode="json"))
     files.write_summary(summary.summary)
     done = record.model_copy(update={
         "status": StepStatus.DONE, "summary": summary.summary, "values": values, "key_values": summary.key_values,
         "cell": attempt.cell, "answer": attempt.answer, "figures": list(dict.fromkeys([*attempt.images,
                                                                                          *attempt.artifacts])),
         "attempts": state.attempt, "method": attempt.method, "arguments": attempt.arguments, "checks": attempt.checks,
-        "findings": attempt.findings, "citations": attempt.citations,
+        "findings": findings, "citations": attempt.citations,
     })
     files.write_step(step, done)
     rt.step_finished(step.id, status="done", summary=summary.summary, values=values)
     return go("dispatch", steps=state.with_step(done), current=None)
+
+
+def _code_summary(method_summary: str, values: dict[str, Any]) -> str:
+    """A step's summary written by code: the method's own summary, else its top-level values."""
+    if method_summary.strip():
+        return method_summary.strip()
+    from cmbagent.report import format_value
+
+    shown = [f"{name} = {format_value(value)}" for name, value in list(values.items())[:8]]
+    return "The step finished" + (": " + "; ".join(shown) + "." if shown else ".")

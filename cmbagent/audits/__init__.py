@@ -43,6 +43,7 @@ from cmbagent.audits import (
 )
 from cmbagent.audits._critics import Grounds, weigh_critics
 from cmbagent.audits._evidence import RunEvidence, StepEvidence, run_evidence, step_evidence
+from cmbagent.audits._numbers import summary_numbers
 from cmbagent.audits._registry import (
     CODES,
     AuditCode,
@@ -73,6 +74,7 @@ __all__ = [
     "run_evidence",
     "step_audit",
     "step_evidence",
+    "summary_numbers",
     "weigh_critics",
 ]
 

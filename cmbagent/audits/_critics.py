@@ -16,7 +16,6 @@ cell printed, and "the plot lacks the fitted line" is a fair reason that no valu
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -66,19 +65,22 @@ class Grounds:
         return cls(frozenset(n.lower() for n in names if n.strip()), Support.of(numbers, texts=[]))
 
     def cites(self, text: str) -> bool:
-        """Whether ``text`` names something of the result, or writes one of its numbers (a decimal or a
-        number of three digits or more, with two significant digits at least: small integers, years and "0.3"
-        match too much by chance)."""
+        """Whether ``text`` names something of the result, or writes one of its numbers with three significant
+        digits at least ("1.0", "12", "2022" and "0.35" match some value of a result by chance)."""
         lowered = text.lower()
         for name in self.names:
             if re.search(rf"(?<![{_WORDISH}]){re.escape(name)}(?![{_WORDISH}])", lowered):
                 return True
-        for _, value, decimals, percent in numbers_in(text):
-            digits = decimals + math.floor(math.log10(abs(value))) + 1 if value else 0
-            if (decimals > 0 or abs(value) >= 100) and digits >= 2 and _audited(value, decimals) and \
-                    self.support.supports(value, decimals, percent):
+        for raw, value, decimals, percent in numbers_in(text):
+            if _significant(raw) >= 3 and _audited(value, decimals) and self.support.supports(value, decimals, percent):
                 return True
         return False
+
+
+def _significant(raw: str) -> int:
+    """Significant digits of a number as written, trailing zeros aside: 0.351 → 3, 1.0 → 1, 1701 → 4, 1000 → 1."""
+    digits = re.sub(r"\D", "", raw.lower().split("e")[0])
+    return len(digits.strip("0"))
 
 
 def _reasons(critique: Critique) -> list[str]:

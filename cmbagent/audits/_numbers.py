@@ -22,7 +22,7 @@ from cmbagent.audits._registry import finding, run_audit, step_audit
 from cmbagent.audits._values import leaves
 from cmbagent.state import Finding
 
-__all__ = ["Support", "numbers_in"]
+__all__ = ["Support", "numbers_in", "summary_numbers"]
 
 
 # a number not glued to letters, digits, '_' or '.' on either side: 0.351, -19.3, 1.2e-3, 8,865, 35%
@@ -159,6 +159,13 @@ def report_answers(ev: RunEvidence) -> Iterator[Finding]:
     named = ", ".join(list(results)[:6])
     yield finding("report.answer_missing", f"the report's summary states none of the run's results ({named}): "
                   f"“{summary.strip()[:160]}”", results=list(results)[:12])
+
+
+def summary_numbers(summary: str, *, values: Any, texts: Iterable[str], task_text: str) -> list[tuple[str, str]]:
+    """``(number, sentence)`` for each number of a step's summary that its values, its output and checks
+    (``texts``) and the task do not hold: a summary is model text, and later audits take it as support."""
+    support = Support.of([values], texts, task_text)
+    return [(number, sentence) for _, number, sentence in unsupported({"summary": summary}, support)[:12]]
 
 
 @step_audit("report.unsupported_number")

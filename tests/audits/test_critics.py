@@ -41,7 +41,7 @@ def test_a_rejection_that_names_a_value_a_check_a_finding_or_a_number_stands() -
         Critique(accepted=False, verdict="bad", issues=["0.351 is 2.8 sigma above 0.3"]),  # rounded as written
         Critique(accepted=False, verdict="bad", issues=["a chi2 of 1745.3 for 1700 points"]),
         Critique(accepted=False, verdict="bad", criteria=[CriterionResult(criterion="fit", met=False,
-                                                                          evidence="std 0.018 is small")]),
+                                                                          evidence="a spread of 0.0183 is small")]),
     ]
     for critique in cited:
         assert weigh(("step_critic", critique)) == (set(), []), critique
@@ -49,7 +49,7 @@ def test_a_rejection_that_names_a_value_a_check_a_finding_or_a_number_stands() -
 
 def test_numbers_that_match_by_chance_do_not_ground_a_rejection() -> None:
     # small integers and years: "c1", "12", "2022" are not numbers of the result even where one equals one
-    for text in ["c1", "12", "2022 and 11", "0.5", "0.3", "issue 1701a", "x1745.31"]:
+    for text in ["c1", "12", "2022 and 11", "0.5", "0.3", "0.35", "1.0 for each edge", "issue 1701a", "x1745.31"]:
         assert not grounds().cites(text), text
     assert grounds().cites("1701 supernovae")  # an integer of three digits or more is quoted, not guessed
 

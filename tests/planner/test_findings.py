@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
-from cmbagent.agents import CodeDraft, ControlDecision, Critique, ReportDraft
+from cmbagent.agents import CodeDraft, ControlDecision, Critique, ReportDraft, StepSummary
 from cmbagent.api import solve
 from cmbagent.audits import finding
 from cmbagent.events import EventLog, read_events
@@ -104,6 +104,30 @@ def test_a_narrative_that_twice_states_no_result_is_replaced_by_the_key_numbers(
     answer = report.split("## Answer", 1)[1].split("##", 1)[0]
     assert "x = 2.25" in answer and "Checking the method" not in report.split("## Findings")[0]
     assert "The reporter's narrative was set aside" in report
+
+
+def test_a_step_summary_with_an_invented_number_is_replaced_by_one_written_by_code(tmp_path: Path) -> None:
+    def summariser(request: ModelRequest) -> StepSummary:
+        return StepSummary(summary="x came out as 2.25, and 7021.01 rows were dropped on 2022-01-02.")
+
+    result = _run(tmp_path, engineer=lambda r: CodeDraft(code=result_code({"x": 2.25})), summariser=summariser)
+    assert result.status == "done", result.error  # type: ignore[attr-defined]
+    run = result.run_dir  # type: ignore[attr-defined]
+    step_dir = next((run / "steps").glob("01-*"))
+    assert (step_dir / "summary.md").read_text().strip() == "The step finished: x = 2.25."
+    report = (run / "report.md").read_text()  # the invented sentence is only quoted by its finding
+    assert "The step finished: x = 2.25." in report
+    assert all("replaced by one written by code" in line for line in report.splitlines() if "7021" in line)
+    (found,) = json.loads((step_dir / "findings.json").read_text())
+    assert (found["code"], found["severity"], found["evidence"]["numbers"]) == (
+        "report.unsupported_number", "warning", ["7021.01"])
+    assert "replaced by one written by code" in found["message"]
+    # a summary whose numbers are the step's own stands
+    kept = _run(tmp_path / "kept", engineer=lambda r: CodeDraft(code=result_code({"x": 2.25})),
+                summariser=lambda r: StepSummary(summary="x came out as 2.25."))
+    step_dir = next((kept.run_dir / "steps").glob("01-*"))  # type: ignore[attr-defined]
+    assert (step_dir / "summary.md").read_text().strip() == "x came out as 2.25."
+    assert json.loads((step_dir / "findings.json").read_text()) == []
 
 
 def test_record_findings_adds_run_and_step_findings_once(tmp_path: Path) -> None:

@@ -48,3 +48,11 @@ def test_the_report_draft_is_bounded_for_a_grammar_and_validates_as_before() -> 
     assert props["conclusions"]["maxItems"] == 5 and props["limitations"]["items"]["maxLength"] == 300
     long = report_schema().model_validate({"title": "t", "summary": "s" * 4000, "conclusions": ["c"] * 9})
     assert isinstance(long, ReportDraft) and len(long.conclusions) == 9
+
+
+def test_a_step_summary_is_bounded_for_a_grammar() -> None:
+    from cmbagent.agents import StepSummary
+
+    bound = bind_schema(StepSummary, agents=["engineer"], methods=[SN])
+    assert bound.model_json_schema()["properties"]["summary"]["maxLength"] == 800
+    assert isinstance(bound.model_validate({"summary": "s" * 2000}), StepSummary)  # validation as before
