@@ -111,6 +111,9 @@ def test_non_invertible_scm_is_refused(tmp_path: Path) -> None:
     cyclic[0, 1], cyclic[1, 0] = 1.0, 1.0  # X0 = X1 + U0, X1 = X0 + U1: I - B singular
     with pytest.raises(UserError, match="scm_weights"):
         brace_counterfactual(str(path), features=LOAN_FEATURES, label="approved", scm_weights=cyclic.tolist())
+    ragged = [[0.0, 1.0, 2.0], *[[0.1, 1.0, 2.0, 1.0, 0.2]] * 4]  # what a 135M model wrote: rows of unequal length
+    with pytest.raises(UserError, match=r"scm_weights: expected a 5x5 matrix .* lengths \[3, 5, 5, 5, 5\]"):
+        brace_counterfactual(str(path), features=LOAN_FEATURES, label="approved", scm_weights=ragged)
     with pytest.raises(UserError, match="noise_std"):
         brace_counterfactual(
             str(path),

@@ -52,7 +52,12 @@ def scm_from_weights(
     weights: list[list[float]] | np.ndarray, noise_std: list[float] | np.ndarray | None, d: int
 ) -> LinearSCM:
     """Validate a user-given B and σ; a non-invertible model is refused with the reason."""
-    b = np.asarray(weights, dtype=float)
+    try:
+        b = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError):  # ragged rows, or entries that are not numbers
+        lengths = [len(row) if isinstance(row, (list, tuple)) else 1 for row in weights]
+        raise UserError(f"scm_weights: expected a {d}x{d} matrix of numbers (one row and column per feature), "
+                        f"got {len(lengths)} rows of lengths {lengths}") from None
     if b.shape != (d, d):
         raise UserError(
             f"scm_weights: expected a {d}x{d} matrix (one row and column per feature), got {b.shape}"
