@@ -155,45 +155,76 @@ class CodeRole(StepRole):
 
 
 class MethodRole(StepRole):
-    """The method operator chooses a method's arguments; code renders and runs the method cell."""
+    """A complete planned call runs as planned; otherwise the method operator chooses the method's arguments.
+    Code renders and runs the method cell either way.
+
+    A plan's method call was written by the planner and approved by the plan reviewer: asking a model to
+    restate it only lets the call drift from what was reviewed (SmolLM2-135M, asked again, filled every
+    optional argument it was shown with noise).  The method operator is asked when the planned call is
+    incomplete or refused (it is told why) and after an attempt failed.
+    """
 
     def attempt(self, call: StepCall) -> Attempt:
-        from cmbagent.tools.methods import get_method, validate_arguments
-
         rt, step, last = call.rt, call.step, call.state.last
-        described = get_method(step.method.name).describe() if step.method else {}
-        context = MethodContext(**dict(call.context()), task_text=clip(call.state.task.text, TASK_CHARS),
-                                seed=call.state.task.seed, method=described,
-                                previous_error=last.error if last is not None else None)
         task = call.state.task
         # the arguments the task's front matter states are the task's, not the model's: constants of the call's
         # schema (a grammar writes them as given) and put back by code whatever a model wrote
         fixed = dict(task.arguments) if step.method and step.method.name == task.method else {}
+        refused = None
+        if last is None and step.method is not None:
+            planned = {**step.method.arguments, **fixed}
+            try:
+                return _run_method(call, step.method.name, _full_arguments(call, step.method.name, planned))
+            except UserError as exc:
+                refused = f"the planned call of {step.method.name} was refused: {exc}"
+        from cmbagent.tools.methods import get_method
+
+        described = get_method(step.method.name).describe() if step.method else {}
+        context = MethodContext(**dict(call.context()), task_text=clip(task.text, TASK_CHARS), seed=task.seed,
+                                method=described, previous_error=last.error if last is not None else refused)
         draft = rt.ask(step.agent, context, MethodCallDraft, fixed=fixed)
         arguments = {**draft.arguments, **fixed}
         try:
-            method = get_method(draft.method)
-            if "output_dir" in method.arguments and "output_dir" not in arguments:
-                arguments["output_dir"] = call.files.figure_dir
-            # a mistake goes back to the method operator; file arguments a model chose stay inside the run folder
-            full = validate_arguments(draft.method, arguments, paths=PathPolicy.for_run(rt.folder.path))
-        except UserError as exc:
+            full = _full_arguments(call, draft.method, arguments)
+        except UserError as exc:  # a mistake goes back to the method operator
             rt.events.emit("cell_executed", step_id=step.id, attempt=call.number, cell=None, status="error",
                            duration_s=0.0, stdout_tail="", error=str(exc), images=[])
             return Attempt(number=call.number, status="error", error_name=type(exc).__name__, error=str(exc),
                            code_hash=f"args:{json.dumps(arguments, sort_keys=True, default=str)}")
-        attempt = run_cell(call, method_cell(draft.method, full, call.files.result_path))
-        attempt.method = draft.method
-        attempt.arguments = json.loads(json.dumps(full, default=str))  # what the audits read (max_steps, files)
-        raw = _read_run_file(rt, call.files.result_path) if attempt.ok else None
-        if raw is not None:
-            result = json.loads(raw)
-            diagnostics = result.get("diagnostics", {})
-            attempt.result = {"values": result.get("values", {}), "artifacts": result.get("artifacts", []),
-                              "checks": result.get("checks", []), "diagnostics_keys": sorted(diagnostics)}
-            attempt.summary = result.get("summary", "")
-            attempt.diagnostics = {k: v for k, v in diagnostics.items() if isinstance(v, (int, float, str, bool))}
-        return attempt
+        return _run_method(call, draft.method, full)
+
+
+def _full_arguments(call: StepCall, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """``arguments`` validated and completed: the step's figure folder as ``output_dir`` and the task's seed as
+    ``seed`` where the method takes them and none is given; file arguments stay inside the run folder.
+    Raises :class:`UserError` (an unknown method or argument, a missing one, a file outside the run)."""
+    from cmbagent.tools.methods import get_method, validate_arguments
+
+    method = get_method(name)
+    arguments = dict(arguments)
+    if "output_dir" in method.arguments and "output_dir" not in arguments:
+        arguments["output_dir"] = call.files.figure_dir
+    seed = call.state.task.seed
+    if seed is not None and "seed" in method.arguments and "seed" not in arguments:
+        arguments["seed"] = seed
+    return validate_arguments(name, arguments, paths=PathPolicy.for_run(call.rt.folder.path))
+
+
+def _run_method(call: StepCall, name: str, full: dict[str, Any]) -> Attempt:
+    """Run method ``name`` with validated arguments ``full`` in a cell; the attempt carries its result."""
+    rt = call.rt
+    attempt = run_cell(call, method_cell(name, full, call.files.result_path))
+    attempt.method = name
+    attempt.arguments = json.loads(json.dumps(full, default=str))  # what the audits read (max_steps, files)
+    raw = _read_run_file(rt, call.files.result_path) if attempt.ok else None
+    if raw is not None:
+        result = json.loads(raw)
+        diagnostics = result.get("diagnostics", {})
+        attempt.result = {"values": result.get("values", {}), "artifacts": result.get("artifacts", []),
+                          "checks": result.get("checks", []), "diagnostics_keys": sorted(diagnostics)}
+        attempt.summary = result.get("summary", "")
+        attempt.diagnostics = {k: v for k, v in diagnostics.items() if isinstance(v, (int, float, str, bool))}
+    return attempt
 
 
 ROLE_HANDLERS: dict[str, StepRole] = {"code": CodeRole(), "method": MethodRole(), "text": TextRole()}

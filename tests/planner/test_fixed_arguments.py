@@ -1,5 +1,6 @@
 """The method arguments a task's front matter states are the task's, not the model's (issue 16): constants in
-the method operator's schema (a grammar writes them as given), and put back by code whatever a model wrote."""
+the method operator's schema (a grammar writes them as given), and put back by code whatever a model wrote.
+A complete planned call runs as planned, with no model asked to restate it."""
 
 from __future__ import annotations
 
@@ -19,12 +20,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 def test_a_stated_argument_is_a_constant_and_code_keeps_it(tmp_path: Path) -> None:
     task = chain_task(tmp_path)  # front matter: method cosmology.summarize_chain, arguments {chain: chain.txt}
     (tmp_path / "decoy.txt").write_text("# a b\n1 2\n")
+    # a planned call the method refuses (a fraction that is not a number) goes to the method operator
     plan = Plan(steps=[PlanStep(id="s1", title="Summarise", goal="Summarise the chain.", agent="method_operator",
-                                method=MethodCall(name="cosmology.summarize_chain", arguments={}))])
-    asked = []
+                                method=MethodCall(name="cosmology.summarize_chain",
+                                                  arguments={"burn_in_fraction": "half"}))])
+    asked, told = [], []
 
     def operator(request):  # type: ignore[no-untyped-def]
         asked.append(request.output_schema.model_json_schema())
+        told.append(request.context.previous_error)
         return MethodCallDraft(method="cosmology.summarize_chain", arguments={"chain": "decoy.txt"})
 
     result = solve(task, workspace=tmp_path / "ws", model="scripted",
@@ -35,6 +39,30 @@ def test_a_stated_argument_is_a_constant_and_code_keeps_it(tmp_path: Path) -> No
     assert chain.endswith("chain.txt")  # the task's file, not the decoy the model wrote
     assert result.status == "done", result.error
     assert result.values["Omega_m"]["mean"] == pytest.approx(0.3, abs=0.005)  # the real chain, summarised
+    assert len(told) == 1 and "planned call" in told[0] and "burn_in_fraction" in told[0]  # told why
+
+
+def test_a_complete_planned_call_runs_as_planned_with_the_task_seed(tmp_path: Path) -> None:
+    task = tmp_path / "task.md"
+    task.write_text("---\ntitle: Regions of a small LIF network\nseed: 3\n---\nCount the regions of constant "
+                    "output of a small LIF network.\n")
+    planned = {"width": 3, "depth": 1, "latencies": [1, 2], "samples": 2000}
+    plan = Plan(steps=[PlanStep(id="s1", title="Count regions", goal="Count the regions.", agent="method_operator",
+                                method=MethodCall(name="theory.lif_snn_regions", arguments=planned))])
+    asked = []
+
+    def operator(request):  # type: ignore[no-untyped-def]
+        asked.append(request)
+        return MethodCallDraft(method="theory.lif_snn_regions", arguments={"width": 50})
+
+    result = solve(task, workspace=tmp_path / "ws", model="scripted",
+                   models={"scripted": brain(planner=lambda r: plan, method_operator=operator)}, sandbox="process")
+    ran = result_arguments(result.run_dir)
+    assert not asked  # the planned call was complete: no model restated it
+    assert {k: ran[k] for k in planned} == planned and ran["seed"] == 3  # the task's seed, where none was planned
+    assert ran["output_dir"].startswith("figures")
+    calls = [json.loads(line)["agent"] for line in (result.run_dir / "transcript.jsonl").read_text().splitlines()]
+    assert "method_operator" not in calls
 
 
 def result_arguments(run: Path) -> dict[str, str]:
