@@ -11,7 +11,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, create_model, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from cmbagent.state import (
     ArgumentShapes,
@@ -185,11 +186,15 @@ class StepSummary(BaseModel):
 
 @functools.lru_cache(maxsize=1)
 def _summary_schema() -> type[StepSummary]:
-    """:class:`StepSummary` with a summary a grammar-constrained decoder must close within 800 characters
-    (SmolLM2 wrote 2,048 tokens of one repeated date into a step summary, past the run's deadline)."""
+    """:class:`StepSummary` as a model is asked for it: a summary a grammar-constrained decoder must close within
+    800 characters (SmolLM2 wrote 2,048 tokens of one repeated date into a step summary, past the run's
+    deadline), and no ``key_values`` (the step's values are code's; SmolLM2 filled the open mapping with 2,048
+    tokens of digits).  A reply that still carries ``key_values`` validates."""
     return create_model("StepSummary", __base__=StepSummary, __doc__=StepSummary.__doc__,
+                        __config__=ConfigDict(json_schema_extra={"additionalProperties": False}),
                         summary=(str, Field(description=StepSummary.model_fields["summary"].description,
-                                            json_schema_extra={"maxLength": 800})))
+                                            json_schema_extra={"maxLength": 800})),
+                        key_values=(SkipJsonSchema[dict[str, Any]], Field(default_factory=dict)))
 
 
 SCHEMAS: dict[str, type[BaseModel]] = {
