@@ -148,15 +148,19 @@ class Runtime:
         """What the planner is told about the run's knowledge index ("" without one)."""
         return self.retriever.describe() if self.retriever is not None else ""
 
-    def catalogue_for(self, context: AgentContext) -> str:
+    def catalogue_for(self, context: AgentContext, only: list[str] | None = None) -> str:
         """The method catalogue a planning call sees: one line per method.
 
-        Up to :data:`CATALOGUE_LIMIT` methods that is the whole registry; past it, the methods nearest the
-        task by meaning (hybrid search of the indexed catalogue for the brief's words), so the prompt stays
-        bounded however large the catalogue grows.
+        With ``only`` (the methods the call's schema lets it name: the task's own method when its front matter
+        names one) just those, since listing others only invites a plan the schema refuses (and costs a small
+        local model ~1,500 prompt tokens a call).  Otherwise, up to :data:`CATALOGUE_LIMIT` methods, the whole
+        registry; past it, the methods nearest the task by meaning (hybrid search of the indexed catalogue for
+        the brief's words), so the prompt stays bounded however large the catalogue grows.
         """
         from cmbagent.tools.methods import get_method, iter_methods
 
+        if only:
+            return "\n".join(catalogue_lines([get_method(name) for name in only]))
         specs = list(iter_methods())
         brief = getattr(context, "brief", None)
         if len(specs) > CATALOGUE_LIMIT and brief is not None:
@@ -196,7 +200,7 @@ class Runtime:
         system = spec.render(
             output_format=output_format(schema),
             agents=self.registry.describe_step_agents(index=self.retriever is not None),
-            methods=self.catalogue_for(context) if spec.placeholders & {"methods"} else "",
+            methods=self.catalogue_for(context, methods) if spec.placeholders & {"methods"} else "",
             max_steps=self.settings.max_steps,
         )
         user = context.render()

@@ -61,5 +61,8 @@ def test_the_analyst_and_the_planner_are_asked_for_the_named_method_only(tmp_pat
     assert all(later == {"$ref": "#/$defs/StepDraft"} for t in lengths for later in t["prefixItems"][1:])
     # the fake plan calls no method: code says so to the planner (hosted models get no grammar)
     planner_calls = [r for r in server.requests if "You are the planner." in r.body["messages"][0]["content"]]
+    # and its prompt lists that method alone (the others cost a small model ~1,500 prompt tokens a call)
+    catalogue = planner_calls[0].body["messages"][0]["content"].split("Method tools", 1)[1].split("Rules:", 1)[0]
+    assert f"- {SN}:" in catalogue and "cosmology.summarize_chain" not in catalogue and "causal." not in catalogue
     repair = planner_calls[1].body
     assert f"the task asks for the method {SN} and no step calls it" in json.dumps(repair["messages"])
