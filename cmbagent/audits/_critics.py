@@ -9,6 +9,11 @@ the retry nothing to change, so it is not acted on: the step is decided by the o
 and a ``critic.unsupported`` warning says in the report that a critic objected without reasons.  A critic's
 own findings that cite nothing of the result are not counted either; the same warning quotes them.
 
+A rejection whose only citation is a finding the audits rated a note (``method.loses_to_baseline`` where the
+task expects the method to lose) restates context the audits already weighed and is set aside the same way:
+SmolLM2 rejected a WSAD-DT run with "error: method.loses_to_baseline", the note it had been shown, and the
+step was run again for nothing.
+
 A plot critic that was shown the images themselves may object to what it saw (an unlabeled axis is not a
 number); its rejection stands.  Steps that write code are judged as before: their critics read the output a
 cell printed, and "the plot lacks the fitted line" is a fair reason that no value names.
@@ -25,7 +30,7 @@ from typing import Any
 from cmbagent.audits._numbers import Support, _audited, numbers_in
 from cmbagent.audits._registry import declare_code, finding
 from cmbagent.audits._values import leaves
-from cmbagent.state import CheckResult, Critique, Finding
+from cmbagent.state import CheckResult, Critique, Finding, Severity
 
 __all__ = ["Grounds", "weigh_critics"]
 
@@ -44,6 +49,7 @@ class Grounds:
 
     names: frozenset[str]
     support: Support
+    notes: frozenset[str] = frozenset()  # codes of findings rated notes (context, not grounds for a rejection)
 
     @classmethod
     def of(cls, *, values: dict[str, Any], checks: Sequence[CheckResult], findings: Sequence[Finding],
@@ -54,21 +60,23 @@ class Grounds:
             if parts:
                 names.update({parts[0], dotted})
         names.update(c.name for c in checks)
+        notes: set[str] = set()
         for f in findings:
-            names.add(f.code)
-            tail = f.code.rsplit(".", 1)[-1]
-            if "_" in tail:
-                names.add(tail)
+            codes = {f.code} | ({tail} if "_" in (tail := f.code.rsplit(".", 1)[-1]) else set())
+            (notes if f.severity is Severity.NOTE else names).update(codes)
         for path in figures:
             names.update({path, PurePosixPath(path).name, PurePosixPath(path).stem})
         numbers: list[Any] = [values, [c.model_dump() for c in checks], [f.evidence for f in findings]]
-        return cls(frozenset(n.lower() for n in names if n.strip()), Support.of(numbers, texts=[]))
+        names = {n.lower() for n in names if n.strip()}
+        return cls(frozenset(names), Support.of(numbers, texts=[]),
+                   frozenset(n.lower() for n in notes if n.strip()) - names)
 
-    def cites(self, text: str) -> bool:
+    def cites(self, text: str, *, notes: bool = True) -> bool:
         """Whether ``text`` names something of the result, or writes one of its numbers with three significant
-        digits at least ("1.0", "12", "2022" and "0.35" match some value of a result by chance)."""
+        digits at least ("1.0", "12", "2022" and "0.35" match some value of a result by chance).  Without
+        ``notes``, naming a finding the audits rated a note does not count."""
         lowered = text.lower()
-        for name in self.names:
+        for name in (self.names | self.notes) if notes else self.names:
             if re.search(rf"(?<![{_WORDISH}]){re.escape(name)}(?![{_WORDISH}])", lowered):
                 return True
         for raw, value, decimals, percent in numbers_in(text):
@@ -104,7 +112,7 @@ def weigh_critics(verdicts: Sequence[tuple[str, Critique]], raised: Sequence[Fin
         uncited = [f for f in mine if not grounds.cites(f"{f.code} {f.message} {f.settle}")]
         out += [f for f in mine if f not in uncited]
         rejected = not critique.accepted and not (name == "plot_critic" and saw_images) and \
-            not any(grounds.cites(text) for text in _reasons(critique))
+            not any(grounds.cites(text, notes=False) for text in _reasons(critique))
         if rejected:
             set_aside.add(name)
         if not rejected and not uncited:
@@ -114,8 +122,12 @@ def weigh_critics(verdicts: Sequence[tuple[str, Critique]], raised: Sequence[Fin
             reasons = [text for text in [critique.verdict, *critique.issues] if text.strip()]
             quoted = "; ".join(repr(_clip(text)) for text in reasons[:4]) or "no reason at all"
             more = f" and {len(reasons) - 4} more" if len(reasons) > 4 else ""
-            parts.append(f"{name} rejected this step but named nothing of its result (no value, check, finding, "
-                         f"figure or number of it): {quoted}{more}; the rejection was not acted on")
+            if any(grounds.cites(text) for text in _reasons(critique)):
+                named = ("cited only findings the audits rated notes (context they already weighed), no value, "
+                         "check, figure or number of its result")
+            else:
+                named = "named nothing of its result (no value, check, finding, figure or number of it)"
+            parts.append(f"{name} rejected this step but {named}: {quoted}{more}; the rejection was not acted on")
         if uncited:
             listed = "; ".join(repr(_clip(f"{f.severity}: {f.code}: {f.message}", 80)) for f in uncited[:3])
             more = f" and {len(uncited) - 3} more" if len(uncited) > 3 else ""

@@ -85,3 +85,23 @@ def test_a_plot_critic_that_saw_the_images_may_reject_what_it_saw() -> None:
     assert weigh(("plot_critic", unlabeled))[0] == {"plot_critic"}
     named = Critique(accepted=False, verdict="hubble.png is empty: 812 bytes")
     assert weigh(("plot_critic", named), figures=("figures/hubble.png",)) == (set(), [])
+
+
+def test_a_rejection_that_only_repeats_a_note_is_set_aside() -> None:
+    """SmolLM2 rejected a WSAD-DT run with "error: method.loses_to_baseline", the note it had been shown (the
+    task expects the method to lose): the audits had already weighed it as context."""
+    note = finding("method.loses_to_baseline", "wsad_dt ranks 3 of 4", severity=Severity.NOTE)
+    with_note = Grounds.of(values=VALUES, checks=CHECKS, findings=[*FOUND, note])
+    echo = Critique(accepted=False, verdict="fine", issues=["error: method.loses_to_baseline"])
+    set_aside, [warning] = weigh_critics([("step_critic", echo)], [], with_note, step_id="s1", cell=None)
+    assert set_aside == {"step_critic"} and warning.code == "critic.unsupported"
+    assert "only findings the audits rated notes" in warning.message
+    # a warning's code, or a number of the result beside the note, still grounds a rejection
+    for text in ["method.loses_to_baseline and fit.chi2_low", "method.loses_to_baseline: Omega_m 0.351"]:
+        critique = Critique(accepted=False, verdict="bad", issues=[text])
+        assert weigh_critics([("step_critic", critique)], [], with_note, step_id="s1", cell=None) == (set(), [])
+    # a critic's own finding that names the note is still counted (it is about the result)
+    raised = [Finding(code="method.weak", severity=Severity.WARNING, step_id="s1", source="science_checker",
+                      message="see method.loses_to_baseline")]
+    accepted = Critique(accepted=True, verdict="ok")
+    assert weigh_critics([("science_checker", accepted)], raised, with_note, step_id="s1", cell=None) == (set(), raised)
