@@ -113,7 +113,8 @@ def critique(rt: Runtime, state: RunState) -> Any:
         raised += [f for f in critic_findings(name, v, step_id=step.id, cell=attempt.cell) if f.key not in known]
     set_aside: set[str] = set()
     if attempt.method:  # a method step's rejection must cite its result (cmbagent/audits/_critics.py)
-        grounds = Grounds.of(values=values, checks=checks, findings=findings, figures=images)
+        grounds = Grounds.of(values=values, checks=checks, findings=findings, figures=images,
+                             method=attempt.method)
         set_aside, raised = weigh_critics(verdicts, raised, grounds, step_id=step.id, cell=attempt.cell,
                                           saw_images=bool(attach))
     findings += raised

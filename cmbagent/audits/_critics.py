@@ -53,7 +53,10 @@ class Grounds:
 
     @classmethod
     def of(cls, *, values: dict[str, Any], checks: Sequence[CheckResult], findings: Sequence[Finding],
-           figures: Iterable[str] = ()) -> Grounds:
+           figures: Iterable[str] = (), method: str | None = None) -> Grounds:
+        """``method``: the step's method, whose name and its parts cite nothing (a critic sees the name all over
+        its context; SmolLM2's noise code ``causal.dml_ate.c`` named the figure ``figures/dml_ate.png`` by its
+        stem)."""
         names: set[str] = set()
         for dotted, _ in leaves(values):
             parts = [p for p in re.split(r"[.\[\]]", dotted) if p and not p.isdigit()]
@@ -67,9 +70,10 @@ class Grounds:
         for path in figures:
             names.update({path, PurePosixPath(path).name, PurePosixPath(path).stem})
         numbers: list[Any] = [values, [c.model_dump() for c in checks], [f.evidence for f in findings]]
-        names = {n.lower() for n in names if n.strip()}
+        own = {part.lower() for part in ([method, *method.split(".")] if method else [])}
+        names = {n.lower() for n in names if n.strip()} - own
         return cls(frozenset(names), Support.of(numbers, texts=[]),
-                   frozenset(n.lower() for n in notes if n.strip()) - names)
+                   frozenset(n.lower() for n in notes if n.strip()) - names - own)
 
     def cites(self, text: str, *, notes: bool = True) -> bool:
         """Whether ``text`` names something of the result, or writes one of its numbers with three significant

@@ -105,3 +105,13 @@ def test_a_rejection_that_only_repeats_a_note_is_set_aside() -> None:
                       message="see method.loses_to_baseline")]
     accepted = Critique(accepted=True, verdict="ok")
     assert weigh_critics([("science_checker", accepted)], raised, with_note, step_id="s1", cell=None) == (set(), raised)
+
+
+def test_the_methods_own_name_cites_nothing() -> None:
+    """SmolLM2's noise finding ``causal.dml_ate.c`` named the figure ``figures/dml_ate.png`` by its stem, which is
+    the method's own name that the critic saw all over its context."""
+    named = Grounds.of(values={"ate": {"mean": 4.013, "std": 0.101}}, checks=[], findings=[],
+                       figures=["figures/dml_ate.png"], method="causal.dml_ate")
+    for noise in ["causal.dml_ate.c C++00000001", "dml_ate", "causal.dml_ate failed", "causal"]:
+        assert not named.cites(noise), noise
+    assert named.cites("dml_ate.png has no axis labels") and named.cites("the ate is biased")
