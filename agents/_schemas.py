@@ -225,9 +225,14 @@ ROLE_SCHEMAS: dict[str, type[BaseModel]] = {"code": CodeDraft, "method": MethodC
 
 
 @functools.lru_cache(maxsize=16)
-def _replan_schema(step: type[StepDraft]) -> type[ReplanDecision]:
+def _replan_schema(step: type[StepDraft], most: int | None = None) -> type[ReplanDecision]:
+    """``most``: how many new steps fit (the plan's room after the failed step, at most the ids offered), in the
+    schema only; code still refuses a longer revision with a sentence (SmolLM2's revision ran the plan to 13
+    steps of 12, was refused, and the run's only method step was skipped)."""
     field = ReplanDecision.model_fields["new_steps"]
-    new_steps: Any = (list[step], Field(default_factory=list, description=field.description))  # type: ignore[valid-type]
+    extra: dict[str, Any] = {} if most is None else {"maxItems": most}
+    new_steps: Any = (list[step], Field(default_factory=list, description=field.description,  # type: ignore[valid-type]
+                                        json_schema_extra=extra))
     return create_model("ReplanDecision", __base__=ReplanDecision, __doc__=ReplanDecision.__doc__, new_steps=new_steps)
 
 
@@ -268,12 +273,13 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
                 arguments: ArgumentShapes | None = None, named: str | None = None,
                 files: Sequence[str] | None = None, max_steps: int | None = None,
                 method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None,
-                criteria: int | None = None) -> type[BaseModel]:
+                criteria: int | None = None, new_steps: int | None = None) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
     ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
     the task or the step names) when there is one, and the brief's data files are among ``files`` (the run's
     inputs, when given).  A method call's ``fixed`` arguments (the task's front matter) are constants in it.
+    A replan adds at most ``new_steps`` steps (in the schema).
     A critique of a step with ``criteria`` acceptance criteria judges at most that many, with bounded texts;
     a report draft has bounded texts too.
 
@@ -286,7 +292,7 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
                            method_agents=method_agents, lead_with_method=named is not None and named in methods)
     if issubclass(schema, ReplanDecision):
         return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes,
-                                          method_agents=method_agents))
+                                          method_agents=method_agents), new_steps)
     if issubclass(schema, IdeaSet) and methods:
         return _idea_schema(tuple(methods))
     if issubclass(schema, TaskBrief) and shapes:

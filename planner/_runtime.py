@@ -11,13 +11,20 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from cmbagent.agents import AgentContext, AgentRegistry, bind_schema, catalogue_lines, output_format
+from cmbagent.agents import (
+    AgentContext,
+    AgentRegistry,
+    ReplanContext,
+    bind_schema,
+    catalogue_lines,
+    output_format,
+)
 from cmbagent.events import EventLog, read_events
 from cmbagent.exceptions import ConfigError, OutputValidationError
 from cmbagent.models import ImagePart, Message, ModelRequest, ModelResponse, TextPart
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import Executor
-from cmbagent.state import ArgumentShapes
+from cmbagent.state import ArgumentShapes, Plan, PlanStep
 
 __all__ = ["CATALOGUE_LIMIT", "Client", "GraphSettings", "Runtime"]
 
@@ -174,6 +181,12 @@ class Runtime:
             specs = [get_method(name) for name in names]
         return "\n".join(catalogue_lines(specs)) or "(no method tools installed)"
 
+    def _room_of(self, context: AgentContext) -> int | None:
+        """For a replan: how many new steps fit in the plan (None for any other call)."""
+        if not isinstance(context, ReplanContext):
+            return None
+        return _room(context.plan, context.failed, len(context.new_ids), self.settings.max_steps)
+
     def ask(self, agent: str, context: AgentContext, expect: type[T], *, images: list[str] | None = None,
             methods: list[str] | None = None, fixed: dict[str, Any] | None = None) -> T:
         """One judgement: render ``context`` into the agent's prompt, call its model, return its reply.
@@ -196,7 +209,7 @@ class Runtime:
                              named=_named_method(context) or (methods[0] if methods and len(methods) == 1 else None),
                              files=getattr(context, "data_files", None), max_steps=self.settings.max_steps,
                              method_agents=sorted(self.registry.step_agents("method")), fixed=fixed,
-                             criteria=_criteria_of(context))
+                             criteria=_criteria_of(context), new_steps=self._room_of(context))
         system = spec.render(
             output_format=output_format(schema),
             agents=self.registry.describe_step_agents(index=self.retriever is not None),
@@ -218,6 +231,13 @@ class Runtime:
         if not isinstance(output, expect):  # the client validated it against ``schema``; this is a bug guard
             raise OutputValidationError(f"agent {agent!r} returned {type(output).__name__}, not {expect.__name__}")
         return output
+
+
+def _room(plan: Plan, failed: PlanStep, offered: int, max_steps: int) -> int:
+    """How many steps a revision may add after ``failed``: the plan's room behind it, at most ``offered``."""
+    ids = plan.ids
+    at = ids.index(failed.id) + 1 if failed.id in ids else len(ids)
+    return max(0, min(offered or max_steps, max_steps - at))
 
 
 def _criteria_of(context: AgentContext) -> int | None:

@@ -1,0 +1,37 @@
+"""A replan may add only the steps that fit (issue 16): SmolLM2's revision ran a plan to 13 steps of 12, code
+refused it, and the run's only method step was skipped.  The schema now says how many fit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cmbagent.agents import ControlDecision, ReplanDecision
+from cmbagent.api import solve
+from cmbagent.state import Critique, Plan, PlanStep
+from tests.planner._support import brain
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def test_the_replan_schema_bounds_new_steps_by_the_room_left(tmp_path: Path) -> None:
+    plan = Plan(steps=[PlanStep(id=f"s{n}", title=f"Part {n}", goal=f"Write part {n}.", agent="researcher")
+                       for n in (1, 2, 3)])
+    asked: list[int | None] = []
+
+    def replanner(request):  # type: ignore[no-untyped-def]
+        asked.append(request.output_schema.model_json_schema()["properties"]["new_steps"].get("maxItems"))
+        return ReplanDecision(action="skip", reason="no other route")
+
+    def critic(request):  # type: ignore[no-untyped-def]
+        text = request.messages[-1].text()
+        return Critique(accepted="Part 2" not in text, verdict="part 2 is missing its argument", issues=["no argument"])
+
+    result = solve("Write three parts.", workspace=tmp_path, model="scripted", max_steps=3, n_reviews=0,
+                   models={"scripted": brain(planner=lambda r: plan, step_critic=critic, replanner=replanner,
+                                             controller=lambda r: ControlDecision(action="replan", reason="other"))},
+                   sandbox="process")
+    assert asked, "the replanner was never asked"
+    assert asked[0] == 1  # s2 failed in a plan of at most 3 steps: one step fits after it
+    assert result.status != "done"  # part 2 was never accepted
