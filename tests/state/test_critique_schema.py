@@ -60,3 +60,18 @@ def test_a_step_summary_is_bounded_for_a_grammar() -> None:
     assert set(schema["properties"]) == {"summary"} and schema["additionalProperties"] is False
     assert isinstance(bound.model_validate({"summary": "s" * 2000}), StepSummary)  # validation as before
     assert bound.model_validate({"summary": "s", "key_values": {"x": 1.0}}).key_values == {"x": 1.0}
+
+
+def test_a_text_answer_is_bounded_for_a_grammar() -> None:
+    """SmolLM2 wrote 4,749 tokens of one text step (five minutes on one core) and ran the run out of time."""
+    from cmbagent.agents import TextAnswer
+
+    bound = bind_schema(TextAnswer, agents=["researcher"], methods=[SN])
+    schema = bound.model_json_schema()
+    props = schema["properties"]
+    assert props["text"]["maxLength"] == 3000
+    assert props["key_points"]["maxItems"] == 5 and props["key_points"]["items"]["maxLength"] == 240
+    assert props["citations"]["maxItems"] == 8
+    assert schema["$defs"]["CitedSpan"]["properties"]["quote"]["maxLength"] == 300
+    long = bound.model_validate({"text": "t" * 9000, "key_points": ["k"] * 9})  # validation as before
+    assert isinstance(long, TextAnswer) and len(long.key_points) == 9
