@@ -174,9 +174,11 @@ class MethodRole(StepRole):
         if last is None and step.method is not None:
             planned = {**step.method.arguments, **fixed}
             try:
-                return _run_method(call, step.method.name, _full_arguments(call, step.method.name, planned))
+                full = _full_arguments(call, step.method.name, planned)
             except UserError as exc:
                 refused = f"the planned call of {step.method.name} was refused: {exc}"
+            else:  # only the validation is guarded: a failure of the run itself is the attempt's outcome
+                return _run_method(call, step.method.name, full)
         from cmbagent.tools.methods import get_method
 
         described = get_method(step.method.name).describe() if step.method else {}
