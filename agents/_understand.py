@@ -87,7 +87,9 @@ def _cast(raw: str, kinds: set[str]) -> Any:
 
 
 def _negated(text: str, start: int) -> bool:
-    return bool(_NEGATION.search(text[max(0, start - 25):start]))
+    """Whether a negation comes shortly before ``start`` in the same sentence."""
+    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n", text[max(0, start - 25):start])[-1]
+    return bool(_NEGATION.search(window))
 
 
 def column_arguments(spec: Any) -> list[str]:
@@ -159,6 +161,69 @@ class _Reader:
                     self.record(name, value, self.sentence_of(match.start()))
                     return True
         return False
+
+    def named(self, name: str, schema: Mapping[str, Any]) -> bool:
+        """A number the prose gives after the argument's own words ("width 4 and depth 1", "latencies 1 and 2",
+        "latencies T = 1…6", "a box of 3.0") or, for a count (``n_instances``, ``epochs``), before them ("3
+        instances", "50 epochs").  Only numeric arguments; two different values for one argument are a note,
+        not a guess, and a value outside the argument's bounds is left alone."""
+        kinds = _types(schema)
+        items = [schema.get("items") or {}] + [o.get("items") or {} for o in schema.get("anyOf", [])]
+        item_kinds = {str(i["type"]) for i in items if i.get("type") in ("integer", "number")}
+        is_list = "array" in kinds and bool(item_kinds)
+        if (not is_list and not kinds & {"integer", "number"}) or "boolean" in kinds:
+            return False
+        if any(other != name and f"_{name}" in f"_{other}_" for other in self.spec.arguments):
+            return False  # "rank 2" could be ``true_rank`` as well as ``rank``
+        words = name.removeprefix("n_").removeprefix("num_") if not is_list else name
+        plural = words.endswith("s") and not words.endswith("ss")
+        stem = re.sub(r"ies$", "y", words) if words.endswith("ies") else words[:-1] if plural else words
+        spelled = "[ _-]".join(map(re.escape, stem.split("_")))
+        forms = rf"(?:{spelled[:-1]}ies|{spelled})" if words.endswith("ies") else rf"{spelled}(?:s|es)?"
+        number = r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w]|\.\d)"
+        found: dict[str, tuple[Any, int]] = {}
+        if is_list:
+            join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
+            span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
+            pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b)?\s*\[?\s*(?:"
+                       rf"{span}|({_NUMBER}(?:{join}{_NUMBER})*))(?!\w|\.\d)")
+            for match in re.finditer(pattern, self.text, re.I):
+                if _negated(self.text, match.start()):
+                    continue
+                if match.group(1):
+                    lo, hi = int(match.group(1)), int(match.group(2))
+                    value: Any = list(range(lo, hi + 1)) if 0 <= hi - lo <= 1000 else None
+                else:
+                    raw = re.findall(_NUMBER, match.group(3))
+                    cast = [_cast(r, item_kinds) for r in raw]
+                    value = cast if all(c is not None for c in cast) else None
+                if value:
+                    found.setdefault(repr(value), (value, match.start()))
+        else:
+            count = words != name  # n_layers: "2 layers" or "layers: 2", while "layer 0" names one of them
+            plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
+            patterns = [rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}"]
+            if plural or count:  # a count: "3 instances", "50 epochs"
+                patterns.append(rf"(?<!-){number}\s+(?:[A-Za-z][\w-]*\s+)?{forms}\b")  # "1500 rank-3 adapters"
+            for pattern in patterns:
+                for match in re.finditer(pattern, self.text, re.I):
+                    cast_value = _cast(match.group(1).replace(",", ""), kinds)
+                    if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()):
+                        continue
+                    low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
+                    if (low is not None and cast_value < low) or (high is not None and cast_value > high):
+                        continue
+                    found.setdefault(repr(cast_value), (cast_value, match.start()))
+        if not found:
+            return False
+        if len(found) > 1:
+            shown = ", ".join(found)
+            self.notes.append(f"the text gives several values of {name!r} ({shown}); the offline backend used the "
+                              f"method's default — add `{name}: <value>` under `arguments:` in the front matter")
+            return False
+        value, start = next(iter(found.values()))
+        self.record(name, value, self.sentence_of(start))
+        return True
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
@@ -392,7 +457,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     for name, schema in spec.arguments.items():
         if name in reader.args or (name in _BOOKKEEPING and name not in _GENERIC_CUES) or name in reader.paths:
             continue  # file arguments come from the run's input files
-        if reader.explicit(name, schema) or reader.cued(name, schema):
+        if reader.explicit(name, schema) or reader.cued(name, schema) or reader.named(name, schema):
             continue
         if name == "priors" and reader.priors(name):
             continue

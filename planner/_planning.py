@@ -53,19 +53,49 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     brief = rt.ask("task_analyst", context, TaskBrief)
     # code, not the model, knows which files exist and which method the task names; the front matter's
     # arguments override what the analyst read from the text, which it keeps for the rest
-    update: dict[str, Any] = {"data_files": list(task.data_files), "requirements": _numbered(task, brief)}
+    update: dict[str, Any] = {"data_files": list(task.data_files)}
     if task.method:
         update.update(method=task.method, arguments={**brief.arguments, **task.arguments}
                       if brief.method in (None, task.method) else dict(task.arguments))
+    method = update.get("method", brief.method)
+    read = read_in_text(task, method, context.columns) if method in rt.method_names else []
+    stated = {r.argument: r.value for r in read if r.relation == "equals" and r.argument}
+    if stated:  # what code read in the prose wins over the analyst's reading; the front matter over both
+        update["arguments"] = {**update.get("arguments", brief.arguments), **stated, **task.arguments}
+    update["requirements"] = _numbered(task, brief, read)
     brief = brief.model_copy(update=update)
     write_requirements(rt.folder, [RequirementCheck(requirement=r) for r in brief.requirements])
-    return go("plan", brief=brief, feedback=[], review_round=0)
+    return go("plan", brief=brief, stated=stated, feedback=[], review_round=0)
 
 
-def _numbered(task: Any, brief: TaskBrief) -> list[Requirement]:
-    """The analyst's checklist with every front-matter argument in it (code knows those for sure), numbered
-    r1, r2, ... by code."""
-    items = list(brief.requirements)
+def read_in_text(task: Any, method: str, columns: dict[str, list[str]]) -> list[Requirement]:
+    """The method arguments the task's prose states, as code reads them (:func:`cmbagent.agents.understand_task`:
+    "width 4 and depth 1", "a flat ΛCDM fit", "do not use `re74`"), whatever model runs: a small model's analyst
+    may miss them, and nothing would check them.  The reader's mapping of input files onto file arguments is a
+    default, not something the task states, and is left out."""
+    from cmbagent.agents import understand_task
+    from cmbagent.tools.methods import path_arguments
+
+    files = set(path_arguments(method))
+    understood = understand_task(method, task.text, dict(task.arguments), list(task.data_files), columns=columns)
+    return [r for r in understood.requirements if r.source == "text" and r.argument not in files]
+
+
+def _numbered(task: Any, brief: TaskBrief, read: list[Requirement]) -> list[Requirement]:
+    """The analyst's checklist with every front-matter argument and every argument code read in the text in it
+    (code knows those for sure; its reading replaces the analyst's item for the same argument), numbered r1,
+    r2, ... by code."""
+    read_names = {r.argument for r in read}
+    placed: set[str | None] = set()
+    items: list[Requirement] = []
+    for item in brief.requirements:
+        if item.kind == "argument" and item.source == "text" and item.argument in read_names:
+            if item.argument not in placed:  # in the analyst's place, in code's words
+                placed.add(item.argument)
+                items += [r for r in read if r.argument == item.argument]
+            continue
+        items.append(item)
+    items += [r for r in read if r.argument not in placed]
     stated = {(r.argument, r.source) for r in items if r.kind == "argument"}
     for name, value in task.arguments.items():
         if name != "output_dir" and (name, "front_matter") not in stated:
@@ -76,15 +106,17 @@ def _numbered(task: Any, brief: TaskBrief) -> list[Requirement]:
 
 
 def without_repeats(draft: PlanDraft) -> PlanDraft:
-    """The draft without steps that repeat an earlier one: the same method call by the same agent, or the same
-    agent, title and goal (SmolLM2 under a grammar wrote one fit four times; each would have run)."""
+    """The draft without steps that repeat an earlier one: the same method call by the same agent, or a step
+    without a method under the same agent and title (SmolLM2 under a grammar wrote one fit four times; on the
+    401(k) task it wrote ten ``ml_theorist`` steps titled as the task, with goals "n", "mjn-1" … "mjn-9", and
+    two of them ran the run out of time)."""
     seen: set[str] = set()
     kept = []
     for step in draft.steps:
         if step.method is not None:
             key = json.dumps([step.agent, step.method.name, step.method.arguments], sort_keys=True, default=str)
         else:
-            key = json.dumps([step.agent, step.title.strip().lower(), step.goal.strip().lower()])
+            key = json.dumps([step.agent, " ".join(step.title.lower().split())])
         if key not in seen:
             seen.add(key)
             kept.append(step)
