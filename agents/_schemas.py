@@ -225,14 +225,19 @@ ROLE_SCHEMAS: dict[str, type[BaseModel]] = {"code": CodeDraft, "method": MethodC
 
 
 @functools.lru_cache(maxsize=1)
-def _text_schema() -> type[TextAnswer]:
+@functools.lru_cache(maxsize=16)
+def _text_schema(citable: tuple[str, ...] = ()) -> type[TextAnswer]:
     """:class:`TextAnswer` with texts and lists a grammar-constrained decoder must close: an answer of at most
     3,000 characters, five key points, eight citations (SmolLM2 wrote 4,749 tokens of one text step, five
-    minutes on one core, and ran the run out of time).  Schema only: a hosted model's longer answer validates."""
+    minutes on one core, and ran the run out of time), each citing one of the ``citable`` chunk ids (the
+    passages code retrieved for the step); with none retrieved there is nothing to cite (SmolLM2, shown no
+    passage, wrote eight invented citations of 300 characters of digits each).  Schema only: a hosted model's
+    longer answer validates, and code still resolves every citation it makes."""
     fields = TextAnswer.model_fields
+    chunk: dict[str, Any] = {"enum": list(citable)} if citable else {"maxLength": 80}
     span = create_model("CitedSpan", __base__=CitedSpan, __doc__=CitedSpan.__doc__,
                         chunk_id=(str, Field(description=CitedSpan.model_fields["chunk_id"].description,
-                                             json_schema_extra={"maxLength": 80})),
+                                             json_schema_extra=chunk)),
                         quote=(str, Field(description=CitedSpan.model_fields["quote"].description,
                                           json_schema_extra={"maxLength": 300})))
     return create_model(
@@ -242,7 +247,7 @@ def _text_schema() -> type[TextAnswer]:
                     Field(default_factory=list, description=fields["key_points"].description,
                           json_schema_extra={"maxItems": 5})),
         citations=(list[span], Field(default_factory=list, description=fields["citations"].description,  # type: ignore[valid-type]
-                                     json_schema_extra={"maxItems": 8})),
+                                     json_schema_extra={"maxItems": 8 if citable else 0})),
     )
 
 
@@ -295,13 +300,14 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
                 arguments: ArgumentShapes | None = None, named: str | None = None,
                 files: Sequence[str] | None = None, max_steps: int | None = None,
                 method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None,
-                criteria: int | None = None, new_steps: int | None = None) -> type[BaseModel]:
+                criteria: int | None = None, new_steps: int | None = None,
+                citable: Sequence[str] = ()) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
     ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
     the task or the step names) when there is one, and the brief's data files are among ``files`` (the run's
     inputs, when given).  A method call's ``fixed`` arguments (the task's front matter) are constants in it.
-    A replan adds at most ``new_steps`` steps (in the schema).
+    A replan adds at most ``new_steps`` steps (in the schema); a text answer cites only ``citable`` chunks.
     A critique of a step with ``criteria`` acceptance criteria judges at most that many, with bounded texts;
     a report draft has bounded texts too.
 
@@ -329,5 +335,5 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
     if schema is StepSummary:
         return _summary_schema()
     if schema is TextAnswer:
-        return _text_schema()
+        return _text_schema(tuple(dict.fromkeys(citable)))
     return schema

@@ -209,7 +209,8 @@ class Runtime:
                              named=_named_method(context) or (methods[0] if methods and len(methods) == 1 else None),
                              files=getattr(context, "data_files", None), max_steps=self.settings.max_steps,
                              method_agents=sorted(self.registry.step_agents("method")), fixed=fixed,
-                             criteria=_criteria_of(context), new_steps=self._room_of(context))
+                             criteria=_criteria_of(context), new_steps=self._room_of(context),
+                             citable=[p.chunk_id for p in getattr(context, "passages", None) or ()])
         system = spec.render(
             output_format=output_format(schema),
             agents=self.registry.describe_step_agents(index=self.retriever is not None),

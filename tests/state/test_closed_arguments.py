@@ -175,8 +175,13 @@ def test_repeated_steps_of_a_draft_are_dropped_before_numbering() -> None:
              StepDraft(title="Fit wCDM", goal="fit", agent="method_operator",
                        method=MethodCall(name=SN, arguments={"model": "wcdm"})),
              StepDraft(title="Interpret", goal="Say what it means.", agent="researcher"),
-             StepDraft(title="interpret ", goal="say what it means.", agent="researcher")]
+             StepDraft(title="interpret ", goal="say what it means.", agent="researcher"),
+             # SmolLM2's filler: the same agent and title, a goal of noise
+             StepDraft(title="Interpret", goal="mjn-1", agent="researcher"),
+             StepDraft(title="Interpret", goal="Say what it means.", agent="ml_theorist")]
     kept = without_repeats(PlanDraft(steps=steps)).numbered()
-    assert [(s.id, s.title) for s in kept.steps] == [("s1", "Measure Omega_m"), ("s2", "Fit wCDM"), ("s3", "Interpret")]
+    assert [(s.id, s.title, s.agent) for s in kept.steps] == [
+        ("s1", "Measure Omega_m", "method_operator"), ("s2", "Fit wCDM", "method_operator"),
+        ("s3", "Interpret", "researcher"), ("s4", "Interpret", "ml_theorist")]
     unique = PlanDraft(steps=steps[:1])
     assert without_repeats(unique) is unique

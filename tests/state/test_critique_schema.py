@@ -66,12 +66,16 @@ def test_a_text_answer_is_bounded_for_a_grammar() -> None:
     """SmolLM2 wrote 4,749 tokens of one text step (five minutes on one core) and ran the run out of time."""
     from cmbagent.agents import TextAnswer
 
-    bound = bind_schema(TextAnswer, agents=["researcher"], methods=[SN])
+    bound = bind_schema(TextAnswer, agents=["researcher"], methods=[SN], citable=["c-12", "c-40"])
     schema = bound.model_json_schema()
     props = schema["properties"]
     assert props["text"]["maxLength"] == 3000
     assert props["key_points"]["maxItems"] == 5 and props["key_points"]["items"]["maxLength"] == 240
     assert props["citations"]["maxItems"] == 8
-    assert schema["$defs"]["CitedSpan"]["properties"]["quote"]["maxLength"] == 300
+    span = schema["$defs"]["CitedSpan"]["properties"]
+    assert span["quote"]["maxLength"] == 300 and span["chunk_id"]["enum"] == ["c-12", "c-40"]
+    # no passage retrieved, nothing to cite (SmolLM2, shown none, invented eight citations of digits)
+    assert bind_schema(TextAnswer, agents=["researcher"], methods=[SN]).model_json_schema()[
+        "properties"]["citations"]["maxItems"] == 0
     long = bound.model_validate({"text": "t" * 9000, "key_points": ["k"] * 9})  # validation as before
     assert isinstance(long, TextAnswer) and len(long.key_points) == 9
