@@ -224,7 +224,6 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 ROLE_SCHEMAS: dict[str, type[BaseModel]] = {"code": CodeDraft, "method": MethodCallDraft, "text": TextAnswer}
 
 
-@functools.lru_cache(maxsize=1)
 @functools.lru_cache(maxsize=16)
 def _text_schema(citable: tuple[str, ...] = ()) -> type[TextAnswer]:
     """:class:`TextAnswer` with texts and lists a grammar-constrained decoder must close: an answer of at most

@@ -135,6 +135,9 @@ def bounded_text(model: type[BaseModel], name: str, limit: int) -> Any:
     extra: dict[str, Any] = {"maxLength": limit}
     if info.is_required():
         return (str, Field(description=info.description, json_schema_extra=extra))
+    if info.annotation is not str:  # ``str | None``: the bound goes inside the string branch, where a grammar
+        # converter looks (llama.cpp's ignores a maxLength beside ``anyOf``, and the text was unbounded)
+        extra = {"anyOf": [{"type": "string", "maxLength": limit}, {"type": "null"}]}
     return (info.annotation, Field(default=info.default, description=info.description, json_schema_extra=extra))
 
 

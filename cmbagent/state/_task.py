@@ -6,6 +6,7 @@ import functools
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field, create_model, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from cmbagent.state._arguments import ArgumentShapes, bounded_list, bounded_text, unknown_arguments
 from cmbagent.state._requirements import Requirement
@@ -14,6 +15,18 @@ __all__ = ["TaskBrief", "TaskSpec", "brief_schema"]
 
 #: lengths a constrained decoder must stay within (schema only: a longer reply from a hosted model is kept)
 _SHORT, _SENTENCE, _PARAGRAPH = 120, 300, 600
+# in the analyst's schema only (a grammar must close the brief; SmolLM2 wrote 1,904 tokens of one, most of them
+# requirements quoting "categ_treatment_effect_from_a_taxonomy_…"); code adds the checklist items it reads itself
+_ITEMS, _REQUIREMENTS, _ITEM = 6, 8, 200
+_SCALAR: list[dict[str, Any]] = [{"type": "number"}, {"type": "boolean"}, {"type": "string", "maxLength": 40}]
+#: a requirement's value: a scalar, a short list (columns, latencies) or a mapping of such (priors), bounded
+_VALUE: list[dict[str, Any]] = [
+    *_SCALAR, {"type": "null"},
+    {"type": "array", "maxItems": 16, "items": {"anyOf": _SCALAR}},
+    {"type": "object", "maxProperties": 8, "additionalProperties": {"anyOf": [
+        *_SCALAR, {"type": "array", "maxItems": 4, "items": {"type": "number"}},
+        {"type": "object", "properties": {"mean": {"type": "number"}, "std": {"type": "number"}}}]}},
+]
 
 
 class TaskSpec(BaseModel):
@@ -105,8 +118,11 @@ def _brief_schema(methods: tuple[str, ...], shapes: ArgumentShapes, named: str |
 
     requirement = create_model(
         "Requirement", __base__=Requirement, __doc__=Requirement.__doc__,
-        text=bounded_text(Requirement, "text", _SENTENCE),
-        quantity=bounded_text(Requirement, "quantity", _SHORT),
+        id=(SkipJsonSchema[str], Field(default="")),  # code numbers the checklist (SmolLM2 wrote "1018290")
+        text=bounded_text(Requirement, "text", _ITEM),
+        quantity=bounded_text(Requirement, "quantity", 60),
+        value=(Any, Field(default=None, description=Requirement.model_fields["value"].description,
+                          json_schema_extra={"anyOf": _VALUE})),  # type: ignore[dict-item]
         method=_enum_or_null(choices, Requirement.model_fields["method"].description),
         argument=_enum_or_null(argument_names, Requirement.model_fields["argument"].description),
     )
@@ -128,12 +144,12 @@ def _brief_schema(methods: tuple[str, ...], shapes: ArgumentShapes, named: str |
         objective=bounded_text(TaskBrief, "objective", _PARAGRAPH),
         domain=bounded_text(TaskBrief, "domain", _SHORT),
         data_files=bounded_list(TaskBrief, "data_files", _SENTENCE) if files is None else _files(files),
-        constraints=bounded_list(TaskBrief, "constraints", _SENTENCE),
-        deliverables=bounded_list(TaskBrief, "deliverables", _SENTENCE),
+        constraints=bounded_list(TaskBrief, "constraints", _ITEM, items=_ITEMS),
+        deliverables=bounded_list(TaskBrief, "deliverables", _ITEM, items=_ITEMS),
         method=_enum_or_null(choices, TaskBrief.model_fields["method"].description),
         arguments=(dict[str, Any], Field(default_factory=dict, max_length=24, description=info.description,
                                          json_schema_extra=arguments_schema)),
         requirements=(list[Annotated[requirement, AfterValidator(check_requirement)]],  # type: ignore[valid-type]
-                      Field(default_factory=list, max_length=24,
+                      Field(default_factory=list, max_length=24, json_schema_extra={"maxItems": _REQUIREMENTS},
                             description=TaskBrief.model_fields["requirements"].description)),
     )

@@ -66,3 +66,56 @@ def test_a_plan_step_is_small_under_a_grammar() -> None:
             chars = _worst_case_chars(kind)
             assert 1000 < chars <= 5000, (methods, chars)
             assert kind["properties"]["acceptance_criteria"]["maxItems"] <= 4
+
+
+def test_the_analysts_brief_is_small_under_a_grammar() -> None:
+    """SmolLM2-135M wrote 1,904 tokens of one brief, nearly all of them requirements repeating
+    "categ_treatment_effect_from_a_taxonomy_…" under ids it made up.  In the analyst's schema the brief's free
+    text is bounded to ~10,500 characters (it was not bounded at all: a requirement's value was any JSON, and an
+    optional text's maxLength stood beside its ``anyOf``, where llama.cpp's grammar converter does not look) and
+    the checklist ids are code's (not in the schema); a hosted model's longer brief still validates."""
+    from cmbagent.state import ArgumentShapes, brief_schema
+
+    bound = brief_schema(methods=("cosmology.fit_supernovae",), arguments=ArgumentShapes(), named=None,
+                         files=("data/sn.csv",))
+    schema = bound.model_json_schema()
+    requirement = schema["$defs"]["Requirement"]
+    assert "id" not in requirement["properties"]
+    chars = _worst_case_chars({"properties": {k: v for k, v in schema["properties"].items()
+                                              if k not in ("arguments", "requirements")}})
+    chars += schema["properties"]["requirements"]["maxItems"] * _worst_case_chars(requirement)
+    assert 3000 < chars <= 11000, chars
+    many = bound.model_validate({"title": "t", "objective": "o", "constraints": ["c"] * 12,
+                                 "requirements": [{"kind": "output", "text": "a figure", "output": "figure"}] * 20})
+    assert len(many.constraints) == 12 and len(many.requirements) == 20
+
+
+def _beside_any_of(node: Any, path: str = "") -> list[str]:
+    """Bounds written beside an ``anyOf`` (llama.cpp's converter ignores them: measured, SmolLM2 wrote 562
+    characters into a field so bounded to 8, and 8 when the bound sat inside the string branch)."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if "anyOf" in node and {"maxLength", "maxItems", "maxProperties"} & set(node):
+            found.append(path)
+        for key, value in node.items():
+            found += _beside_any_of(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for n, value in enumerate(node):
+            found += _beside_any_of(value, f"{path}/{n}")
+    return found
+
+
+def test_no_bound_of_a_model_facing_schema_sits_beside_an_any_of() -> None:
+    from cmbagent.agents import SCHEMAS, bind_schema
+    from cmbagent.state import ArgumentShapes, Critique
+    from cmbagent.tools.methods import iter_methods
+
+    shapes = ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()})
+    methods = ["cosmology.fit_supernovae", "theory.lif_snn_regions"]
+    for named in (None, "theory.lif_snn_regions"):
+        for name, declared in SCHEMAS.items():
+            bound = bind_schema(declared, agents=["engineer", "method_operator", "researcher"], methods=methods,
+                                arguments=shapes, named=named, max_steps=6, method_agents=["method_operator"],
+                                files=["data/sn.csv"], criteria=3 if declared is Critique else None, new_steps=2,
+                                citable=["c1"])
+            assert _beside_any_of(bound.model_json_schema()) == [], (name, named)
