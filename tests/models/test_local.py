@@ -100,6 +100,27 @@ def test_a_critique_is_bounded_by_its_grammar(local: LocalModel, tmp_path: Path)
     assert all(re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+){1,2}", f.code) for f in out.findings)
 
 
+class Note(BaseModel):
+    note: str | None = None
+
+
+@pytest.mark.slow
+def test_an_optional_texts_bound_is_one_the_grammar_holds(local: LocalModel, tmp_path: Path) -> None:
+    """An optional text bounded the way the schemas bound one (``bounded_text``): llama.cpp ignores a maxLength
+    written beside ``anyOf`` (SmolLM2 wrote 562 characters into a field so bounded to 8), not one inside the
+    string branch."""
+    from pydantic import create_model
+
+    from cmbagent.state._arguments import bounded_text
+
+    bounded = create_model("Note", __base__=Note, note=bounded_text(Note, "note", 12))
+    client = client_for(local, tmp_path, max_repairs=0)
+    response = client.request(agent="planner", request=ask("Write a very long story about a cat in the field note.",
+                                                           bounded, max_tokens=200))
+    assert isinstance(response.output, Note) and response.finish_reason == "stop"
+    assert len(response.output.note or "") <= 12
+
+
 @pytest.mark.slow
 def test_json_object_with_the_schema_is_a_grammar_too(tmp_path: Path) -> None:
     model = resolve("local", env=ENV, options={"structured_output": "json_object_schema"})
