@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -105,16 +106,19 @@ def _numbered(task: Any, brief: TaskBrief, read: list[Requirement]) -> list[Requ
             for n, item in enumerate(items, 1)]
 
 
-def without_repeats(draft: PlanDraft) -> PlanDraft:
-    """The draft without steps that repeat an earlier one: the same method call by the same agent, or a step
-    without a method under the same agent and title (SmolLM2 under a grammar wrote one fit four times; on the
-    401(k) task it wrote ten ``ml_theorist`` steps titled as the task, with goals "n", "mjn-1" … "mjn-9", and
-    two of them ran the run out of time)."""
+def without_repeats(draft: PlanDraft, fixed: Callable[[str], Mapping[str, Any]] = lambda method: {}) -> PlanDraft:
+    """The draft without steps that repeat an earlier one: the same method call by the same agent, as it will
+    run (``fixed(method)``: the arguments the task states, which code puts over the planned ones), or a step
+    without a method under the same agent and title (SmolLM2 under a grammar wrote one fit four times; it
+    planned three x-hacking audits that differed only in the label column the task fixes; on the 401(k) task
+    it wrote ten ``ml_theorist`` steps titled as the task, with goals "n", "mjn-1" … "mjn-9", and two of them
+    ran the run out of time)."""
     seen: set[str] = set()
     kept = []
     for step in draft.steps:
         if step.method is not None:
-            key = json.dumps([step.agent, step.method.name, step.method.arguments], sort_keys=True, default=str)
+            call = {**step.method.arguments, **fixed(step.method.name)}
+            key = json.dumps([step.agent, step.method.name, call], sort_keys=True, default=str)
         else:
             key = json.dumps([step.agent, " ".join(step.title.lower().split())])
         if key not in seen:
@@ -141,7 +145,7 @@ def plan(rt: Runtime, state: RunState) -> Any:
                               max_steps=rt.settings.max_steps, index=rt.index_description)
         try:
             draft = rt.ask("planner", context, PlanDraft, methods=rt.plan_methods(state.task))
-            proposal = without_repeats(draft).numbered()
+            proposal = without_repeats(draft, state.fixed).numbered()
         except OutputValidationError as exc:
             proposal, problems = None, [f"the plan did not validate: {exc}"]
             continue

@@ -167,13 +167,10 @@ class MethodRole(StepRole):
     def attempt(self, call: StepCall) -> Attempt:
         rt, step, last = call.rt, call.step, call.state.last
         task = call.state.task
-        # the arguments the task's front matter states are the task's, not the model's: constants of the call's
-        # schema (a grammar writes them as given) and put back by code whatever a model wrote
-        # and so are those code read in its prose (RunState.stated, for the brief's method)
-        brief_method = call.state.brief.method if call.state.brief is not None else None
-        fixed = dict(task.arguments) if step.method and step.method.name == task.method else {}
-        if step.method and step.method.name == (task.method or brief_method):
-            fixed = {**call.state.stated, **fixed}
+        # the arguments the task states (front matter, and numbers code read in its prose) are the task's, not
+        # the model's: constants of the call's schema (a grammar writes them as given) and put back by code
+        # whatever a model wrote
+        fixed = call.state.fixed(step.method.name if step.method else None)
         refused = None
         if last is None and step.method is not None:
             planned = {**step.method.arguments, **fixed}

@@ -52,6 +52,14 @@ class RunState(BaseModel):
     report: ReportInputs | None = None  # what report.md is made from (rendered once, by the run session)
     findings: list[Finding] = Field(default_factory=list)  # about the run, not one step (its report, its task)
 
+    def fixed(self, method: str | None) -> dict[str, Any]:
+        """The arguments of ``method`` the task states, which no model may change: its front matter's (when the
+        task names this method) over those code read in its prose (:attr:`stated`, for the brief's method)."""
+        if method is None:
+            return {}
+        out = dict(self.stated) if method == (self.task.method or (self.brief.method if self.brief else None)) else {}
+        return {**out, **self.task.arguments} if method == self.task.method else out
+
     def statuses(self) -> dict[str, str]:
         return {sid: str(record.status) for sid, record in self.steps.items()}
 

@@ -185,3 +185,12 @@ def test_repeated_steps_of_a_draft_are_dropped_before_numbering() -> None:
         ("s3", "Interpret", "researcher"), ("s4", "Interpret", "ml_theorist")]
     unique = PlanDraft(steps=steps[:1])
     assert without_repeats(unique) is unique
+    # calls that differ only in what the task fixes run the same: one is kept (SmolLM2 planned three x-hacking
+    # audits that differed in the label column the front matter gives)
+    audits = [StepDraft(title=f"Audit {n}", goal="audit", agent="method_operator",
+                        method=MethodCall(name=SN, arguments={"model": model, "n_walkers": 16}))
+              for n, model in enumerate(["wcdm", "flat_lcdm", "lcdm"])]
+    fixed = {SN: {"model": "flat_lcdm"}}
+    kept = without_repeats(PlanDraft(steps=audits), lambda method: fixed.get(method, {}))
+    assert [s.title for s in kept.steps] == ["Audit 0"]
+    assert len(without_repeats(PlanDraft(steps=audits)).steps) == 3
