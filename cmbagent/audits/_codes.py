@@ -51,6 +51,12 @@ declare_code("param.prior_dominated", Severity.ERROR,
              "A reported posterior is as wide as its prior, or piles up against a prior bound.",
              "Report the parameter as unconstrained (or its bound), widen the prior, or add data that constrain it.")
 
+declare_code("param.prior_shift", Severity.WARNING,
+             "An informative Gaussian prior moves a reported posterior by a standard deviation or more of what the "
+             "data alone give: the value is partly the prior's.",
+             "Report the data-only value next to it and say how far the prior moves it (and whether prior and data "
+             "agree), or widen the prior.")
+
 declare_code("param.degenerate", Severity.ERROR,
              "A reported (or requested) parameter that the likelihood cannot constrain by construction.",
              "Add the information that breaks the degeneracy (a calibrator, a prior from another probe) or do "

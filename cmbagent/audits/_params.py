@@ -3,7 +3,10 @@ constrain by construction.
 
 ``param.prior_dominated`` compares each reported posterior with its prior (uniform bounds or a Gaussian, from
 the method's diagnostics or the value itself): as wide as the prior means the data said nothing; a posterior
-piled against a bound means the bound, not the data, sets that side.  ``param.degenerate`` reads what the
+piled against a bound means the bound, not the data, sets that side.  ``param.prior_shift``: a Gaussian prior
+narrow enough to move the posterior by a data-only standard deviation or more (what the data alone say is
+recovered in the Gaussian approximation, :func:`data_alone`) — the value is partly the prior's, and a referee
+asks for the data-only number and whether the two agree.  ``param.degenerate`` reads what the
 method declares it cannot constrain (``diagnostics["not_constrained"]``: e.g. H0 from supernova magnitudes with
 a free absolute magnitude) and its sampled nuisances (``diagnostics["nuisance"]``), and flags them when they
 are reported as values or asked for by the task.
@@ -20,10 +23,11 @@ from cmbagent.audits._evidence import StepEvidence
 from cmbagent.audits._registry import finding, step_audit
 from cmbagent.state import Finding, Severity
 
-__all__ = ["prior_of", "requested"]
+__all__ = ["data_alone", "prior_of", "requested"]
 
 WIDE_UNIFORM = 0.5  # posterior std / prior std for a uniform prior (a posterior half the prior's width)
 WIDE_GAUSSIAN = 0.8  # posterior std / prior std for a Gaussian prior
+SHIFT = 1.0  # how far (in data-only standard deviations) a Gaussian prior may move a posterior unremarked
 EDGE = 0.02  # fraction of the prior width that counts as "at the bound"
 
 
@@ -60,9 +64,21 @@ def prior_of(name: str, value: dict[str, Any], priors: dict[str, Any]) -> tuple[
     return None
 
 
-@step_audit("param.prior_dominated")
+def data_alone(mean: float, std: float, prior_mean: float, prior_std: float) -> tuple[float, float] | None:
+    """What the data alone say, in the Gaussian approximation: a posterior N(mean, std) that is the product of
+    the likelihood and a prior N(prior_mean, prior_std) has the likelihood's precision 1/std² − 1/prior_std²
+    and mean (mean/std² − prior_mean/prior_std²) / that precision.  None when the posterior is not narrower
+    than the prior (the data add nothing measurable)."""
+    precision = 1.0 / std**2 - 1.0 / prior_std**2
+    if not precision > 0:
+        return None
+    centre = (mean / std**2 - prior_mean / prior_std**2) / precision
+    return centre, precision**-0.5
+
+
+@step_audit("param.prior_dominated", "param.prior_shift")
 def prior_dominated(ev: StepEvidence) -> Iterator[Finding]:
-    priors = ev.section("priors")
+    priors = {**ev.section("priors"), **ev.section("gaussian_priors")}  # a Gaussian prior over its flat range
     for name, value in ev.values.items():
         if not isinstance(value, dict):
             continue
@@ -80,6 +96,16 @@ def prior_dominated(ev: StepEvidence) -> Iterator[Finding]:
                               f"{name}: posterior std {std:.4g} is {ratio:.2f} of its Gaussian prior's ({b:.4g}); "
                               "the data barely move it, so the reported value is the prior's",
                               parameter=name, ratio=round(ratio, 3), prior=["gaussian", a, b])
+                continue
+            alone = data_alone(mean, std, a, b) if std > 0 else None
+            if alone is not None and abs(mean - alone[0]) >= SHIFT * alone[1]:
+                shift, tension = abs(mean - alone[0]) / alone[1], abs(alone[0] - a) / math.hypot(alone[1], b)
+                yield finding("param.prior_shift",
+                              f"{name}: the Gaussian prior N({a:g}, {b:g}) moves the posterior to {mean:.4g} ± "
+                              f"{std:.2g}, {shift:.1f}σ from what the data alone give (≈ {alone[0]:.4g} ± "
+                              f"{alone[1]:.2g}, Gaussian approximation); prior and data differ by {tension:.1f}σ",
+                              parameter=name, shift_sigma=round(shift, 2), tension_sigma=round(tension, 2),
+                              data_alone=[round(alone[0], 6), round(alone[1], 6)], prior=["gaussian", a, b])
             continue
         width = b - a
         ratio = std / (width / math.sqrt(12.0))

@@ -60,3 +60,30 @@ def test_h0_mentioned_as_degenerate_is_not_a_request() -> None:
     diagnostics = {"not_constrained": {"H0": {"reason": "r", "severity": "error"}}}
     text = "Measure Omega_m. The absolute magnitude M (degenerate with H0) is marginalised analytically."
     assert audit(values={"Omega_m": posterior(0.33, 0.02)}, diagnostics=diagnostics, task_text=text) == []
+
+
+def test_an_informative_gaussian_prior_that_moves_the_result_is_a_warning() -> None:
+    """Pantheon+ (diagonal errors) alone: Omega_m 0.351 ± 0.019; with the prior N(0.30, 0.02) the posterior is
+    0.327 ± 0.013 — 1.2σ of the data's from where the data put it, and the prior disagrees with them by 1.8σ.
+    The report of such a run said nothing of it."""
+    diagnostics = {"priors": {"Omega_m": [0.01, 0.99]}, "gaussian_priors": {"Omega_m": {"mean": 0.3, "std": 0.02}}}
+    (f,) = audit(values={"Omega_m": posterior(0.3274, 0.0134)}, diagnostics=diagnostics)
+    assert (f.code, f.severity, f.evidence["parameter"]) == ("param.prior_shift", "warning", "Omega_m")
+    mean, std = f.evidence["data_alone"]
+    assert mean == pytest.approx(0.351, abs=0.003) and std == pytest.approx(0.019, abs=0.002)
+    assert f.evidence["shift_sigma"] == pytest.approx(1.2, abs=0.1)
+    assert f.evidence["tension_sigma"] == pytest.approx(1.8, abs=0.1)
+    assert "N(0.3, 0.02)" in f.message and "data-only" in f.settle
+    # a prior that agrees with the data and barely narrows them moves nothing worth a word
+    weak = {"priors": {"Omega_m": [0.01, 0.99]}, "gaussian_priors": {"Omega_m": {"mean": 0.35, "std": 0.1}}}
+    assert audit(values={"Omega_m": posterior(0.3505, 0.0186)}, diagnostics=weak) == []
+
+
+def test_data_alone_inverts_a_gaussian_prior_exactly() -> None:
+    from cmbagent.audits._params import data_alone
+
+    # a likelihood N(0.35, 0.019) times a prior N(0.30, 0.02) is N(m, s) with these; data_alone undoes it
+    precision = 1 / 0.019**2 + 1 / 0.02**2
+    m, s = (0.35 / 0.019**2 + 0.30 / 0.02**2) / precision, precision**-0.5
+    assert data_alone(m, s, 0.30, 0.02) == pytest.approx((0.35, 0.019), rel=1e-9)
+    assert data_alone(0.3, 0.025, 0.30, 0.02) is None  # wider than the prior: nothing to undo
