@@ -269,7 +269,7 @@ def replan(rt: Runtime, state: RunState) -> Any:
     skipped: list[str] = []
     if decision.action == "revise" and decision.new_steps:
         at = plan_obj.ids.index(step.id) + 1
-        fresh = PlanDraft(steps=list(decision.new_steps)).numbered(used=used)
+        fresh = without_repeats(PlanDraft(steps=list(decision.new_steps)), state.fixed).numbered(used=used)
         candidate = Plan(steps=plan_obj.steps[:at] + fresh.steps, rationale=plan_obj.rationale)
         problems = problems_of(rt, candidate, state.task)
         if problems:

@@ -35,3 +35,30 @@ def test_the_replan_schema_bounds_new_steps_by_the_room_left(tmp_path: Path) -> 
     assert asked, "the replanner was never asked"
     assert asked[0] == 1  # s2 failed in a plan of at most 3 steps: one step fits after it
     assert result.status != "done"  # part 2 was never accepted
+
+
+def test_a_revision_repeating_one_of_its_own_steps_adds_it_once(tmp_path: Path) -> None:
+    """SmolLM2's revision of the IV-bounds plan added "Task brief" by the researcher twice (and ran both)."""
+    from cmbagent.state import StepDraft
+
+    plan = Plan(steps=[PlanStep(id="s1", title="Part 1", goal="Write part 1.", agent="researcher")])
+    rejected = []
+
+    def critic(request):  # type: ignore[no-untyped-def]
+        first = not rejected
+        rejected.append(1)
+        return Critique(accepted=not first, verdict="part 1 lacks its argument" if first else "fine",
+                        issues=["no argument"] if first else [])
+
+    def replanner(request):  # type: ignore[no-untyped-def]
+        brief = StepDraft(title="Task brief", goal="Restate the task.", agent="researcher")
+        return ReplanDecision(action="revise", reason="restate first",
+                              new_steps=[brief, StepDraft(title="Part 1 again", goal="Write it.", agent="researcher"),
+                                         brief.model_copy(update={"goal": "mjn-2"})])
+
+    result = solve("Write one part.", workspace=tmp_path, model="scripted", max_steps=6, n_reviews=0, max_attempts=1,
+                   models={"scripted": brain(planner=lambda r: plan, step_critic=critic, replanner=replanner,
+                                             controller=lambda r: ControlDecision(action="replan", reason="other"))},
+                   sandbox="process")
+    titles = [s["title"] for s in result.steps]
+    assert titles.count("Task brief") == 1 and "Part 1 again" in titles, titles
