@@ -180,7 +180,9 @@ class _Reader:
         stem = re.sub(r"ies$", "y", words) if words.endswith("ies") else words[:-1] if plural else words
         spelled = "[ _-]".join(map(re.escape, stem.split("_")))
         forms = rf"(?:{spelled[:-1]}ies|{spelled})" if words.endswith("ies") else rf"{spelled}(?:s|es)?"
-        number = r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w]|\.\d)"
+        # a number that is not the start of a range or a choice ("depth 1–3", "width 4 or 8": no single value)
+        number = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+                  r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)")
         found: dict[str, tuple[Any, int]] = {}
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"

@@ -31,6 +31,7 @@ LIF = "theory.lif_snn_regions"
     ("Latencies 2, 4 and 6; threshold 1.5.", {"latencies": [2, 4, 6], "threshold": 1.5}),
     ("Not depth 3: keep the default.", {}),  # a negated mention states nothing
     ("A network of width 4.5.", {}),  # not an integer: not a width
+    ("Try depth 1–3 and width 4 or 8.", {}),  # a range and a choice are no single value
 ])
 def test_numbers_after_an_arguments_words_are_read(text: str, read: dict[str, Any]) -> None:
     understood = understand_task(LIF, text, {}, [])
