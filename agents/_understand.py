@@ -138,8 +138,9 @@ class _Reader:
     # -- scalar values ------------------------------------------------------------------------------------
     def explicit(self, name: str, schema: Mapping[str, Any]) -> bool:
         """``name: value`` or ``name = value`` written out with the argument's own (snake-case) name."""
-        match = re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}\s*[:=]\s*`?([^\s,;`]+)", self.text)
-        if not match:
+        match = next((m for m in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(name)}\s*[:=]\s*`?([^\s,;`]+)",
+                                             self.text) if not _negated(self.text, m.start())), None)
+        if not match:  # "do not use model: wcdm" states no model
             return False
         value = _cast(match.group(1), _types(schema))
         if value in (None, "") or (_choices(schema) and value not in _choices(schema)):

@@ -26,7 +26,8 @@ from cmbagent.state import Finding, Severity
 __all__ = ["data_alone", "prior_of", "requested"]
 
 WIDE_UNIFORM = 0.5  # posterior std / prior std for a uniform prior (a posterior half the prior's width)
-WIDE_GAUSSIAN = 0.8  # posterior std / prior std for a Gaussian prior
+WIDE_GAUSSIAN = 0.8  # posterior std / prior std for a Gaussian prior (a warning; an error from PRIOR_ONLY)
+PRIOR_ONLY = 0.9  # the data add under a fifth of the prior's precision: the value is the prior's
 SHIFT = 1.0  # how far (in data-only standard deviations) a Gaussian prior may move a posterior unremarked
 EDGE = 0.02  # fraction of the prior width that counts as "at the bound"
 
@@ -91,13 +92,19 @@ def prior_dominated(ev: StepEvidence) -> Iterator[Finding]:
         kind, a, b = prior
         if kind == "gaussian":
             ratio = std / b
+            alone = data_alone(mean, std, a, b) if std > 0 else None
             if ratio >= WIDE_GAUSSIAN:
+                # an error where the data add under a fifth of the prior's precision, else a warning: the task may
+                # well have asked for this prior, and the data still say something
+                said = (f"; the data alone give ≈ {alone[0]:.4g} ± {alone[1]:.2g} (Gaussian approximation)"
+                        if alone is not None else "")
                 yield finding("param.prior_dominated",
                               f"{name}: posterior std {std:.4g} is {ratio:.2f} of its Gaussian prior's ({b:.4g}); "
-                              "the data barely move it, so the reported value is the prior's",
-                              parameter=name, ratio=round(ratio, 3), prior=["gaussian", a, b])
+                              f"the data barely move it, so the reported value is mostly the prior's{said}",
+                              severity=Severity.ERROR if ratio >= PRIOR_ONLY else Severity.WARNING,
+                              parameter=name, ratio=round(ratio, 3), prior=["gaussian", a, b],
+                              data_alone=[round(alone[0], 6), round(alone[1], 6)] if alone else None)
                 continue
-            alone = data_alone(mean, std, a, b) if std > 0 else None
             if alone is not None and abs(mean - alone[0]) >= SHIFT * alone[1]:
                 shift, tension = abs(mean - alone[0]) / alone[1], abs(alone[0] - a) / math.hypot(alone[1], b)
                 yield finding("param.prior_shift",

@@ -127,3 +127,9 @@ def test_the_method_operator_is_given_the_read_numbers_as_constants(tmp_path: Pa
     assert result.status == "done", result.error
     assert asked and asked[0]["properties"]["width"] == {"const": 4}
     assert ran_with(result.run_dir)["width"] == 4  # code put it back over the model's 9
+
+
+def test_a_negated_name_value_pair_states_nothing() -> None:
+    read = understand_task("cosmology.fit_supernovae", "Fit the supernovae; do not use model: wcdm.", {}, [])
+    assert "model" not in read.arguments
+    assert understand_task("cosmology.fit_supernovae", "Fit with model: wcdm.", {}, []).arguments["model"] == "wcdm"

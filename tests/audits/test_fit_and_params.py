@@ -87,3 +87,14 @@ def test_data_alone_inverts_a_gaussian_prior_exactly() -> None:
     m, s = (0.35 / 0.019**2 + 0.30 / 0.02**2) / precision, precision**-0.5
     assert data_alone(m, s, 0.30, 0.02) == pytest.approx((0.35, 0.019), rel=1e-9)
     assert data_alone(0.3, 0.025, 0.30, 0.02) is None  # wider than the prior: nothing to undo
+
+
+def test_a_gaussian_prior_carrying_most_of_the_posterior_is_a_warning_with_the_data_only_value() -> None:
+    """Binned JLA with the prior N(0.30, 0.02): posterior std 0.0168 is 0.84 of the prior's — the data alone
+    give ± 0.031.  A warning that says so (the task asked for the prior), an error only from 0.9."""
+    diagnostics = {"gaussian_priors": {"Omega_m": {"mean": 0.3, "std": 0.02}}}
+    (f,) = audit(values={"Omega_m": posterior(0.2993, 0.01683)}, diagnostics=diagnostics)
+    assert (f.code, f.severity) == ("param.prior_dominated", "warning")
+    assert f.evidence["data_alone"][1] == pytest.approx(0.031, abs=0.001) and "data alone give" in f.message
+    (g,) = audit(values={"Omega_m": posterior(0.30, 0.0185)}, diagnostics=diagnostics)
+    assert (g.code, g.severity) == ("param.prior_dominated", "error")
