@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,17 +20,21 @@ from cmbagent.agents import (
     TaskContext,
     clip,
 )
+from cmbagent.audits import finding
 from cmbagent.exceptions import OutputValidationError
+from cmbagent.planner._findings import record_findings
 from cmbagent.planner._requirements import write_requirements
 from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState, go
 from cmbagent.state import (
+    Finding,
     Plan,
     PlanDraft,
     Requirement,
     RequirementCheck,
     RunStatus,
     SkipReason,
+    StepDraft,
     StepRecord,
     StepStatus,
     TaskBrief,
@@ -127,6 +132,29 @@ def without_repeats(draft: PlanDraft, fixed: Callable[[str], Mapping[str, Any]] 
     return draft if len(kept) == len(draft.steps) else draft.model_copy(update={"steps": kept})
 
 
+def aimless(step: StepDraft) -> bool:
+    """A step without a method whose goal has no word in it, only identifiers, paths or fragments
+    ("method_operator", "data/regression.csv", "output_file", "mjn-1", "n" — SmolLM2's goals for the code
+    steps it added behind the method step); "Answer." is a goal."""
+    words = [w.strip(".,;:!?()\"'") for w in step.goal.split()]
+    return step.method is None and not any(len(w) >= 3 and w.isalpha() for w in words)
+
+
+def without_aimless(draft: PlanDraft) -> tuple[PlanDraft, list[str]]:
+    """The draft without :func:`aimless` steps, and a line for each one dropped (title, agent and goal)."""
+    kept = [s for s in draft.steps if not aimless(s)]
+    if len(kept) == len(draft.steps):
+        return draft, []
+    dropped = [f"{clip(s.title, 80)!r} ({s.agent}, goal {clip(s.goal, 60)!r})" for s in draft.steps if aimless(s)]
+    return draft.model_copy(update={"steps": kept}), dropped
+
+
+def aimless_finding(dropped: list[str], where: str) -> Finding:
+    shown = "; ".join(dropped[:6]) + (f"; and {len(dropped) - 6} more" if len(dropped) > 6 else "")
+    return finding("plan.aimless_steps", f"code dropped {len(dropped)} step(s) of the {where} whose goal has no "
+                                         f"word in it: {shown}", dropped=dropped)
+
+
 def problems_of(rt: Runtime, plan: Plan, task: Any = None) -> list[str]:
     named = rt.plan_methods(task) if task is not None else None
     return plan_problems(plan, step_agents=rt.step_agents(), method_agents=rt.registry.step_agents("method"),
@@ -140,11 +168,13 @@ def plan(rt: Runtime, state: RunState) -> Any:
     feedback = list(state.feedback)
     proposal: Plan | None = None
     problems: list[str] = []
+    dropped: list[str] = []
     for _ in range(rt.settings.max_plan_repairs + 1):
         context = PlanContext(brief=state.brief, previous_plan=state.plan, requests=feedback + problems,
                               max_steps=rt.settings.max_steps, index=rt.index_description)
         try:
             draft = rt.ask("planner", context, PlanDraft, methods=rt.plan_methods(state.task))
+            draft, dropped = without_aimless(draft)
             proposal = without_repeats(draft, state.fixed).numbered()
         except OutputValidationError as exc:
             proposal, problems = None, [f"the plan did not validate: {exc}"]
@@ -160,7 +190,8 @@ def plan(rt: Runtime, state: RunState) -> Any:
     rt.folder.write_plan(data, version)
     rt.events.emit("plan_proposed", plan=data, round=state.review_round + 1)
     nxt = "review" if rt.settings.n_reviews > 0 and state.review_round < rt.settings.n_reviews else "approve"
-    return go(nxt, plan=proposal, plan_version=version, feedback=[])
+    noted = record_findings(rt, state, [aimless_finding(dropped, "plan")]) if dropped else {}
+    return go(nxt, plan=proposal, plan_version=version, feedback=[], **noted)
 
 
 def review(rt: Runtime, state: RunState) -> Any:
@@ -267,11 +298,13 @@ def replan(rt: Runtime, state: RunState) -> Any:
         decision = ReplanDecision(action="skip", reason=f"the replanner's reply did not validate: {exc}")
     new_ids: list[str] = []
     skipped: list[str] = []
+    dropped: list[str] = []
     if decision.action == "revise" and decision.new_steps:
         at = plan_obj.ids.index(step.id) + 1
-        fresh = without_repeats(PlanDraft(steps=list(decision.new_steps)), state.fixed).numbered(used=used)
+        revision, dropped = without_aimless(PlanDraft(steps=list(decision.new_steps)))
+        fresh = without_repeats(revision, state.fixed).numbered(used=used)
         candidate = Plan(steps=plan_obj.steps[:at] + fresh.steps, rationale=plan_obj.rationale)
-        problems = problems_of(rt, candidate, state.task)
+        problems = problems_of(rt, candidate, state.task) if fresh.steps else ["none of its steps has a goal"]
         if problems:
             decision = ReplanDecision(action="skip", reason=f"{decision.reason} (revision rejected: {'; '.join(problems)})")
         else:
@@ -301,6 +334,8 @@ def replan(rt: Runtime, state: RunState) -> Any:
         version = state.plan_version + 1
         rt.folder.write_plan(plan_obj.model_dump(mode="json"), version)
         update.update(plan=plan_obj, plan_version=version)
+    if dropped:
+        update.update(record_findings(rt, state, [aimless_finding(dropped, "revision")]))  # run-level: no steps
     return go("dispatch", **update)
 
 

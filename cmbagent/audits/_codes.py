@@ -51,6 +51,12 @@ declare_code("param.prior_dominated", Severity.ERROR,
              "A reported posterior is as wide as its prior, or piles up against a prior bound.",
              "Report the parameter as unconstrained (or its bound), widen the prior, or add data that constrain it.")
 
+declare_code("plan.aimless_steps", Severity.NOTE,
+             "Code dropped planned steps without a method whose goal has no word in it (only identifiers, file "
+             "names or fragments such as 'output_file'): there was nothing to achieve, nothing to check them "
+             "against.",
+             "Write each step's goal as what the step must achieve, in a sentence.")
+
 declare_code("param.prior_shift", Severity.WARNING,
              "An informative Gaussian prior moves a reported posterior by a standard deviation or more of what the "
              "data alone give: the value is partly the prior's.",

@@ -62,3 +62,21 @@ def test_a_revision_repeating_one_of_its_own_steps_adds_it_once(tmp_path: Path) 
                    sandbox="process")
     titles = [s["title"] for s in result.steps]
     assert titles.count("Task brief") == 1 and "Part 1 again" in titles, titles
+
+
+def test_steps_whose_goal_is_not_a_sentence_are_dropped_and_the_report_says_so(tmp_path: Path) -> None:
+    """SmolLM2 added six code steps behind the method step of the ICL-posterior task, with goals
+    "method_operator", "data/regression.csv", "output_file", …: code drops them, with a note in the report."""
+    from cmbagent.state import PlanDraft, StepDraft
+
+    draft = PlanDraft(steps=[
+        StepDraft(title="Part 1", goal="Write part one of the essay.", agent="researcher"),
+        StepDraft(title="Method Description", goal="method_operator", agent="engineer"),
+        StepDraft(title="Data", goal="data/regression.csv", agent="engineer"),
+        StepDraft(title="Plot", goal="Plot it", agent="researcher")])
+    result = solve("Write one part.", workspace=tmp_path, model="scripted", n_reviews=0,
+                   models={"scripted": brain(planner=lambda r: draft)}, sandbox="process")
+    assert result.status == "done", result.error
+    assert [s["title"] for s in result.steps] == ["Part 1", "Plot"]
+    report = (result.run_dir / "report.md").read_text()
+    assert "plan.aimless_steps" in report and "'data/regression.csv'" in report
