@@ -4,6 +4,7 @@ the sandbox, the event log and the settings.  One ``Runtime`` per process; resum
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,8 @@ from cmbagent.agents import (
     AgentContext,
     AgentRegistry,
     ReplanContext,
+    StepContext,
+    TaskContext,
     bind_schema,
     catalogue_lines,
     output_format,
@@ -24,7 +27,7 @@ from cmbagent.exceptions import ConfigError, OutputValidationError
 from cmbagent.models import ImagePart, Message, ModelRequest, ModelResponse, TextPart
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import Executor
-from cmbagent.state import ArgumentShapes, Plan, PlanStep
+from cmbagent.state import IMAGE_SUFFIXES, ArgumentShapes, Plan, PlanStep
 
 __all__ = ["CATALOGUE_LIMIT", "Client", "GraphSettings", "Runtime"]
 
@@ -57,6 +60,10 @@ class GraphSettings:
     heartbeat_s: float = 30.0  # a cell running longer reports its elapsed time and last output line this often
     vision: bool = False
     allow_install: bool = False  # pip installs into <run>/.overlay/site-packages (see planner/_install.py)
+
+
+#: what the run itself writes into a step's outputs (cell logs, install logs, a method's result, an answer)
+_RECORDS = re.compile(r"(?:install-)?attempt-\d+\.txt|result\.json|answer\.md")
 
 
 class Runtime:
@@ -135,9 +142,29 @@ class Runtime:
     @functools.cached_property
     def argument_shapes(self) -> ArgumentShapes:
         """Each registered method's argument names and types, for the schemas of plans, briefs and calls."""
-        from cmbagent.tools.methods import iter_methods
+        from cmbagent.tools.methods import iter_methods, path_arguments
 
-        return ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()})
+        return ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()},
+                                 inputs={spec.name: [a for a, kind in path_arguments(spec.name).items() if kind == "input"]
+                                         for spec in iter_methods()})
+
+    def known_files(self, context: AgentContext) -> list[str] | None:
+        """The files a call may name as a method's input, run-relative: the task's inputs, and for a step or a
+        replan the files earlier steps wrote (their outputs, figures and results aside); None where the context
+        knows no files."""
+        brief = getattr(context, "brief", None)
+        if isinstance(context, TaskContext):
+            inputs = list(context.data_files)
+        elif brief is not None:
+            inputs = list(brief.data_files)
+        else:
+            return None
+        if not isinstance(context, (StepContext, ReplanContext)):
+            return inputs
+        steps = self.folder.path / "steps"
+        made = sorted(str(p.relative_to(self.folder.path)) for p in steps.glob("*/outputs/**/*")
+                      if p.is_file() and not _RECORDS.fullmatch(p.name) and not p.name.lower().endswith(IMAGE_SUFFIXES))
+        return [*inputs, *made[:40]]
 
     def plan_methods(self, task: Any) -> list[str] | None:
         """The methods plans may name for ``task``: only the one its front matter names, when it names a
@@ -204,8 +231,10 @@ class Runtime:
                 f"{spec.path}: agent {agent!r} declares output_schema {spec.output_schema}, but the graph asks it "
                 f"for a {expect.__name__} here; declare {expect.__name__}"
             )
+        files = self.known_files(context)
+        shapes = self.argument_shapes if files is None else self.argument_shapes.with_files(files)
         schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=methods or self.method_names,
-                             arguments=self.argument_shapes,
+                             arguments=shapes,
                              named=_named_method(context) or (methods[0] if methods and len(methods) == 1 else None),
                              files=getattr(context, "data_files", None), max_steps=self.settings.max_steps,
                              method_agents=sorted(self.registry.step_agents("method")), fixed=fixed,

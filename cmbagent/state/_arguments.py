@@ -58,10 +58,13 @@ class ArgumentShapes:
 
     shapes: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     required: tuple[tuple[str, tuple[str, ...]], ...] = ()  # per method: the arguments it cannot do without
+    inputs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # per method: its input-file arguments
 
     @classmethod
-    def of(cls, parameters: Mapping[str, Mapping[str, Any]]) -> ArgumentShapes:
-        """From ``{method: parameters JSON schema}`` (a registry's ``schema["parameters"]`` per method)."""
+    def of(cls, parameters: Mapping[str, Mapping[str, Any]],
+           inputs: Mapping[str, Iterable[str]] | None = None) -> ArgumentShapes:
+        """From ``{method: parameters JSON schema}`` (a registry's ``schema["parameters"]`` per method) and
+        ``{method: its input-file arguments}``."""
         shapes, required = [], []
         for method in sorted(parameters):
             schema = parameters[method]
@@ -70,7 +73,20 @@ class ArgumentShapes:
             shapes.append((method, tuple((name, json.dumps(_inline(props[name], defs), sort_keys=True))
                                          for name in props)))
             required.append((method, tuple(schema.get("required", []))))
-        return cls(tuple(shapes), tuple(required))
+        files = tuple((m, tuple(names)) for m, names in sorted((inputs or {}).items()))
+        return cls(tuple(shapes), tuple(required), files)
+
+    def with_files(self, files: Iterable[str]) -> ArgumentShapes:
+        """These shapes with every input-file argument one of ``files`` (the run's inputs and the files its steps
+        wrote): nothing to invent (SmolLM2 passed ``data: "data_engineer"`` to a method whose planted check needs
+        no file).  With no files, such an argument can only be null (a required one is then refused by the
+        method with a sentence that names it)."""
+        known = list(dict.fromkeys(files))
+        inputs = dict(self.inputs)
+        shapes = tuple((method, tuple((arg, json.dumps(_only(json.loads(shape), known), sort_keys=True))
+                                      if arg in inputs.get(method, ()) else (arg, shape) for arg, shape in args))
+                       for method, args in self.shapes)
+        return ArgumentShapes(shapes, self.required, self.inputs)
 
     def __bool__(self) -> bool:
         return bool(self.shapes)
@@ -106,6 +122,22 @@ class ArgumentShapes:
     def any_method(self) -> dict[str, Any]:
         """An arguments object for a method not known in advance: any method's argument names, untyped."""
         return closed_object({name: {} for name in self.all_names()})
+
+
+def _only(shape: Any, files: list[str]) -> Any:
+    """``shape`` with each string in it one of ``files`` (null where there are none)."""
+    if not isinstance(shape, dict):
+        return shape
+    if "anyOf" in shape:
+        options = [_only(option, files) for option in shape["anyOf"]]
+        kept = [o for n, o in enumerate(options) if o not in options[:n]]
+        return {"anyOf": kept} if len(kept) > 1 else kept[0]
+    if shape.get("type") == "string":
+        return {"type": "string", "enum": files} if files else {"type": "null"}
+    if shape.get("type") == "array":
+        items = _only(shape.get("items", {"type": "string"}), files)
+        return {**shape, "items": items} if files else {"type": "array", "maxItems": 0}
+    return shape
 
 
 def closed_object(properties: Mapping[str, Any]) -> dict[str, Any]:

@@ -53,7 +53,9 @@ def test_the_analyst_and_the_planner_are_asked_for_the_named_method_only(tmp_pat
     assert "method_operator" not in other_step["properties"]["agent"]["enum"]
     calls = method_step["properties"]["method"]["anyOf"]
     assert [c["properties"]["name"]["const"] for c in calls] == [SN]  # not the other registered methods
-    assert calls[0]["properties"]["arguments"]["properties"]["data"]["maxLength"] == 200
+    arguments = calls[0]["properties"]["arguments"]["properties"]
+    assert arguments["data"] == {"type": "string", "enum": files}  # an input file of the run, nothing invented
+    assert arguments["covariance"] == {"anyOf": [{"type": "string", "enum": files}, {"type": "null"}]}
     # the first step is the method step; at most the run's max_steps (12): one exact tuple per plan length
     lengths = plan["properties"]["steps"]["anyOf"]
     assert [t["maxItems"] for t in lengths] == list(range(1, 13)) and "items" not in lengths[0]

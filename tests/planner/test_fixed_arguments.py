@@ -72,3 +72,48 @@ def result_arguments(run: Path) -> dict[str, str]:
     cell = next(run.glob("steps/01-*/cells/attempt-1.py")).read_text()
     literal = cell.split("json.loads(", 1)[1].split("))\n", 1)[0]
     return json.loads(ast.literal_eval(literal))
+
+
+def test_a_method_file_argument_names_only_files_the_run_has(tmp_path: Path) -> None:
+    """Input-file arguments are enums of the run's files: the task's inputs, and for a step the files earlier
+    steps wrote (SmolLM2 passed ``data: "data_engineer"`` to lm.jola, whose planted check needs no file, and
+    the step failed twice).  With no file at all, such an argument can only be null."""
+    from cmbagent.agents._schemas import CodeDraft
+    from cmbagent.cells import print_result
+
+    task = tmp_path / "task.md"
+    task.write_text("---\ntitle: Make and summarise a chain\n---\nDraw a chain, then summarise it.\n")
+    plan = Plan(steps=[
+        PlanStep(id="s1", title="Draw a chain", goal="Write an MCMC chain.", agent="engineer"),
+        PlanStep(id="s2", title="Summarise", goal="Summarise the chain.", agent="method_operator",
+                 method=MethodCall(name="cosmology.summarize_chain", arguments={}))])
+    schemas: dict[str, dict[str, object]] = {}
+
+    def planner(request):  # type: ignore[no-untyped-def]
+        step = request.output_schema.model_json_schema()["$defs"]["StepDraft"]["anyOf"][0]
+        calls = step["properties"]["method"]["anyOf"]
+        schemas["plan"] = next(c for c in calls if c["properties"]["name"]["const"] == "cosmology.summarize_chain")
+        return plan
+
+    def engineer(request):  # type: ignore[no-untyped-def]
+        folder = request.context.folder
+        return CodeDraft(code="import json\nimport numpy as np\nrng = np.random.default_rng(0)\n"
+                              f"np.savetxt('{folder}/outputs/chain.txt', np.column_stack([rng.normal(0.3, 0.02, 4000), "
+                              "rng.normal(0.7, 0.01, 4000)]), header='omega_m h0')\n"
+                              + print_result("{'n_samples': 4000}"))
+
+    def operator(request):  # type: ignore[no-untyped-def]
+        schemas["call"] = request.output_schema.model_json_schema()["properties"]["arguments"]
+        made = schemas["call"]["properties"]["chain"]["enum"]
+        return MethodCallDraft(method="cosmology.summarize_chain", arguments={"chain": made[0]})
+
+    result = solve(task, workspace=tmp_path / "ws", model="scripted", n_reviews=0, sandbox="process",
+                   models={"scripted": brain(planner=planner, engineer=engineer, method_operator=operator)})
+    # at planning time the run had no file: the planner could not name one
+    assert schemas["plan"]["properties"]["arguments"]["properties"]["chain"] == {"type": "null"}
+    # at the method step, the chain the engineer's step wrote is the one file it may name
+    made = schemas["call"]["properties"]["chain"]["enum"]
+    assert len(made) == 1 and made[0].startswith("steps/01-") and made[0].endswith("outputs/chain.txt")
+    assert result.status == "done", result.error
+    summary = json.loads(next(result.run_dir.glob("steps/02-*/outputs/result.json")).read_text())
+    assert summary["values"]["Omega_m"]["mean"] == pytest.approx(0.3, abs=0.005)  # the chain the engineer drew

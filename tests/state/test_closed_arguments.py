@@ -194,3 +194,20 @@ def test_repeated_steps_of_a_draft_are_dropped_before_numbering() -> None:
     kept = without_repeats(PlanDraft(steps=audits), lambda method: fixed.get(method, {}))
     assert [s.title for s in kept.steps] == ["Audit 0"]
     assert len(without_repeats(PlanDraft(steps=audits)).steps) == 3
+
+
+def test_input_file_arguments_are_the_runs_files_or_nothing() -> None:
+    from cmbagent.state import ArgumentShapes
+    from cmbagent.tools.methods import get_method, path_arguments
+
+    shapes = ArgumentShapes.of({"lm.jola": get_method("lm.jola").schema["parameters"]},
+                               inputs={"lm.jola": [a for a, k in path_arguments("lm.jola").items() if k == "input"]})
+    free = shapes.closed("lm.jola")["properties"]["data"]
+    assert {"type": "string", "maxLength": 200} in free["anyOf"]  # no files known: bounded, as before
+    assert shapes.with_files([]).closed("lm.jola")["properties"]["data"] == {"type": "null"}
+    data = shapes.with_files(["data/pairs.csv"]).closed("lm.jola")["properties"]["data"]
+    assert data == {"anyOf": [{"type": "string", "enum": ["data/pairs.csv"]}, {"type": "null"}]}
+    fixed = shapes.with_files([]).closed("lm.jola", fixed={"data": "data/given.csv"})["properties"]["data"]
+    assert fixed == {"const": "data/given.csv"}  # what the task states wins
+    assert shapes.with_files(["a.csv"]).closed("lm.jola")["properties"]["n_heads"] == \
+        shapes.closed("lm.jola")["properties"]["n_heads"]  # other arguments untouched
