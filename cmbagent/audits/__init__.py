@@ -97,15 +97,22 @@ def audit_run(evidence: RunEvidence) -> AuditOutcome:
 
 
 def critic_findings(critic: str, critique: Critique, *, step_id: str, cell: str | None) -> list[Finding]:
-    """The findings a critic added to its verdict, in the audits' schema (``source`` names the critic)."""
+    """The findings a critic added to its verdict, in the audits' schema (``source`` names the critic).
+
+    A critic that accepted the step rated nothing in it an error: its "error" findings are recorded as warnings
+    (SmolLM2's step critic accepted a step and, in the same reply, filed the step's own region counts as three
+    error findings coded after its figure; the step was rejected and run again)."""
     out = []
     for raw in critique.findings:
         code = raw.code.strip().lower().replace(" ", "_") or "critic.finding"
+        severity = Severity(raw.severity)
+        if critique.accepted and severity is Severity.ERROR:
+            severity = Severity.WARNING
         try:
-            out.append(Finding(code=code, severity=Severity(raw.severity), step_id=step_id, message=raw.message,
+            out.append(Finding(code=code, severity=severity, step_id=step_id, message=raw.message,
                                cell=cell, settle=raw.settle, source=critic))
         except ValueError:  # a malformed code from a model: keep the finding under a neutral code
-            out.append(Finding(code="critic.finding", severity=Severity(raw.severity), step_id=step_id,
+            out.append(Finding(code="critic.finding", severity=severity, step_id=step_id,
                                message=f"{raw.code}: {raw.message}", cell=cell, settle=raw.settle, source=critic,
                                evidence={"code_given": raw.code}))
     return out

@@ -115,3 +115,19 @@ def test_the_methods_own_name_cites_nothing() -> None:
     for noise in ["causal.dml_ate.c C++00000001", "dml_ate", "causal.dml_ate failed", "causal"]:
         assert not named.cites(noise), noise
     assert named.cites("dml_ate.png has no axis labels") and named.cites("the ate is biased")
+
+
+def test_an_accepting_critics_error_findings_are_warnings() -> None:
+    """SmolLM2's step critic accepted the LIF step and, in the same reply, filed its region counts as error
+    findings coded after the figure: they cited the result (its numbers, its figure), so they rejected the step
+    and the method ran again.  A critic that accepts rated nothing an error: they are kept as warnings."""
+    from cmbagent.audits import critic_findings
+    from cmbagent.state import CriticFinding
+
+    echo = CriticFinding(code="figures_lif_regions.png", severity="error", message="chi2 1745.31, Omega_m 0.3512")
+    accepted = Critique(accepted=True, verdict="fine", findings=[echo])
+    [kept] = critic_findings("step_critic", accepted, step_id="s1", cell="cell.py")
+    assert kept.severity is Severity.WARNING and kept.message == echo.message and kept.source == "step_critic"
+    rejected = Critique(accepted=False, verdict="chi2 1745.31 is wrong", findings=[echo])
+    [stands] = critic_findings("step_critic", rejected, step_id="s1", cell="cell.py")
+    assert stands.severity is Severity.ERROR
