@@ -26,6 +26,8 @@ from cmbagent.state import (
     ReportDraft,
     StepDraft,
     TaskBrief,
+    bounded_list,
+    bounded_text,
     brief_schema,
     critique_schema,
     plan_schema,
@@ -259,7 +261,30 @@ def _replan_schema(step: type[StepDraft], most: int | None = None) -> type[Repla
     extra: dict[str, Any] = {} if most is None else {"maxItems": most}
     new_steps: Any = (list[step], Field(default_factory=list, description=field.description,  # type: ignore[valid-type]
                                         json_schema_extra=extra))
-    return create_model("ReplanDecision", __base__=ReplanDecision, __doc__=ReplanDecision.__doc__, new_steps=new_steps)
+    return create_model("ReplanDecision", __base__=ReplanDecision, __doc__=ReplanDecision.__doc__, new_steps=new_steps,
+                        reason=bounded_text(ReplanDecision, "reason", 400))
+
+
+#: the short judgements' texts and lists, bounded for a grammar (schema only; validation as declared): SmolLM2
+#: wrote a 5,453-token plan review (334 s on one core) into the unbounded ``comments`` of PlanReview
+_SHORT_BOUNDS: dict[type[BaseModel], tuple[dict[str, int], dict[str, tuple[int, int]]]] = {
+    PlanReview: ({}, {"comments": (5, 300)}),
+    CodeReview: ({}, {"issues": (5, 200)}),
+    CodeDraft: ({"explanation": 600}, {}),
+    DebugFix: ({"diagnosis": 400}, {}),
+    InstallAdvice: ({"module": 80, "advice": 400}, {"alternatives": (5, 80), "packages": (5, 80)}),
+    ControlDecision: ({"reason": 400}, {}),
+    AuditReport: ({}, {"findings": (6, 300)}),
+}
+
+
+@functools.lru_cache(maxsize=16)
+def _short_schema(schema: type[BaseModel]) -> type[BaseModel]:
+    """``schema`` with :data:`_SHORT_BOUNDS` (a cell's code itself stays unbounded: the deadline bounds it)."""
+    texts, lists = _SHORT_BOUNDS[schema]
+    fields = {name: bounded_text(schema, name, limit) for name, limit in texts.items()}
+    fields.update({name: bounded_list(schema, name, chars, count) for name, (count, chars) in lists.items()})
+    return create_model(schema.__name__, __base__=schema, __doc__=schema.__doc__, **fields)
 
 
 @functools.lru_cache(maxsize=16)
@@ -335,4 +360,6 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
         return _summary_schema()
     if schema is TextAnswer:
         return _text_schema(tuple(dict.fromkeys(citable)))
+    if schema in _SHORT_BOUNDS:
+        return _short_schema(schema)
     return schema

@@ -180,6 +180,10 @@ class MethodRole(StepRole):
                 refused = f"the planned call of {step.method.name} was refused: {exc}"
             else:  # only the validation is guarded: a failure of the run itself is the attempt's outcome
                 return _run_method(call, step.method.name, full)
+        elif last is not None and call.number == 2 and step.method is not None:
+            retried = _without_culprit(call, step.method.name, {**step.method.arguments, **fixed}, fixed, last)
+            if retried is not None:
+                return retried
         from cmbagent.tools.methods import get_method
 
         described = get_method(step.method.name).describe() if step.method else {}
@@ -195,6 +199,32 @@ class MethodRole(StepRole):
             return Attempt(number=call.number, status="error", error_name=type(exc).__name__, error=str(exc),
                            code_hash=f"args:{json.dumps(arguments, sort_keys=True, default=str)}")
         return _run_method(call, draft.method, full)
+
+
+def _without_culprit(call: StepCall, name: str, planned: dict[str, Any], fixed: dict[str, Any],
+                     last: Attempt) -> Attempt | None:
+    """The planned call once more, without the one optional argument the method refused by name ("test_fraction:
+    must lie in [0.05, 0.9], got 1.0"), so its default applies -- code's repair of a planner's out-of-range
+    choice (SmolLM2 planned 1.0; asked again, the method operator chose 1.5).  None when the refusal names no
+    such argument, or it is one the task states.  A ``method.argument_defaulted`` note says what was dropped."""
+    from cmbagent.tools.methods import get_method
+
+    match = re.match(r"(?:\w+Error: )?(\w+): ", last.error or "")
+    culprit = match.group(1) if match else None
+    if culprit is None or culprit not in planned or culprit in fixed or culprit in get_method(name).required:
+        return None
+    try:
+        full = _full_arguments(call, name, {k: v for k, v in planned.items() if k != culprit})
+    except UserError:
+        return None
+    from cmbagent.audits import finding
+
+    attempt = _run_method(call, name, full)
+    attempt.findings = [finding(
+        "method.argument_defaulted", f"code ran {name} with {culprit} at its default: the planned {culprit} = "
+        f"{planned[culprit]!r} was refused ({clip(last.error or '', 200)})", argument=culprit,
+        planned=planned[culprit]).model_copy(update={"step_id": call.step.id, "cell": attempt.cell})]
+    return attempt
 
 
 def _full_arguments(call: StepCall, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

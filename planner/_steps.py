@@ -88,7 +88,7 @@ def critique(rt: Runtime, state: RunState) -> Any:
     earlier = [r for r in state.started() if r.id != step.id and r.status is StepStatus.DONE]
     evidence = step_evidence(rt.folder.path, step=step, attempt=attempt, task=state.task, earlier=earlier,
                              result_path=files.result_path if attempt.method else None)
-    findings = audit_step(evidence).findings
+    findings = [*attempt.findings, *audit_step(evidence).findings]  # what code noted while acting, then the audits
     context = CritiqueContext(step=step, folder=files.rel, output=head_tail(attempt.output), values=values,
                               checks=checks, method=attempt.method, key_points=attempt.key_points, findings=findings)
     verdicts: list[tuple[str, Critique]] = [("step_critic", rt.ask("step_critic", context, Critique))]

@@ -51,6 +51,11 @@ declare_code("param.prior_dominated", Severity.ERROR,
              "A reported posterior is as wide as its prior, or piles up against a prior bound.",
              "Report the parameter as unconstrained (or its bound), widen the prior, or add data that constrain it.")
 
+declare_code("method.argument_defaulted", Severity.NOTE,
+             "The method refused an optional argument of the planned call by name; code ran the call once more with "
+             "that argument at its default.",
+             "If the default is not what the task needs, state the value in the task's front matter.")
+
 declare_code("plan.aimless_steps", Severity.NOTE,
              "Code dropped planned steps without a method whose goal has no word in it (only identifiers, file "
              "names or fragments such as 'output_file'): there was nothing to achieve, nothing to check them "

@@ -10,7 +10,7 @@ checklist (:class:`Requirement`, :class:`RequirementCheck`) and ``run.json`` (:c
 
 from __future__ import annotations
 
-from cmbagent.state._arguments import ArgumentShapes, unknown_arguments
+from cmbagent.state._arguments import ArgumentShapes, bounded_list, bounded_text, unknown_arguments
 from cmbagent.state._citations import Citation, citation_markers
 from cmbagent.state._findings import Finding, Severity
 from cmbagent.state._plan import (
@@ -94,6 +94,8 @@ __all__ = [
     "TaskBrief",
     "TaskSpec",
     "best_entry",
+    "bounded_list",
+    "bounded_text",
     "brief_schema",
     "citation_markers",
     "critique_schema",

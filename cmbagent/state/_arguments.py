@@ -24,6 +24,8 @@ __all__ = ["ArgumentShapes", "bounded_list", "bounded_text", "unknown_arguments"
 
 #: longest free string argument a constrained decoder may write (file paths, column names, labels)
 STRING_ARGUMENT_CHARS = 200
+#: longest list argument a constrained decoder may write (ihdp's 25 covariates fit four times over)
+LIST_ARGUMENT_ITEMS = 100
 #: JSON-schema keywords a grammar uses; the rest (descriptions, titles, defaults, examples) only cost tokens
 _KEEP = frozenset({"type", "enum", "const", "anyOf", "oneOf", "allOf", "items", "prefixItems", "properties",
                    "required", "additionalProperties", "minimum", "maximum", "exclusiveMinimum",
@@ -49,6 +51,8 @@ def _inline(node: Any, defs: Mapping[str, Any], depth: int = 0) -> Any:
             out[key] = _inline(value, defs, depth)
     if out.get("type") == "string" and not {"enum", "const", "pattern", "maxLength"} & set(out):
         out["maxLength"] = STRING_ARGUMENT_CHARS  # a path or a name: SmolLM2 grew one to 4,000 tokens
+    if out.get("type") == "array" and not {"maxItems", "prefixItems"} & set(out):
+        out["maxItems"] = LIST_ARGUMENT_ITEMS  # latencies, columns, seeds: a list a decoder must close
     return out
 
 

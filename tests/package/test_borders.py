@@ -27,7 +27,7 @@ PUBLIC = {
         "PlanStep", "ReportDraft", "ReportInputs", "RunRecord", "RunStatus", "Severity", "SkipReason", "StepDraft",
         "StepRecord", "StepStatus", "TaskBrief", "TaskSpec", "citation_markers", "next_step_ids", "plan_problems", "plan_schema",
         "slugify", "step_schema", "ArgumentShapes", "brief_schema", "unknown_arguments", "critique_schema", "report_schema",
-        "REQUIREMENT_UNMET", "Requirement", "RequirementCheck", "best_entry", "find_value", "requested_number", "same_value",
+        "REQUIREMENT_UNMET", "Requirement", "RequirementCheck", "best_entry", "bounded_list", "bounded_text", "find_value", "requested_number", "same_value",
     },
     "cmbagent.agents": {
         "CODE_CHARS", "OFFLINE", "PLACEHOLDERS", "ROLES", "ROLE_SCHEMAS", "SCHEMAS", "STEP_ROLES", "TIERS",

@@ -117,3 +117,28 @@ def test_a_method_file_argument_names_only_files_the_run_has(tmp_path: Path) -> 
     assert result.status == "done", result.error
     summary = json.loads(next(result.run_dir.glob("steps/02-*/outputs/result.json")).read_text())
     assert summary["values"]["Omega_m"]["mean"] == pytest.approx(0.3, abs=0.005)  # the chain the engineer drew
+
+
+def test_an_optional_argument_the_method_refuses_falls_back_to_its_default(tmp_path: Path) -> None:
+    """SmolLM2 planned lm.jola with test_fraction 1.0 ("must lie in [0.05, 0.9]"); asked again, the method
+    operator chose 1.5, and the step failed.  Code retries the planned call once without the refused optional
+    argument, and a note says so; an argument the task states is never dropped."""
+    task = tmp_path / "task.md"
+    task.write_text("---\ntitle: LIF regions\n---\nCount the regions of a small LIF network of width 3.\n")
+    planned = {"width": 3, "depth": 1, "latencies": [1, 2], "samples": 2000, "beta": 2.0}
+    plan = Plan(steps=[PlanStep(id="s1", title="Count regions", goal="Count the regions.", agent="method_operator",
+                                method=MethodCall(name="theory.lif_snn_regions", arguments=planned))])
+    asked = []
+
+    def operator(request):  # type: ignore[no-untyped-def]
+        asked.append(request)
+        return MethodCallDraft(method="theory.lif_snn_regions", arguments={"beta": 3.0})
+
+    result = solve(task, workspace=tmp_path / "ws", model="scripted", sandbox="process",
+                   models={"scripted": brain(planner=lambda r: plan, method_operator=operator)})
+    assert result.status == "done", result.error
+    assert not asked  # code's retry ran before any model was asked again
+    cell = next(result.run_dir.glob("steps/01-*/cells/attempt-2.py")).read_text()
+    assert '\\"beta\\": 0.9' in cell and '\\"width\\": 3' in cell  # the default, and the rest as planned
+    report = (result.run_dir / "report.md").read_text()
+    assert "method.argument_defaulted" in report and "with beta at its default" in report and "2.0" in report

@@ -119,3 +119,44 @@ def test_no_bound_of_a_model_facing_schema_sits_beside_an_any_of() -> None:
                                 files=["data/sn.csv"], criteria=3 if declared is Critique else None, new_steps=2,
                                 citable=["c1"])
             assert _beside_any_of(bound.model_json_schema()) == [], (name, named)
+
+
+def _free(node: Any, defs: dict[str, Any], path: str = "", depth: int = 0) -> list[str]:
+    """Strings without a length, lists without a count (a grammar lets a decoder write them forever)."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if "$ref" in node and depth < 4:
+            return _free(defs[node["$ref"].rsplit("/", 1)[-1]], defs, path, depth + 1)
+        kind = node.get("type")
+        if kind == "string" and not {"enum", "const", "maxLength", "pattern"} & set(node):
+            found.append(path)
+        if kind == "array" and not {"maxItems", "prefixItems"} & set(node):
+            found.append(path + "[]")
+        for key, value in node.items():
+            if key != "$defs":
+                found += _free(value, defs, f"{path}/{key}", depth)
+    elif isinstance(node, list):
+        for n, value in enumerate(node):
+            found += _free(value, defs, f"{path}/{n}", depth)
+    return found
+
+
+def test_every_judgement_a_run_asks_for_is_bounded_but_code() -> None:
+    """SmolLM2 wrote a 5,453-token plan review (334 s on one core) into PlanReview's unbounded ``comments``.
+    Every schema a run asks a model for is bounded, but a cell's code (the call's deadline bounds that)."""
+    from cmbagent.agents import SCHEMAS, bind_schema
+    from cmbagent.state import ArgumentShapes, Critique
+    from cmbagent.tools.methods import iter_methods
+
+    shapes = ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()})
+    code = {"/properties/code", "/properties/revised_code/anyOf/0"}
+    for name, declared in SCHEMAS.items():
+        if name in ("IdeaSet", "IdeaReview"):  # the ideas workflow, not a run (left for its own issue)
+            continue
+        bound = bind_schema(declared, agents=["engineer", "method_operator"], methods=["theory.lif_snn_regions"],
+                            arguments=shapes, named="theory.lif_snn_regions", max_steps=4,
+                            method_agents=["method_operator"], files=["data/a.csv"],
+                            criteria=2 if declared is Critique else None, new_steps=2)
+        schema = bound.model_json_schema()
+        free = set(_free({k: v for k, v in schema.items() if k != "$defs"}, schema.get("$defs", {}))) - code
+        assert not free, (name, sorted(free))
