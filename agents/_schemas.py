@@ -324,7 +324,7 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
                 arguments: ArgumentShapes | None = None, named: str | None = None,
                 files: Sequence[str] | None = None, max_steps: int | None = None,
                 method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None,
-                criteria: int | None = None, new_steps: int | None = None,
+                criteria: int | Sequence[str] | None = None, new_steps: int | None = None,
                 citable: Sequence[str] = ()) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
     ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name

@@ -270,11 +270,11 @@ def _room(plan: Plan, failed: PlanStep, offered: int, max_steps: int) -> int:
     return max(0, min(offered or max_steps, max_steps - at))
 
 
-def _criteria_of(context: AgentContext) -> int | None:
-    """How many acceptance criteria the step a critic judges has (None: the context is not about a step)."""
+def _criteria_of(context: AgentContext) -> tuple[str, ...] | None:
+    """The acceptance criteria of the step a critic judges (None: the context is not about a step)."""
     step = getattr(context, "step", None)
     criteria = getattr(step, "acceptance_criteria", None)
-    return len(criteria) if isinstance(criteria, list) else None
+    return tuple(criteria) if isinstance(criteria, list) else None
 
 
 def _named_method(context: AgentContext) -> str | None:

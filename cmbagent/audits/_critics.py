@@ -98,7 +98,7 @@ def _significant(raw: str) -> int:
 def _reasons(critique: Critique) -> list[str]:
     """Everything a rejection says in its defence."""
     out = [critique.verdict, *critique.issues]
-    out += [f"{c.criterion} {c.evidence}" for c in critique.criteria if not c.met]
+    out += [c.evidence for c in critique.criteria if not c.met]  # the criterion is the step's words, not a reason
     out += [f"{f.code} {f.message} {f.settle}" for f in critique.findings]
     return [text for text in out if text.strip()]
 

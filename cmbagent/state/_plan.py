@@ -233,10 +233,11 @@ def _split_by_role(schema: dict[str, Any], model: Any = None, *, calling: list[s
 
 #: lengths and counts a grammar-constrained decoder must stay within (the schema a model sees; validation of a
 #: hosted model's longer reply is unchanged): a small model otherwise repeats a phrase or an item to its token limit.
-#: A step is at most ~4,900 characters under a grammar: SmolLM2-135M filled 8 criteria of 300 characters with
-#: digits and spent 2,338 tokens (7.6 minutes on one core) on a one-step plan
-_STEP_TEXT = {"title": 120, "goal": 400, "instructions": 1200}
-_STEP_LISTS = {"inputs": (8, 200), "expected_outputs": (4, 200), "acceptance_criteria": (4, 200)}
+#: A step is at most ~2,900 characters under a grammar: SmolLM2-135M filled 8 criteria of 300 characters with
+#: digits and spent 2,338 tokens (7.6 minutes on one core) on a one-step plan; at ~4,900 a plan of noise-filled
+#: steps still took 4,573 tokens (290 s)
+_STEP_TEXT = {"title": 120, "goal": 300, "instructions": 800}
+_STEP_LISTS = {"inputs": (4, 160), "expected_outputs": (3, 160), "acceptance_criteria": (3, 160)}
 
 
 def _bounded_texts() -> dict[str, Any]:

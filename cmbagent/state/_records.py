@@ -6,6 +6,7 @@ Statuses and reasons are enums, so code decides by value, never by matching the 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -180,34 +181,41 @@ class Critique(BaseModel):
 _CODE_PATTERN = r"^[a-z][a-z0-9_]{0,23}(\.[a-z0-9_]{1,23}){1,2}$"
 
 
-def critique_schema(criteria: int) -> type[Critique]:
-    """:class:`Critique` as a critic of a step with ``criteria`` acceptance criteria is asked for it: at most
-    one judgement per criterion, a few issues and findings, finding codes shaped like the audits', and every
-    string with a length a grammar-constrained decoder must close within (SmolLM2 listed 24 issues "c1".."d3"
-    and criteria "A".."D" for a step with one criterion).  Validation is :class:`Critique`'s own: a hosted
-    model's longer reply still counts.  Cached."""
-    return _critique_schema(max(0, criteria))
+def critique_schema(criteria: int | Sequence[str]) -> type[Critique]:
+    """:class:`Critique` as a critic of a step with these acceptance ``criteria`` (their texts, or how many) is
+    asked for it: at most one judgement per criterion, naming it by the step's own words (not the critic's:
+    SmolLM2 invented criteria "A".."D" for a step with one), a few issues and findings, finding codes shaped like
+    the audits', and every string with a length a grammar-constrained decoder must close within (SmolLM2 spent
+    2,054 tokens, 226 s on one core, on one critique filled to its old bounds).  Validation is
+    :class:`Critique`'s own: a hosted model's longer reply still counts.  Cached."""
+    if isinstance(criteria, int):
+        return _critique_schema(max(0, criteria), ())
+    texts = tuple(dict.fromkeys(c for c in criteria if c.strip()))
+    return _critique_schema(len(texts), texts)
 
 
 @functools.lru_cache(maxsize=16)
-def _critique_schema(criteria: int) -> type[Critique]:
+def _critique_schema(criteria: int, texts: tuple[str, ...]) -> type[Critique]:
     finding = create_model(
         "CriticFinding", __base__=CriticFinding, __doc__=CriticFinding.__doc__,
         code=(str, Field(description=CriticFinding.model_fields["code"].description,
                          json_schema_extra={"pattern": _CODE_PATTERN})),
-        message=bounded_text(CriticFinding, "message", 240), settle=bounded_text(CriticFinding, "settle", 160))
+        message=bounded_text(CriticFinding, "message", 200), settle=bounded_text(CriticFinding, "settle", 120))
+    named: Any = (str, Field(description=CriterionResult.model_fields["criterion"].description,
+                             json_schema_extra={"enum": list(texts)})) if texts else \
+        bounded_text(CriterionResult, "criterion", 120)
     judged = create_model(
         "CriterionResult", __base__=CriterionResult, __doc__=CriterionResult.__doc__,
-        criterion=bounded_text(CriterionResult, "criterion", 160), evidence=bounded_text(CriterionResult, "evidence", 200))
+        criterion=named, evidence=bounded_text(CriterionResult, "evidence", 160))
     described = Critique.model_fields
     return create_model(
         "Critique", __base__=Critique, __doc__=Critique.__doc__,
-        verdict=bounded_text(Critique, "verdict", 240),
-        issues=bounded_list(Critique, "issues", 200, 5),
+        verdict=bounded_text(Critique, "verdict", 200),
+        issues=bounded_list(Critique, "issues", 160, 3),
         criteria=(list[judged], Field(default_factory=list, description=described["criteria"].description,  # type: ignore[valid-type]
                                       json_schema_extra={"maxItems": criteria})),
         findings=(list[finding], Field(default_factory=list, description=described["findings"].description,  # type: ignore[valid-type]
-                                       json_schema_extra={"maxItems": 3})),
+                                       json_schema_extra={"maxItems": 2})),
     )
 
 

@@ -55,7 +55,7 @@ def _worst_case_chars(node: Any) -> int:
 
 def test_a_plan_step_is_small_under_a_grammar() -> None:
     """SmolLM2-135M filled every list of a step to its bound with digits: 2,338 tokens, 7.6 minutes on one core
-    for a one-step plan.  The step's free text (method arguments aside) is bounded to ~5,000 characters."""
+    for a one-step plan.  The step's free text (method arguments aside) is bounded to ~3,000 characters."""
     from cmbagent.state import step_schema
 
     for methods in ([], ["cosmology.fit_supernovae", "theory.lif_snn_regions"]):  # none registered, or some
@@ -64,8 +64,8 @@ def test_a_plan_step_is_small_under_a_grammar() -> None:
         for kind in step.get("anyOf", [step]):
             kind["properties"].pop("method")  # arguments: bounded per argument (tests/state/test_closed_arguments.py)
             chars = _worst_case_chars(kind)
-            assert 1000 < chars <= 5000, (methods, chars)
-            assert kind["properties"]["acceptance_criteria"]["maxItems"] <= 4
+            assert 1000 < chars <= 3000, (methods, chars)
+            assert kind["properties"]["acceptance_criteria"]["maxItems"] <= 3
 
 
 def test_the_analysts_brief_is_small_under_a_grammar() -> None:

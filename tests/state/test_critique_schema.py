@@ -15,16 +15,21 @@ SN = "cosmology.fit_supernovae"
 def test_a_critique_judges_at_most_the_steps_criteria_with_closed_strings() -> None:
     schema = critique_schema(2).model_json_schema()
     props = schema["properties"]
-    assert props["criteria"]["maxItems"] == 2 and props["issues"]["maxItems"] == 5
-    assert props["findings"]["maxItems"] == 3 and props["verdict"]["maxLength"] == 240
-    assert props["issues"]["items"]["maxLength"] == 200
+    assert props["criteria"]["maxItems"] == 2 and props["issues"]["maxItems"] == 3
+    assert props["findings"]["maxItems"] == 2 and props["verdict"]["maxLength"] == 200
+    assert props["issues"]["items"]["maxLength"] == 160
     finding = schema["$defs"]["CriticFinding"]["properties"]
-    assert finding["code"]["pattern"].startswith("^[a-z]") and finding["message"]["maxLength"] == 240
+    assert finding["code"]["pattern"].startswith("^[a-z]") and finding["message"]["maxLength"] == 200
     judged = schema["$defs"]["CriterionResult"]["properties"]
-    assert judged["criterion"]["maxLength"] == 160 and judged["evidence"]["maxLength"] == 200
+    assert judged["criterion"]["maxLength"] == 120 and judged["evidence"]["maxLength"] == 160
     # the grammar bounds leave these lengths alone (they are tighter than the 600-character default)
-    assert grammar_bounds(schema)["properties"]["issues"]["maxItems"] == 5
+    assert grammar_bounds(schema)["properties"]["issues"]["maxItems"] == 3
     assert critique_schema(0).model_json_schema()["properties"]["criteria"]["maxItems"] == 0
+    # given the step's criteria, a judgement names one of them in the step's words
+    named = critique_schema(["Omega_m has an error bar", "a figure"]).model_json_schema()
+    assert named["$defs"]["CriterionResult"]["properties"]["criterion"]["enum"] == ["Omega_m has an error bar",
+                                                                                   "a figure"]
+    assert named["properties"]["criteria"]["maxItems"] == 2
 
 
 def test_validation_stays_the_critiques_own() -> None:
@@ -36,8 +41,8 @@ def test_validation_stays_the_critiques_own() -> None:
 
 
 def test_the_runtime_binds_it_for_a_step_and_leaves_other_critiques_alone() -> None:
-    bound = bind_schema(Critique, agents=["engineer"], methods=[SN], criteria=3)
-    assert bound is critique_schema(3)
+    bound = bind_schema(Critique, agents=["engineer"], methods=[SN], criteria=("a", "b", "c"))
+    assert bound is critique_schema(["a", "b", "c"])
     assert bind_schema(Critique, agents=["engineer"], methods=[SN]) is Critique
     assert json.dumps(bound.model_json_schema())  # serialisable as sent
 
