@@ -287,12 +287,35 @@ def _short_schema(schema: type[BaseModel]) -> type[BaseModel]:
     return create_model(schema.__name__, __base__=schema, __doc__=schema.__doc__, **fields)
 
 
+_IDEA_TEXTS = {"title": 120, "question": 300, "hypothesis": 300, "approach": 600}
+_CRITIQUE_LISTS = ("confounders", "failure_modes")
+
+
 @functools.lru_cache(maxsize=16)
-def _idea_schema(methods: tuple[str, ...]) -> type[IdeaSet]:
+def _idea_schema(methods: tuple[str, ...], count: int | None = None) -> type[IdeaSet]:
+    """:class:`IdeaSet` naming only ``methods``, with at most ``count`` ideas (in the schema) and texts a
+    grammar-constrained decoder must close (a small model otherwise writes until the call's token limit)."""
     method: Any = (Literal[methods], Field(description=Idea.model_fields["method"].description))
-    idea = create_model("Idea", __base__=Idea, __doc__=Idea.__doc__, method=method)
-    ideas: Any = (list[idea], Field(description=IdeaSet.model_fields["ideas"].description))  # type: ignore[valid-type]
-    return create_model("IdeaSet", __base__=IdeaSet, __doc__=IdeaSet.__doc__, ideas=ideas)
+    texts = {name: bounded_text(Idea, name, limit) for name, limit in _IDEA_TEXTS.items()}
+    idea = create_model("Idea", __base__=Idea, __doc__=Idea.__doc__, method=method,
+                        risks=bounded_list(Idea, "risks", 160, 3), **texts)
+    ideas: Any = (list[idea], Field(description=IdeaSet.model_fields["ideas"].description,  # type: ignore[valid-type]
+                                    json_schema_extra={} if count is None else {"maxItems": count}))
+    return create_model("IdeaSet", __base__=IdeaSet, __doc__=IdeaSet.__doc__, ideas=ideas,
+                        notes=bounded_text(IdeaSet, "notes", 400))
+
+
+@functools.lru_cache(maxsize=16)
+def _review_schema(count: int | None = None) -> type[IdeaReview]:
+    """:class:`IdeaReview` with at most ``count`` critiques (one per idea) and bounded texts."""
+    lists = {name: bounded_list(IdeaCritique, name, 160, 3) for name in _CRITIQUE_LISTS}
+    critique = create_model("IdeaCritique", __base__=IdeaCritique, __doc__=IdeaCritique.__doc__,
+                            verdict=bounded_text(IdeaCritique, "verdict", 200), **lists)
+    critiques: Any = (list[critique], Field(  # type: ignore[valid-type]
+        description=IdeaReview.model_fields["critiques"].description,
+        json_schema_extra={} if count is None else {"maxItems": count}))
+    return create_model("IdeaReview", __base__=IdeaReview, __doc__=IdeaReview.__doc__, critiques=critiques,
+                        summary=bounded_text(IdeaReview, "summary", 400))
 
 
 @functools.lru_cache(maxsize=32)
@@ -325,9 +348,9 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
                 files: Sequence[str] | None = None, max_steps: int | None = None,
                 method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None,
                 criteria: int | Sequence[str] | None = None, new_steps: int | None = None,
-                citable: Sequence[str] = ()) -> type[BaseModel]:
+                citable: Sequence[str] = (), ideas: int | None = None) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
-    ideas only ``methods``.  With ``arguments`` (each method's argument shapes), method calls in plans name
+    ideas only ``methods`` (at most ``ideas`` of them, and as many critiques in a review).  With ``arguments`` (each method's argument shapes), method calls in plans name
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
     the task or the step names) when there is one, and the brief's data files are among ``files`` (the run's
     inputs, when given).  A method call's ``fixed`` arguments (the task's front matter) are constants in it.
@@ -346,7 +369,9 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
         return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes,
                                           method_agents=method_agents), new_steps)
     if issubclass(schema, IdeaSet) and methods:
-        return _idea_schema(tuple(methods))
+        return _idea_schema(tuple(methods), ideas)
+    if issubclass(schema, IdeaReview):
+        return _review_schema(ideas)
     if issubclass(schema, TaskBrief) and shapes:
         return brief_schema(methods=tuple(methods), arguments=shapes, named=named,
                             files=None if files is None else tuple(files))

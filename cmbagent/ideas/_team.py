@@ -88,11 +88,12 @@ async def run_team(client: Any, brief: IdeaBrief, *, methods: list[str], on_roun
     from cmbagent.ideas._autogen import AutoGenModelClient
 
     registry = load_registry()
-    idea_schema = bind_schema(IdeaSet, agents=[], methods=methods)
+    idea_schema = bind_schema(IdeaSet, agents=[], methods=methods, ideas=brief.n_ideas)
+    review_schema = bind_schema(IdeaReview, agents=[], methods=methods, ideas=brief.n_ideas)
     context_of = context_builder(brief)
     clients: dict[str, AutoGenModelClient] = {}
     agents: list[Any] = []
-    for name, schema in ((MAKER, idea_schema), (HATER, IdeaReview)):
+    for name, schema in ((MAKER, idea_schema), (HATER, review_schema)):
         spec = registry.get(name)
         clients[name] = AutoGenModelClient(client, agent=name, tier=spec.tier, context_of=context_of)
         agents.append(AssistantAgent(
@@ -107,7 +108,7 @@ async def run_team(client: Any, brief: IdeaBrief, *, methods: list[str], on_roun
     rounds_limit = brief.rounds
     team = RoundRobinGroupChat(
         agents, termination_condition=MaxMessageTermination(1 + 2 * rounds_limit) | FunctionalTermination(satisfied),
-        custom_message_types=[StructuredMessage[idea_schema], StructuredMessage[IdeaReview]])  # type: ignore[valid-type]
+        custom_message_types=[StructuredMessage[idea_schema], StructuredMessage[review_schema]])  # type: ignore[valid-type]
     said: list[Round] = []
     quiet = logging.getLogger("autogen_core")
     level = quiet.level

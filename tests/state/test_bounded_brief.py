@@ -151,12 +151,25 @@ def test_every_judgement_a_run_asks_for_is_bounded_but_code() -> None:
     shapes = ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()})
     code = {"/properties/code", "/properties/revised_code/anyOf/0"}
     for name, declared in SCHEMAS.items():
-        if name in ("IdeaSet", "IdeaReview"):  # the ideas workflow, not a run (left for its own issue)
-            continue
         bound = bind_schema(declared, agents=["engineer", "method_operator"], methods=["theory.lif_snn_regions"],
                             arguments=shapes, named="theory.lif_snn_regions", max_steps=4,
                             method_agents=["method_operator"], files=["data/a.csv"],
-                            criteria=2 if declared is Critique else None, new_steps=2)
+                            criteria=2 if declared is Critique else None, new_steps=2, ideas=3)
         schema = bound.model_json_schema()
         free = set(_free({k: v for k, v in schema.items() if k != "$defs"}, schema.get("$defs", {}))) - code
         assert not free, (name, sorted(free))
+
+
+def test_an_idea_set_and_its_review_hold_as_many_ideas_as_were_asked_for() -> None:
+    """The idea maker and hater (``cmbagent ideas``) answer in bounded schemas: ``--n-ideas 3`` is three ideas
+    and three critiques in the grammar; a hosted model's longer reply still validates (code ranks and trims)."""
+    from cmbagent.agents import IdeaReview, IdeaSet, bind_schema
+
+    ideas = bind_schema(IdeaSet, agents=[], methods=["cosmology.fit_supernovae"], ideas=3)
+    review = bind_schema(IdeaReview, agents=[], methods=["cosmology.fit_supernovae"], ideas=3)
+    assert ideas.model_json_schema()["properties"]["ideas"]["maxItems"] == 3
+    assert review.model_json_schema()["properties"]["critiques"]["maxItems"] == 3
+    idea = {"title": "t", "question": "q", "method": "cosmology.fit_supernovae", "approach": "a" * 900}
+    assert issubclass(ideas, IdeaSet) and len(ideas.model_validate({"ideas": [idea] * 5}).ideas) == 5
+    with pytest.raises(ValidationError, match="method"):
+        ideas.model_validate({"ideas": [{**idea, "method": "scatterplot"}]})
