@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -139,8 +140,26 @@ def aimless(step: StepDraft) -> bool:
     return step.method is None and not any(len(w) >= 3 and w.isalpha() for w in words)
 
 
+_LETTERS = re.compile(r"[^\W\d_]{2}")
+
+
+def _tidied(step: StepDraft) -> StepDraft:
+    """``step`` without the entries of its lists that have no two letters together, and without repeats:
+    SmolLM2 filled a method step's inputs and acceptance criteria with "2022-04-02T07:40:32.776938214886"
+    four times, and a critic asked to judge that criterion wrote more of the same.  "chi2/dof < 2",
+    "data/1.csv" and "Ωm in [0.2, 0.4]" are kept."""
+    update = {name: list(dict.fromkeys(t for t in getattr(step, name) if _LETTERS.search(t)))
+              for name in ("inputs", "expected_outputs", "acceptance_criteria")}
+    changed = any(update[name] != getattr(step, name) for name in update)
+    return step.model_copy(update=update) if changed else step
+
+
 def without_aimless(draft: PlanDraft) -> tuple[PlanDraft, list[str]]:
-    """The draft without :func:`aimless` steps, and a line for each one dropped (title, agent and goal)."""
+    """The draft without :func:`aimless` steps, and a line for each one dropped (title, agent and goal); the
+    steps kept are :func:`_tidied`."""
+    tidied = [_tidied(s) for s in draft.steps]
+    if any(a is not b for a, b in zip(tidied, draft.steps, strict=True)):
+        draft = draft.model_copy(update={"steps": tidied})
     kept = [s for s in draft.steps if not aimless(s)]
     if len(kept) == len(draft.steps):
         return draft, []

@@ -14,6 +14,12 @@ task expects the method to lose) restates context the audits already weighed and
 SmolLM2 rejected a WSAD-DT run with "error: method.loses_to_baseline", the note it had been shown, and the
 step was run again for nothing.
 
+Citing is not arguing.  A reason that is only names and numbers of the result -- a check that passed
+("defensible_set_nonempty"), a figure's file name, "AUC == 0.99" -- says nothing is wrong with them (SmolLM2
+rejected an X-hacking audit with exactly these, and the step ran again for nothing), so it grounds nothing
+unless what it names is itself a problem: a failed check, or a finding the audits rated a warning or an
+error.  A reason with words of its own ("Omega_m is far from the Planck value") stands as before.
+
 A plot critic that was shown the images themselves may object to what it saw (an unlabeled axis is not a
 number); its rejection stands.  Steps that write code are judged as before: their critics read the output a
 cell printed, and "the plot lacks the fitted line" is a fair reason that no value names.
@@ -50,6 +56,7 @@ class Grounds:
     names: frozenset[str]
     support: Support
     notes: frozenset[str] = frozenset()  # codes of findings rated notes (context, not grounds for a rejection)
+    problems: frozenset[str] = frozenset()  # failed checks and codes of warnings and errors: naming one argues
 
     @classmethod
     def of(cls, *, values: dict[str, Any], checks: Sequence[CheckResult], findings: Sequence[Finding],
@@ -63,17 +70,21 @@ class Grounds:
             if parts:
                 names.update({parts[0], dotted})
         names.update(c.name for c in checks)
+        problems = {c.name for c in checks if not c.passed}
         notes: set[str] = set()
         for f in findings:
             codes = {f.code} | ({tail} if "_" in (tail := f.code.rsplit(".", 1)[-1]) else set())
             (notes if f.severity is Severity.NOTE else names).update(codes)
+            if f.severity is not Severity.NOTE:
+                problems.update(codes)
         for path in figures:
             names.update({path, PurePosixPath(path).name, PurePosixPath(path).stem})
         numbers: list[Any] = [values, [c.model_dump() for c in checks], [f.evidence for f in findings]]
         own = {part.lower() for part in ([method, *method.split(".")] if method else [])}
         names = {n.lower() for n in names if n.strip()} - own
         return cls(frozenset(names), Support.of(numbers, texts=[]),
-                   frozenset(n.lower() for n in notes if n.strip()) - names - own)
+                   frozenset(n.lower() for n in notes if n.strip()) - names - own,
+                   frozenset(n.lower() for n in problems if n.strip()) - own)
 
     def cites(self, text: str, *, notes: bool = True) -> bool:
         """Whether ``text`` names something of the result, or writes one of its numbers with three significant
@@ -81,12 +92,31 @@ class Grounds:
         ``notes``, naming a finding the audits rated a note does not count."""
         lowered = text.lower()
         for name in (self.names | self.notes) if notes else self.names:
-            if re.search(rf"(?<![{_WORDISH}]){re.escape(name)}(?![{_WORDISH}])", lowered):
+            if _named(name, lowered):
                 return True
         for raw, value, decimals, percent in numbers_in(text):
             if _significant(raw) >= 3 and _audited(value, decimals) and self.support.supports(value, decimals, percent):
                 return True
         return False
+
+
+    def argues(self, text: str, *, notes: bool = True) -> bool:
+        """Whether ``text`` :meth:`cites` the result and says something of it: it names a problem (a failed
+        check, a warning's or an error's code), or it has two words of its own beside the names and numbers
+        it cites ("passed", "Error: 2022-04-02T07:40" and "== 0.99" are not an argument)."""
+        if not self.cites(text, notes=notes):
+            return False
+        lowered = text.lower()
+        if any(_named(name, lowered) for name in self.problems):
+            return True
+        for name in sorted(self.names | self.notes, key=len, reverse=True):
+            lowered = re.sub(rf"(?<![{_WORDISH}]){re.escape(name)}(?![{_WORDISH}])", " ", lowered)
+        words = [w.strip(".,;:!?()[]{}\"'`") for w in lowered.split()]
+        return sum(1 for w in words if len(w) >= 2 and w.isalpha()) >= 2
+
+
+def _named(name: str, lowered: str) -> bool:
+    return re.search(rf"(?<![{_WORDISH}]){re.escape(name)}(?![{_WORDISH}])", lowered) is not None
 
 
 def _significant(raw: str) -> int:
@@ -113,10 +143,10 @@ def weigh_critics(verdicts: Sequence[tuple[str, Critique]], raised: Sequence[Fin
     out: list[Finding] = []
     for name, critique in verdicts:
         mine = [f for f in raised if f.source == name]
-        uncited = [f for f in mine if not grounds.cites(f"{f.code} {f.message} {f.settle}")]
+        uncited = [f for f in mine if not grounds.argues(f"{f.code} {f.message} {f.settle}")]
         out += [f for f in mine if f not in uncited]
         rejected = not critique.accepted and not (name == "plot_critic" and saw_images) and \
-            not any(grounds.cites(text, notes=False) for text in _reasons(critique))
+            not any(grounds.argues(text, notes=False) for text in _reasons(critique))
         if rejected:
             set_aside.add(name)
         if not rejected and not uncited:
@@ -126,7 +156,10 @@ def weigh_critics(verdicts: Sequence[tuple[str, Critique]], raised: Sequence[Fin
             reasons = [text for text in [critique.verdict, *critique.issues] if text.strip()]
             quoted = "; ".join(repr(_clip(text)) for text in reasons[:4]) or "no reason at all"
             more = f" and {len(reasons) - 4} more" if len(reasons) > 4 else ""
-            if any(grounds.cites(text) for text in _reasons(critique)):
+            if any(grounds.cites(text, notes=False) for text in _reasons(critique)):
+                named = ("named parts of its result without saying what is wrong with them (a passed check, a "
+                         "value, a figure or a number, alone)")
+            elif any(grounds.cites(text) for text in _reasons(critique)):
                 named = ("cited only findings the audits rated notes (context they already weighed), no value, "
                          "check, figure or number of its result")
             else:
@@ -136,7 +169,8 @@ def weigh_critics(verdicts: Sequence[tuple[str, Critique]], raised: Sequence[Fin
             listed = "; ".join(repr(_clip(f"{f.severity}: {f.code}: {f.message}", 80)) for f in uncited[:3])
             more = f" and {len(uncited) - 3} more" if len(uncited) > 3 else ""
             whose = "its" if rejected else f"{name}'s"
-            parts.append(f"{whose} finding(s) cite nothing of the result and are not counted: {listed}{more}")
+            parts.append(f"{whose} finding(s) cite nothing of the result, or cite it without a reason, and are not "
+                         f"counted: {listed}{more}")
         found = finding("critic.unsupported", "; ".join(parts), critic=name, rejection_set_aside=rejected,
                         reasons=[_clip(text) for text in _reasons(critique)[:12]],
                         uncited=[f"{f.severity}: {f.code}: {_clip(f.message)}" for f in uncited[:12]])

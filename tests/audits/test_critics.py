@@ -67,7 +67,8 @@ def test_a_critics_findings_that_cite_nothing_are_quoted_not_counted() -> None:
     assert [(f.code, f.severity) for f in found] == [("fit.covariance_missing", Severity.ERROR),
                                                      ("critic.unsupported", Severity.WARNING)]
     note = found[1]
-    assert note.message.startswith("science_checker's finding(s) cite nothing of the result and are not counted")
+    assert note.message.startswith("science_checker's finding(s) cite nothing of the result, or cite it without a "
+                                   "reason, and are not counted")
     assert "error: cmbagent_result: Merger, 2022-11-12" in note.message and "a1.6.264" in note.message
     assert note.evidence["rejection_set_aside"] is False and len(note.evidence["uncited"]) == 2
     # rejected as well: one warning says both
@@ -97,12 +98,12 @@ def test_a_rejection_that_only_repeats_a_note_is_set_aside() -> None:
     assert set_aside == {"step_critic"} and warning.code == "critic.unsupported"
     assert "only findings the audits rated notes" in warning.message
     # a warning's code, or a number of the result beside the note, still grounds a rejection
-    for text in ["method.loses_to_baseline and fit.chi2_low", "method.loses_to_baseline: Omega_m 0.351"]:
+    for text in ["method.loses_to_baseline and fit.chi2_low", "method.loses_to_baseline: Omega_m 0.351 is too high"]:
         critique = Critique(accepted=False, verdict="bad", issues=[text])
         assert weigh_critics([("step_critic", critique)], [], with_note, step_id="s1", cell=None) == (set(), [])
     # a critic's own finding that names the note is still counted (it is about the result)
     raised = [Finding(code="method.weak", severity=Severity.WARNING, step_id="s1", source="science_checker",
-                      message="see method.loses_to_baseline")]
+                      message="see method.loses_to_baseline: the margin is wide")]
     accepted = Critique(accepted=True, verdict="ok")
     assert weigh_critics([("science_checker", accepted)], raised, with_note, step_id="s1", cell=None) == (set(), raised)
 
@@ -131,3 +132,31 @@ def test_an_accepting_critics_error_findings_are_warnings() -> None:
     rejected = Critique(accepted=False, verdict="chi2 1745.31 is wrong", findings=[echo])
     [stands] = critic_findings("step_critic", rejected, step_id="s1", cell="cell.py")
     assert stands.severity is Severity.ERROR
+
+
+def test_naming_what_is_fine_is_no_reason() -> None:
+    """SmolLM2 rejected an X-hacking audit with the name of a check that had passed ("defensible_set_nonempty"),
+    the figure's file name alone and "AUC == 0.99999999999999997": the step ran again for nothing.  Names and
+    numbers with no word of the critic's own argue nothing, unless what they name is a problem."""
+    bare = ["chi2_per_dof", "converged passed", "hubble.png", "Omega_m 0.351", "Error: chi2_per_dof 2022-04-02T07:40",
+            "OMEGA_M == 0.3512", "'n_sn'"]
+    for text in bare:
+        assert grounds(("figures/hubble.png",)).cites(text), text
+        set_aside, [warning] = weigh(("step_critic", Critique(accepted=False, verdict="warning", issues=[text])),
+                                     figures=("figures/hubble.png",))
+        assert set_aside == {"step_critic"}, text
+        assert "without saying what is wrong with them" in warning.message
+    # what they name is a problem: a failed check, a warning's code
+    failed = Grounds.of(values=VALUES, checks=[*CHECKS, CheckResult(name="covariance_psd", passed=False)],
+                        findings=FOUND)
+    for text in ["covariance_psd", "fit.chi2_low"]:
+        critique = Critique(accepted=False, verdict="warning", issues=[text])
+        assert weigh_critics([("step_critic", critique)], [], failed, step_id="s1", cell=None) == (set(), []), text
+    # a critic's finding that only names a figure is not counted; one that says something of it is
+    raised = [Finding(code="x_hacking_worst_concave_.json", severity=Severity.WARNING, step_id="s1",
+                      message="hubble.png", settle="\n", source="science_checker"),
+              Finding(code="plot.empty", severity=Severity.WARNING, step_id="s1", message="hubble.png has no points",
+                      source="science_checker")]
+    set_aside, found = weigh(("science_checker", Critique(accepted=True, verdict="ok")), raised=raised,
+                             figures=("figures/hubble.png",))
+    assert [f.code for f in found] == ["plot.empty", "critic.unsupported"]

@@ -80,3 +80,32 @@ def test_steps_whose_goal_is_not_a_sentence_are_dropped_and_the_report_says_so(t
     assert [s["title"] for s in result.steps] == ["Part 1", "Plot"]
     report = (result.run_dir / "report.md").read_text()
     assert "plan.aimless_steps" in report and "'data/regression.csv'" in report
+
+
+def test_a_steps_wordless_criteria_and_inputs_are_dropped(tmp_path: Path) -> None:
+    """SmolLM2 filled a method step's inputs and acceptance criteria with one timestamp, four times; its critics
+    were then asked to judge the criterion "2022-04-02T07:40:32.776938214886".  Code keeps only entries with
+    letters in them, once each; formulas and paths stay."""
+    from cmbagent.state import PlanDraft, StepDraft
+
+    stamp = "2022-04-02T07:40:32.776938214886"
+    draft = PlanDraft(steps=[StepDraft(
+        title="Part 1", goal="Write part one of the essay.", agent="researcher", inputs=[stamp] * 4 + ["data/1.csv"],
+        expected_outputs=["12", "figures/a.png", "figures/a.png"],
+        acceptance_criteria=[stamp, stamp, "chi2/dof < 2", "Ωm in [0.2, 0.4]", "1.0"])])
+    seen: list[list[str]] = []
+
+    def critic(request: object) -> Critique:
+        schema = request.output_schema.model_json_schema()  # type: ignore[attr-defined]
+        seen.append(schema["$defs"]["CriterionResult"]["properties"]["criterion"]["enum"])
+        return Critique(accepted=True, verdict="The part is written.")
+
+    result = solve("Write one part.", workspace=tmp_path, model="scripted", n_reviews=0, sandbox="process",
+                   models={"scripted": brain(planner=lambda r: draft, step_critic=critic)})
+    assert result.status == "done", result.error
+    import json
+
+    [step] = json.loads((result.run_dir / "plan.json").read_text())["steps"]
+    assert step["inputs"] == ["data/1.csv"] and step["expected_outputs"] == ["figures/a.png"]
+    assert step["acceptance_criteria"] == ["chi2/dof < 2", "Ωm in [0.2, 0.4]"]
+    assert seen and seen[0] == ["chi2/dof < 2", "Ωm in [0.2, 0.4]"]
