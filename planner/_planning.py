@@ -68,10 +68,37 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     stated = {r.argument: r.value for r in read if r.relation == "equals" and r.argument}
     if stated:  # what code read in the prose wins over the analyst's reading; the front matter over both
         update["arguments"] = {**update.get("arguments", brief.arguments), **stated, **task.arguments}
-    update["requirements"] = _numbered(task, brief, read)
+    kept, dropped = checkable(brief.requirements)
+    update["requirements"] = _numbered(task, brief.model_copy(update={"requirements": kept}), read)
     brief = brief.model_copy(update=update)
     write_requirements(rt.folder, [RequirementCheck(requirement=r) for r in brief.requirements])
-    return go("plan", brief=brief, stated=stated, feedback=[], review_round=0)
+    noted = record_findings(rt, state, [finding(
+        "task.requirements_dropped", f"code dropped {len(dropped)} item(s) of the task analyst's checklist that "
+        f"say nothing to check: {'; '.join(dropped[:6])}" + (f"; and {len(dropped) - 6} more" if len(dropped) > 6
+                                                             else ""), dropped=dropped)]) if dropped else {}
+    return go("plan", brief=brief, stated=stated, feedback=[], review_round=0, **noted)
+
+
+def checkable(items: list[Requirement]) -> tuple[list[Requirement], list[str]]:
+    """The analyst's requirements that say what to check, and a line for each one that does not: an argument
+    item without the argument's name or a value, an output item without its kind, a value or difference without
+    its quantity, a difference without its reference.  SmolLM2's analyst wrote four items "None = None" quoting
+    ",0.3"; checked at the end, each became an error finding that said nothing about the run."""
+    kept: list[Requirement] = []
+    dropped: list[str] = []
+    for item in items:
+        if item.kind == "argument":
+            wrong = not (item.argument or "").strip() or (item.relation == "equals" and item.value is None)
+        else:
+            wrong = item.output is None or (item.output in ("value", "abs_difference") and
+                                            not (item.quantity or "").strip()) or \
+                (item.output == "abs_difference" and item.reference is None)
+        if wrong:
+            dropped.append(f"{item.kind} {clip(item.label() if item.kind == 'argument' or item.output else '?', 60)!r}"
+                           f" (quoting {clip(item.text, 40)!r})")
+        else:
+            kept.append(item)
+    return kept, dropped
 
 
 def read_in_text(task: Any, method: str, columns: dict[str, list[str]]) -> list[Requirement]:

@@ -62,6 +62,13 @@ declare_code("plan.aimless_steps", Severity.NOTE,
              "against.",
              "Write each step's goal as what the step must achieve, in a sentence.")
 
+declare_code("task.requirements_dropped", Severity.NOTE,
+             "Code dropped items of the task analyst's checklist that say nothing to check (an argument item without "
+             "the argument's name or value, an output item without its kind or quantity): the run is not judged "
+             "against them.",
+             "State the requirement in the task's front matter (`arguments:`), or in a sentence that names the "
+             "argument and its value.")
+
 declare_code("param.prior_shift", Severity.WARNING,
              "An informative Gaussian prior moves a reported posterior by a standard deviation or more of what the "
              "data alone give: the value is partly the prior's.",

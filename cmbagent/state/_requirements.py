@@ -65,7 +65,8 @@ class Requirement(BaseModel):
             shown = _short(self.value)
             return f"{self.argument} excludes {shown}" if self.relation == "excludes" else f"{self.argument} = {shown}"
         if self.output == "abs_difference":
-            return f"report |{self.quantity} − {self.reference:g}|"
+            reference = "?" if self.reference is None else f"{self.reference:g}"
+            return f"report |{self.quantity} − {reference}|"
         if self.output == "best":
             return f"say which method is best by {self.quantity or 'its main metric'}"
         if self.output == "figure":

@@ -133,3 +133,32 @@ def test_a_negated_name_value_pair_states_nothing() -> None:
     read = understand_task("cosmology.fit_supernovae", "Fit the supernovae; do not use model: wcdm.", {}, [])
     assert "model" not in read.arguments
     assert understand_task("cosmology.fit_supernovae", "Fit with model: wcdm.", {}, []).arguments["model"] == "wcdm"
+
+
+def test_checklist_items_that_say_nothing_to_check_are_dropped_and_noted(tmp_path: Path) -> None:
+    """SmolLM2's analyst wrote four argument items with no argument ("None = None", quoting ",0.3"); checked at
+    the end, each was an error finding about nothing.  Code keeps the items it can check and says what it
+    dropped; the run is judged against the task's real numbers."""
+    from cmbagent.state import Requirement
+
+    def noisy(request: Any) -> TaskBrief:
+        junk = [Requirement(kind="argument", text=",0.3", method=LIF, value=0.5),
+                Requirement(kind="argument", text=",0.3", method=LIF, argument="samples"),
+                Requirement(kind="output", text="report", output="value"),
+                Requirement(kind="output", text="|x - 1|", output="abs_difference", quantity="regions")]
+        kept = [Requirement(kind="output", text="a figure", output="figure")]
+        return TaskBrief(title="LIF regions", objective="Count regions.", method=LIF, requirements=[*junk, *kept])
+
+    plan = Plan(steps=[PlanStep(id="s1", title="Count regions", goal="Count the regions.", agent="method_operator",
+                                method=MethodCall(name=LIF, arguments={"samples": 2000}))])
+    result = solve(lif_task(tmp_path), workspace=tmp_path / "ws", model="scripted",
+                   models={"scripted": brain(task_analyst=noisy, planner=lambda r: plan)}, sandbox="process")
+    assert result.status == "done", result.error
+    items = [i["requirement"] for i in json.loads((result.run_dir / "requirements.json").read_text())["items"]]
+    assert [(i["kind"], i["argument"] or i["output"]) for i in items] == [
+        ("output", "figure"), ("argument", "width"), ("argument", "depth"), ("argument", "latencies")]
+    record = json.loads((result.run_dir / "run.json").read_text())
+    [dropped] = [f for f in record["findings"] if f["code"] == "task.requirements_dropped"]
+    assert dropped["severity"] == "note" and "dropped 4 item(s)" in dropped["message"]
+    assert "',0.3'" in dropped["message"]
+    assert not [f for f in record["findings"] if f["code"] == "task.requirement_unmet"]
