@@ -218,11 +218,18 @@ def _step_schema(agents: tuple[str, ...], methods: tuple[str, ...], shapes: Argu
 def _split_by_role(schema: dict[str, Any], model: Any = None, *, calling: list[str], others: list[str]) -> None:
     """A step is either a method step (a method agent, a method call) or another step (another agent, no
     method): two alternatives, so a grammar cannot give a method to an agent that does not run methods (SmolLM2
-    gave ``cosmology.fit_supernovae`` to the text-writing ``llm_engineer``, and no method would have run)."""
+    gave ``cosmology.fit_supernovae`` to the text-writing ``llm_engineer``, and no method would have run).
+
+    A method step has no ``inputs`` or ``expected_outputs`` in the schema (its call's file arguments are its
+    inputs, the method's artifacts its outputs) and shorter ``instructions``: SmolLM2 spent most of a 2,577-token
+    plan (570 s) on inputs such as "n_heads_n_heads_n_n_n…" for the one method step of the JoLA task."""
     props, required = schema.pop("properties"), list(schema.pop("required", []))
     method = props["method"]
     calls = [alt for alt in method.get("anyOf", []) if alt.get("type") != "null"] or [method]
-    method_step = {**props, "agent": {**props["agent"], "enum": calling}, "method": {"anyOf": calls}}
+    method_step = {**{k: v for k, v in props.items() if k not in _CALL_IS_ITS_IO},
+                   "agent": {**props["agent"], "enum": calling}, "method": {"anyOf": calls}}
+    if "instructions" in method_step:
+        method_step["instructions"] = {**method_step["instructions"], "maxLength": _METHOD_INSTRUCTIONS}
     other_step = {**props, "agent": {**props["agent"], "enum": others}, "method": {"type": "null"}}
     closed = {"type": "object", "additionalProperties": False}
     schema.pop("type", None)
@@ -237,6 +244,8 @@ def _split_by_role(schema: dict[str, Any], model: Any = None, *, calling: list[s
 #: digits and spent 2,338 tokens (7.6 minutes on one core) on a one-step plan; at ~4,900 a plan of noise-filled
 #: steps still took 4,573 tokens (290 s)
 _STEP_TEXT = {"title": 120, "goal": 300, "instructions": 800}
+_CALL_IS_ITS_IO = ("inputs", "expected_outputs")  # not asked of a method step (see _split_by_role)
+_METHOD_INSTRUCTIONS = 300
 _STEP_LISTS = {"inputs": (4, 160), "expected_outputs": (3, 160), "acceptance_criteria": (3, 160)}
 
 

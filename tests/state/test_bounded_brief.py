@@ -68,6 +68,24 @@ def test_a_plan_step_is_small_under_a_grammar() -> None:
             assert kind["properties"]["acceptance_criteria"]["maxItems"] <= 3
 
 
+def test_a_method_step_is_asked_for_no_inputs_or_outputs() -> None:
+    """SmolLM2 spent most of a 2,577-token JoLA plan (570 s) on a method step's inputs ("n_heads_n_heads_n_n…"):
+    a method step's call names its files and the method its artifacts, so the schema asks for neither there; a
+    hosted model's step that still lists them validates."""
+    from cmbagent.state import StepDraft, step_schema
+
+    schema = step_schema(agents=["engineer", "method_operator"], methods=["cosmology.fit_supernovae"],
+                         method_agents=["method_operator"])
+    method_step, other_step = schema.model_json_schema()["anyOf"]
+    assert method_step["properties"]["agent"]["enum"] == ["method_operator"]
+    assert not {"inputs", "expected_outputs"} & set(method_step["properties"])
+    assert method_step["properties"]["instructions"]["maxLength"] == 300
+    assert {"inputs", "expected_outputs"} <= set(other_step["properties"])
+    step = schema.model_validate({"title": "Fit", "goal": "Fit the supernovae.", "agent": "method_operator",
+                                  "inputs": ["data/sn.csv"], "method": {"name": "cosmology.fit_supernovae"}})
+    assert isinstance(step, StepDraft) and step.inputs == ["data/sn.csv"]
+
+
 def test_the_analysts_brief_is_small_under_a_grammar() -> None:
     """SmolLM2-135M wrote 1,904 tokens of one brief, nearly all of them requirements repeating
     "categ_treatment_effect_from_a_taxonomy_…" under ids it made up.  In the analyst's schema the brief's free
