@@ -60,6 +60,8 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     # code, not the model, knows which files exist and which method the task names; the front matter's
     # arguments override what the analyst read from the text, which it keeps for the rest
     update: dict[str, Any] = {"data_files": list(task.data_files)}
+    if task.title.strip():  # the task's own title (SmolLM2 retitled the JoLA task "What is a task, and what is its
+        update["title"] = task.title  # purpose?", and the planner and the report carried it)
     if task.method:
         update.update(method=task.method, arguments={**brief.arguments, **task.arguments}
                       if brief.method in (None, task.method) else dict(task.arguments))

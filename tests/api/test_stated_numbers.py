@@ -162,3 +162,7 @@ def test_checklist_items_that_say_nothing_to_check_are_dropped_and_noted(tmp_pat
     assert dropped["severity"] == "note" and "dropped 4 item(s)" in dropped["message"]
     assert "',0.3'" in dropped["message"]
     assert not [f for f in record["findings"] if f["code"] == "task.requirement_unmet"]
+    # the brief keeps the task's own title, not the analyst's ("LIF regions"; SmolLM2 wrote "What is a task?")
+    planner_saw = [json.loads(line) for line in (result.run_dir / "transcript.jsonl").read_text().splitlines()]
+    [asked] = [c["request"]["messages"][-1]["content"] for c in planner_saw if c["agent"] == "planner"]
+    assert "Regions of a small LIF network" in asked and "LIF regions" not in asked
