@@ -173,14 +173,22 @@ _LETTERS = re.compile(r"[^\W\d_]{2}")
 
 
 def _tidied(step: StepDraft) -> StepDraft:
-    """``step`` without the entries of its lists that have no two letters together, and without repeats:
-    SmolLM2 filled a method step's inputs and acceptance criteria with "2022-04-02T07:40:32.776938214886"
-    four times, and a critic asked to judge that criterion wrote more of the same.  "chi2/dof < 2",
-    "data/1.csv" and "Ωm in [0.2, 0.4]" are kept."""
+    """``step`` without the entries of its lists that have no two letters together, the criteria that are not
+    :func:`_statement` s, and without repeats: SmolLM2 filled a method step's inputs and acceptance criteria with
+    "2022-04-02T07:40:32.776938214886" four times, and a critic asked to judge that criterion wrote more of the
+    same.  "chi2/dof < 2", "data/1.csv", "converged" and "Ωm in [0.2, 0.4]" are kept."""
     update = {name: list(dict.fromkeys(t for t in getattr(step, name) if _LETTERS.search(t)))
-              for name in ("inputs", "expected_outputs", "acceptance_criteria")}
+              for name in ("inputs", "expected_outputs")}
+    update["acceptance_criteria"] = list(dict.fromkeys(t for t in step.acceptance_criteria if _statement(t)))
     changed = any(update[name] != getattr(step, name) for name in update)
     return step.model_copy(update=update) if changed else step
+
+
+def _statement(text: str) -> bool:
+    """Whether a criterion reads as a statement: a word in it, or letters and a space ("chi2/dof < 2"); not one
+    run of characters such as "tst1_2007_10_01_2011_1_12" (SmolLM2's criteria, which its critic then judged)."""
+    words = [w.strip(".,;:!?()[]\"'") for w in text.split()]
+    return any(len(w) >= 2 and w.isalpha() for w in words) or (len(words) > 1 and bool(_LETTERS.search(text)))
 
 
 def without_aimless(draft: PlanDraft) -> tuple[PlanDraft, list[str]]:

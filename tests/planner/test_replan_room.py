@@ -92,7 +92,8 @@ def test_a_steps_wordless_criteria_and_inputs_are_dropped(tmp_path: Path) -> Non
     draft = PlanDraft(steps=[StepDraft(
         title="Part 1", goal="Write part one of the essay.", agent="researcher", inputs=[stamp] * 4 + ["data/1.csv"],
         expected_outputs=["12", "figures/a.png", "figures/a.png"],
-        acceptance_criteria=[stamp, stamp, "chi2/dof < 2", "Ωm in [0.2, 0.4]", "1.0"])])
+        acceptance_criteria=[stamp, stamp, "chi2/dof < 2", "Ωm in [0.2, 0.4]", "1.0",
+                             "tst1_2007_10_01_2011_1_12_21", "converged."])])
     seen: list[list[str]] = []
 
     def critic(request: object) -> Critique:
@@ -107,5 +108,5 @@ def test_a_steps_wordless_criteria_and_inputs_are_dropped(tmp_path: Path) -> Non
 
     [step] = json.loads((result.run_dir / "plan.json").read_text())["steps"]
     assert step["inputs"] == ["data/1.csv"] and step["expected_outputs"] == ["figures/a.png"]
-    assert step["acceptance_criteria"] == ["chi2/dof < 2", "Ωm in [0.2, 0.4]"]
-    assert seen and seen[0] == ["chi2/dof < 2", "Ωm in [0.2, 0.4]"]
+    assert step["acceptance_criteria"] == ["chi2/dof < 2", "Ωm in [0.2, 0.4]", "converged."]
+    assert seen and seen[0] == step["acceptance_criteria"]
