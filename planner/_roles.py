@@ -12,6 +12,7 @@ import importlib.util
 import json
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,7 +180,8 @@ class MethodRole(StepRole):
             except UserError as exc:
                 refused = f"the planned call of {step.method.name} was refused: {exc}"
             else:  # only the validation is guarded: a failure of the run itself is the attempt's outcome
-                return _run_method(call, step.method.name, full)
+                return _with_choices(_run_method(call, step.method.name, full), call, step.method.name,
+                                     step.method.arguments, fixed, "planner")
         elif last is not None and call.number == 2 and step.method is not None:
             retried = _without_culprit(call, step.method.name, {**step.method.arguments, **fixed}, fixed, last)
             if retried is not None:
@@ -198,7 +200,33 @@ class MethodRole(StepRole):
                            duration_s=0.0, stdout_tail="", error=str(exc), images=[])
             return Attempt(number=call.number, status="error", error_name=type(exc).__name__, error=str(exc),
                            code_hash=f"args:{json.dumps(arguments, sort_keys=True, default=str)}")
-        return _run_method(call, draft.method, full)
+        return _with_choices(_run_method(call, draft.method, full), call, draft.method, draft.arguments, fixed,
+                             step.agent)
+
+
+def _with_choices(attempt: Attempt, call: StepCall, name: str, written: Mapping[str, Any], fixed: Mapping[str, Any],
+                  who: str) -> Attempt:
+    """``attempt`` with a ``method.model_choices`` note when the model that wrote the call (``who``) set arguments
+    the task does not state away from the method's defaults: the numbers depend on them, and a reader should see
+    that they were a model's choice (SmolLM2's planner set the NTL task's ``n_layers`` to 1, the default 2; the
+    report showed neither the call nor the choice).  Files and the output folder are not choices of this kind."""
+    from cmbagent.audits import finding
+    from cmbagent.planner._planning import read_in_text
+    from cmbagent.tools.methods import get_method, path_arguments
+
+    method = get_method(name)
+    stated = {r.argument for r in read_in_text(call.state.task, name, {})}  # this method's, whichever the brief's
+    skip = {"output_dir", *path_arguments(name), *fixed, *stated}
+    chosen = {k: v for k, v in written.items() if k not in skip and k in method.arguments and
+              (attempt.arguments or {}).get(k, v) == json.loads(json.dumps(v, default=str)) and
+              "default" in method.arguments[k] and method.arguments[k]["default"] != v}
+    if not chosen:
+        return attempt
+    shown = "; ".join(f"{k} = {v!r} (default {method.arguments[k]['default']!r})" for k, v in sorted(chosen.items()))
+    note = finding("method.model_choices", f"{who} chose arguments of {name} that the task does not state: {shown}; "
+                   f"the numbers depend on them", chosen=chosen, by=who)
+    attempt.findings = [*attempt.findings, note.model_copy(update={"step_id": call.step.id, "cell": attempt.cell})]
+    return attempt
 
 
 def _without_culprit(call: StepCall, name: str, planned: dict[str, Any], fixed: dict[str, Any],
@@ -219,8 +247,9 @@ def _without_culprit(call: StepCall, name: str, planned: dict[str, Any], fixed: 
         return None
     from cmbagent.audits import finding
 
-    attempt = _run_method(call, name, full)
-    attempt.findings = [finding(
+    attempt = _with_choices(_run_method(call, name, full), call, name,
+                            {k: v for k, v in planned.items() if k != culprit}, fixed, "planner")
+    attempt.findings = [*attempt.findings, finding(
         "method.argument_defaulted", f"code ran {name} with {culprit} at its default: the planned {culprit} = "
         f"{planned[culprit]!r} was refused ({clip(last.error or '', 200)})", argument=culprit,
         planned=planned[culprit]).model_copy(update={"step_id": call.step.id, "cell": attempt.cell})]

@@ -56,6 +56,11 @@ declare_code("method.argument_defaulted", Severity.NOTE,
              "that argument at its default.",
              "If the default is not what the task needs, state the value in the task's front matter.")
 
+declare_code("method.model_choices", Severity.NOTE,
+             "A model (the planner or the method operator) set arguments of a method call that the task does not "
+             "state to values other than the method's defaults; the numbers depend on them.",
+             "If they matter, state them in the task's front matter (`arguments:`) or in its text.")
+
 declare_code("plan.aimless_steps", Severity.NOTE,
              "Code dropped planned steps without a method whose goal has no word in it (only identifiers, file "
              "names or fragments such as 'output_file'): there was nothing to achieve, nothing to check them "

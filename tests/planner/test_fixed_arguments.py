@@ -142,3 +142,23 @@ def test_an_optional_argument_the_method_refuses_falls_back_to_its_default(tmp_p
     assert '\\"beta\\": 0.9' in cell and '\\"width\\": 3' in cell  # the default, and the rest as planned
     report = (result.run_dir / "report.md").read_text()
     assert "method.argument_defaulted" in report and "with beta at its default" in report and "2.0" in report
+    # what the planner chose beyond the task is said, each with its default (width is the task's, not a choice)
+    choices = [f for f in json.loads((result.run_dir / "run.json").read_text())["findings"]
+               if f["code"] == "method.model_choices"]
+    assert [c["evidence"]["chosen"] for c in choices] == [{"depth": 1, "latencies": [1, 2], "samples": 2000}]
+    assert choices[0]["severity"] == "note" and "samples = 2000 (default 100000)" in choices[0]["message"]
+    assert "method.model_choices" in report
+
+
+def test_a_call_the_planner_left_at_defaults_has_no_choices_to_report(tmp_path: Path) -> None:
+    task = tmp_path / "task.md"
+    task.write_text("---\ntitle: LIF regions\n---\nCount the regions of a small LIF network of width 3 and depth 1, "
+                    "latencies 1 and 2.\n")
+    planned = {"width": 3, "depth": 1, "latencies": [1, 2], "samples": 100000, "beta": 0.9}
+    plan = Plan(steps=[PlanStep(id="s1", title="Count regions", goal="Count the regions.", agent="method_operator",
+                                method=MethodCall(name="theory.lif_snn_regions", arguments=planned))])
+    result = solve(task, workspace=tmp_path / "ws", model="scripted", sandbox="process",
+                   models={"scripted": brain(planner=lambda r: plan)})
+    assert result.status == "done", result.error
+    codes = [f["code"] for f in json.loads((result.run_dir / "run.json").read_text())["findings"]]
+    assert "method.model_choices" not in codes
