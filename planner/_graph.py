@@ -141,6 +141,21 @@ def _answer_by_code(rt: Runtime, state: RunState, status: RunStatus,
     return draft, [kept, *(f for f in _audit_narrative(rt, state, draft) if f.code != "report.answer_missing")]
 
 
+def checked_audit(audit: AuditReport, facts: AuditFacts) -> AuditReport:
+    """The auditor's report with code's verdict where code knows it: a run with unseeded cells or no notebook is
+    not reproducible whatever a model says (SmolLM2 said "yes" and listed "S.B.4178992129391394" six times).  The
+    auditor may still call a run code found nothing against irreproducible; its findings are kept only where they
+    are sentences (two words at least), once each."""
+    known = bool(facts.notebook) and not facts.unseeded_cells
+    findings = [f for f in dict.fromkeys(audit.findings)
+                if sum(1 for w in f.split() if len(w.strip(".,;:()'\"")) >= 2 and w.strip(".,;:()'\"").isalpha()) >= 2]
+    if not known and audit.reproducible:
+        why = [f"{cell} uses randomness without a visible seed" for cell in facts.unseeded_cells]
+        why += [] if facts.notebook else ["notebook.ipynb is missing"]
+        findings = [f"code's check overrides the auditor's 'reproducible': {'; '.join(why)}", *findings]
+    return audit.model_copy(update={"reproducible": audit.reproducible and known, "findings": findings})
+
+
 def _audit_narrative(rt: Runtime, state: RunState, draft: ReportDraft) -> list[Finding]:
     evidence = run_evidence(rt.folder.path, draft=draft, steps=state.started(), task=state.task,
                             findings=state.all_findings(), facts=[state.stop_reason or ""])
@@ -162,7 +177,7 @@ def report_node(rt: Runtime, state: RunState) -> Any:
     found: list[Finding] = []
     if status is not RunStatus.BUDGET_EXHAUSTED:
         try:
-            audit = rt.ask("reproducibility_auditor", AuditContext(facts=facts), AuditReport)
+            audit = checked_audit(rt.ask("reproducibility_auditor", AuditContext(facts=facts), AuditReport), facts)
             results = [StepResult(id=r.id, title=r.title, status=str(r.status), summary=r.summary, reason=r.reason,
                                   method=r.method, values=r.values, checks=r.checks) for r in state.started()]
             from cmbagent.report import references
