@@ -18,6 +18,7 @@ from cmbagent.agents import (
     FigureFile,
     StepSummary,
     SummaryContext,
+    clip,
     head_tail,
 )
 from cmbagent.audits import (
@@ -195,6 +196,17 @@ def summarise(rt: Runtime, state: RunState) -> Any:
             f"no value or output of the step (“{sentence[:160]}”); it was replaced by one written by code",
             severity=Severity.WARNING, number=number, where="step summary",
             numbers=[n for n, _ in invented]).model_copy(update={"step_id": step.id, "cell": attempt.cell}))
+        rt.events.emit("finding", attempt=state.attempt, **findings[-1].model_dump(mode="json"))
+    elif attempt.method and values and summary.summary.strip() != (ours := _code_summary(attempt.summary, values)) \
+            and not Grounds.of(values=values, checks=attempt.checks, findings=[], figures=attempt.images,
+                               method=attempt.method).cites(summary.summary):
+        # a method step's summary that names none of its values and writes none of its numbers says nothing of
+        # it (SmolLM2: "This step summarizes the results. It includes an overview of the step ..."): code's
+        findings.append(finding(
+            "report.summary_replaced", f"the summariser's summary of this step named none of its values (“"
+            f"{clip(summary.summary, 120)}”); it was replaced by the method's own",
+            said=clip(summary.summary, 300)).model_copy(update={"step_id": step.id, "cell": attempt.cell}))
+        summary = summary.model_copy(update={"summary": ours})
         rt.events.emit("finding", attempt=state.attempt, **findings[-1].model_dump(mode="json"))
     files.write_summary(summary.summary)
     done = record.model_copy(update={

@@ -56,6 +56,11 @@ declare_code("method.argument_defaulted", Severity.NOTE,
              "that argument at its default.",
              "If the default is not what the task needs, state the value in the task's front matter.")
 
+declare_code("report.summary_replaced", Severity.NOTE,
+             "The summariser's summary of a method step named none of the step's values and wrote none of its "
+             "numbers; code replaced it with the method's own summary.",
+             "Route the summariser to a stronger model (`--agent-model summariser=...`) for prose summaries.")
+
 declare_code("method.model_choices", Severity.NOTE,
              "A model (the planner or the method operator) set arguments of a method call that the task does not "
              "state to values other than the method's defaults; the numbers depend on them.",

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from cmbagent.agents import CodeDraft, ControlDecision, Critique, ReportDraft, StepSummary
 from cmbagent.api import solve
 from cmbagent.audits import finding
@@ -147,3 +149,33 @@ def test_record_findings_adds_run_and_step_findings_once(tmp_path: Path) -> None
     assert [e.data["code"] for e in read_events(tmp_path / "events.jsonl")] == ["report.unsupported_number",
                                                                                  "data.rows_dropped"]
     assert [f.code for f in state.all_findings()] == ["data.rows_dropped", "report.unsupported_number"]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_method_steps_summary_that_names_none_of_its_values_is_the_methods_own(tmp_path: Path) -> None:
+    """SmolLM2 summarised an NTL run as "This step summarizes the results. It includes an overview of the step
+    and its parameters": no value, no number.  A method step's summary must say something of its result, else
+    the method's own summary stands in its place, with a note."""
+    from cmbagent.api import solve
+    from cmbagent.state import MethodCall, Plan, PlanStep
+    from tests.planner._support import brain
+
+    task = tmp_path / "task.md"
+    task.write_text("---\ntitle: LIF regions\n---\nCount the regions of a small LIF network of width 3 and depth 1, "
+                    "latencies 1 and 2.\n")
+    plan = Plan(steps=[PlanStep(id="s1", title="Count regions", goal="Count the regions.", agent="method_operator",
+                                method=MethodCall(name="theory.lif_snn_regions", arguments={
+                                    "width": 3, "depth": 1, "latencies": [1, 2], "samples": 2000}))])
+    noise = "This step summarizes the results. It includes an overview of the step and its parameters."
+    runs = {}
+    for name, said in (("noise", noise), ("named", "The network has 30 regions at T = 2.")):
+        runs[name] = solve(task, workspace=tmp_path / name, model="scripted", sandbox="process", models={
+            "scripted": brain(planner=lambda r: plan, summariser=lambda r, said=said: StepSummary(summary=said))})
+        assert runs[name].status == "done", runs[name].error
+    step_dir = next((runs["noise"].run_dir / "steps").glob("01-*"))
+    summary = (step_dir / "summary.md").read_text()
+    assert "overview of the step" not in summary and "region" in summary.lower()
+    codes = [f["code"] for f in json.loads((step_dir / "findings.json").read_text())]
+    assert "report.summary_replaced" in codes
+    step_dir = next((runs["named"].run_dir / "steps").glob("01-*"))
+    assert (step_dir / "summary.md").read_text().strip() == "The network has 30 regions at T = 2."
