@@ -307,9 +307,12 @@ def _idea_schema(methods: tuple[str, ...], count: int | None = None) -> type[Ide
 
 @functools.lru_cache(maxsize=16)
 def _review_schema(count: int | None = None) -> type[IdeaReview]:
-    """:class:`IdeaReview` with at most ``count`` critiques (one per idea) and bounded texts."""
+    """:class:`IdeaReview` with at most ``count`` critiques (one per idea), each naming an idea 1..``count`` (an
+    integer range a grammar holds: SmolLM2 critiqued ideas 104 and 327 of two), and bounded texts."""
     lists = {name: bounded_list(IdeaCritique, name, 160, 3) for name in _CRITIQUE_LISTS}
-    critique = create_model("IdeaCritique", __base__=IdeaCritique, __doc__=IdeaCritique.__doc__,
+    number: Any = (int, Field(ge=1, description=IdeaCritique.model_fields["idea"].description,
+                              json_schema_extra={} if count is None else {"maximum": count}))
+    critique = create_model("IdeaCritique", __base__=IdeaCritique, __doc__=IdeaCritique.__doc__, idea=number,
                             verdict=bounded_text(IdeaCritique, "verdict", 200), **lists)
     critiques: Any = (list[critique], Field(  # type: ignore[valid-type]
         description=IdeaReview.model_fields["critiques"].description,

@@ -65,6 +65,9 @@ def rank_ideas(ideas: IdeaSet | None, review: IdeaReview | None, methods: set[st
         score = critique.novelty + critique.feasibility if critique else 0
         if not registered:
             reasons = f"method {idea.method!r} is not in the catalogue"
+        elif critique is None and review is not None:
+            named = ", ".join(str(n) for n in sorted(critiques)) or "none"
+            reasons = f"not critiqued: the idea hater's review names other ideas ({named})"
         elif critique is None:
             reasons = "not reviewed (the run ended before the idea hater saw this set)"
         else:

@@ -187,6 +187,8 @@ def test_an_idea_set_and_its_review_hold_as_many_ideas_as_were_asked_for() -> No
     review = bind_schema(IdeaReview, agents=[], methods=["cosmology.fit_supernovae"], ideas=3)
     assert ideas.model_json_schema()["properties"]["ideas"]["maxItems"] == 3
     assert review.model_json_schema()["properties"]["critiques"]["maxItems"] == 3
+    numbered = review.model_json_schema()["$defs"]["IdeaCritique"]["properties"]["idea"]
+    assert (numbered["minimum"], numbered["maximum"]) == (1, 3)  # SmolLM2 critiqued ideas 104 and 327 of two
     idea = {"title": "t", "question": "q", "method": "cosmology.fit_supernovae", "approach": "a" * 900}
     assert issubclass(ideas, IdeaSet) and len(ideas.model_validate({"ideas": [idea] * 5}).ideas) == 5
     with pytest.raises(ValidationError, match="method"):
