@@ -100,6 +100,23 @@ def test_a_critique_is_bounded_by_its_grammar(local: LocalModel, tmp_path: Path)
     assert all(re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+){1,2}", f.code) for f in out.findings)
 
 
+@pytest.mark.slow
+def test_an_idea_review_names_only_the_ideas_it_was_shown(local: LocalModel, tmp_path: Path) -> None:
+    """The idea hater's schema for two ideas: at most two critiques, each of idea 1 or 2 (an integer range the
+    grammar holds; SmolLM2 critiqued ideas 104 and 327 of two before), texts closed within their bounds."""
+    from cmbagent.agents import IdeaReview, bind_schema
+
+    schema = bind_schema(IdeaReview, agents=[], methods=["cosmology.fit_supernovae"], ideas=2)
+    client = client_for(local, tmp_path, max_repairs=0)
+    prompt = ("Review these research ideas, one critique each. Idea 1: fit Omega_m with a flat prior. "
+              "Idea 2: fit Omega_m and w together. Number the critiques after the ideas: 104, 327.")
+    response = client.request(agent="idea_hater", request=ask(prompt, schema, max_tokens=1200))
+    out = response.output
+    assert isinstance(out, IdeaReview) and response.finish_reason == "stop"
+    assert len(out.critiques) <= 2 and all(1 <= c.idea <= 2 for c in out.critiques)
+    assert all(len(c.verdict) <= 200 for c in out.critiques) and len(out.summary) <= 400
+
+
 class Note(BaseModel):
     note: str | None = None
 
