@@ -16,8 +16,9 @@ __all__ = ["TaskBrief", "TaskSpec", "brief_schema"]
 #: lengths a constrained decoder must stay within (schema only: a longer reply from a hosted model is kept)
 _SHORT, _SENTENCE, _PARAGRAPH = 120, 300, 600
 # in the analyst's schema only (a grammar must close the brief; SmolLM2 wrote 1,904 tokens of one, most of them
-# requirements quoting "categ_treatment_effect_from_a_taxonomy_…"); code adds the checklist items it reads itself
-_ITEMS, _REQUIREMENTS, _ITEM = 6, 8, 200
+# requirements quoting "categ_treatment_effect_from_a_taxonomy_…"; at 8 × 200 characters it still wrote 2,135
+# tokens of "n_h0_m_m_m_…" quotes and constraints, 141 s); code adds the checklist items it reads itself
+_ITEMS, _REQUIREMENTS, _ITEM = 4, 6, 120
 _SCALAR: list[dict[str, Any]] = [{"type": "number"}, {"type": "boolean"}, {"type": "string", "maxLength": 40}]
 #: a requirement's value: a scalar, a short list (columns, latencies) or a mapping of such (priors), bounded
 _VALUE: list[dict[str, Any]] = [
