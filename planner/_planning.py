@@ -176,12 +176,29 @@ def _tidied(step: StepDraft) -> StepDraft:
     """``step`` without the entries of its lists that have no two letters together, the criteria that are not
     :func:`_statement` s, and without repeats: SmolLM2 filled a method step's inputs and acceptance criteria with
     "2022-04-02T07:40:32.776938214886" four times, and a critic asked to judge that criterion wrote more of the
-    same.  "chi2/dof < 2", "data/1.csv", "converged" and "Ωm in [0.2, 0.4]" are kept."""
-    update = {name: list(dict.fromkeys(t for t in getattr(step, name) if _LETTERS.search(t)))
-              for name in ("inputs", "expected_outputs")}
+    same.  "chi2/dof < 2", "data/1.csv", "converged" and "Ωm in [0.2, 0.4]" are kept.  A title that is no
+    statement ("max_operand") becomes the goal, and a method step's goal that is none the method's summary."""
+    update: dict[str, Any] = {name: list(dict.fromkeys(t for t in getattr(step, name) if _LETTERS.search(t)))
+                              for name in ("inputs", "expected_outputs")}
     update["acceptance_criteria"] = list(dict.fromkeys(t for t in step.acceptance_criteria if _statement(t)))
+    said = _method_summary(step.method.name) if step.method else ""
+    if said and not _statement(step.goal):  # a method step's goal "method_operator": what the method does
+        update["goal"] = said
+    if not _statement(step.title):  # "max_operand" (SmolLM2's title of the NTL step, in the plan and the report)
+        goal = update.get("goal", step.goal)
+        update["title"] = clip(goal if _statement(goal) else said or step.title, 120)
     changed = any(update[name] != getattr(step, name) for name in update)
     return step.model_copy(update=update) if changed else step
+
+
+def _method_summary(name: str) -> str:
+    from cmbagent.exceptions import UnknownMethodError
+    from cmbagent.tools.methods import get_method
+
+    try:
+        return get_method(name).summary
+    except UnknownMethodError:  # the plan's checks say so
+        return ""
 
 
 def _statement(text: str) -> bool:

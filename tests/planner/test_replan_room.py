@@ -110,3 +110,25 @@ def test_a_steps_wordless_criteria_and_inputs_are_dropped(tmp_path: Path) -> Non
     assert step["inputs"] == ["data/1.csv"] and step["expected_outputs"] == ["figures/a.png"]
     assert step["acceptance_criteria"] == ["chi2/dof < 2", "Ωm in [0.2, 0.4]", "converged."]
     assert seen and seen[0] == step["acceptance_criteria"]
+
+
+def test_a_method_steps_identifier_title_and_goal_are_said_in_words(tmp_path: Path) -> None:
+    """SmolLM2 titled the NTL step "max_operand" and gave another method step the goal "method_operator"; the plan
+    and the report showed them.  Code puts the goal in a wordless title's place, and the method's summary in a
+    method step's wordless goal's."""
+    from cmbagent.state import MethodCall, PlanDraft, StepDraft
+
+    lif = "theory.lif_snn_regions"
+    draft = PlanDraft(steps=[StepDraft(title="max_operand", goal="method_operator", agent="method_operator",
+                                       method=MethodCall(name=lif, arguments={"samples": 2000})),
+                             StepDraft(title="Part_1", goal="Write part one of the essay.", agent="researcher")])
+    result = solve("Count regions, then write.", workspace=tmp_path, model="scripted", n_reviews=0,
+                   models={"scripted": brain(planner=lambda r: draft)}, sandbox="process")
+    assert result.status == "done", result.error
+    import json
+
+    method_step, text_step = json.loads((result.run_dir / "plan.json").read_text())["steps"]
+    from cmbagent.tools.methods import get_method
+
+    assert method_step["goal"] == get_method(lif).summary == method_step["title"]
+    assert text_step["title"] == "Write part one of the essay."
