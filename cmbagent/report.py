@@ -231,6 +231,41 @@ def rerender(folder: RunFolder, *, resolve: Resolver | None = None) -> Path:
     return folder.report
 
 
+def sorted_conclusions(view: ReportView) -> tuple[list[str], list[str], int]:
+    """The reporter's conclusions that cite the run's results (a value, check, finding, figure or number of a done
+    step), those that cite none, and how many repeat one phrase over and over and are left out (SmolLM2: "The
+    report has a detailed report of the plan, the report has a detailed report of the plan, ...")."""
+    from cmbagent.audits import Grounds
+
+    done = [r for r in view.steps.values() if r.status == "done"]
+    values: dict[str, Any] = {}
+    for record in done:
+        values.update(record.values)
+    grounds = Grounds.of(values=values, checks=[c for r in done for c in r.checks],
+                         findings=[f for r in done for f in r.findings], figures=[f for r in done for f in r.figures])
+    cited: list[str] = []
+    unchecked: list[str] = []
+    repeats = 0
+    for text in dict.fromkeys(c.strip() for c in view.draft.conclusions if c.strip()):
+        if _repetitive(text):
+            repeats += 1
+        else:
+            (cited if grounds.cites(text) else unchecked).append(text)
+    return cited, unchecked, repeats
+
+
+def _repetitive(text: str) -> bool:
+    """A text that says one phrase over and over: some three-word phrase three times or more."""
+    words = [w.strip(".,;:!?").lower() for w in text.split()]
+    grams = [" ".join(words[i:i + 3]) for i in range(len(words) - 2)]
+    return any(grams.count(g) >= 3 for g in set(grams))
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _requirements_section(checks: list[RequirementCheck]) -> list[str]:
     """``## Task requirements``: each item the task stated, met or not, and the evidence code found."""
     if not checks:
@@ -312,8 +347,14 @@ def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mappi
         for row in numbers:
             out.append(f"| {row['name']} | {row['text']} | {row['step']} | {_link(row['cell'])} |")
         out.append("")
-    if draft.conclusions:
-        out += ["## Conclusions", "", *[f"- {c}" for c in draft.conclusions], ""]
+    cited, unchecked, repeats = sorted_conclusions(view)
+    if cited or unchecked or repeats:
+        out += ["## Conclusions", "", *[f"- {c}" for c in cited], ""]
+    if unchecked:
+        out += ["Drawn without citing a value, check, figure or number of the run (code could not check them):",
+                "", *[f"- {_clip(c, 300)}" for c in unchecked], ""]
+    if repeats:
+        out += [f"({repeats} conclusion(s) that repeat one phrase over and over are left out.)", ""]
     out += _requirements_section(view.requirements)
     out += ["## Task", ""]
     out += ["> " + line if line else ">" for line in view.task.text.strip().splitlines()] + [""]

@@ -179,3 +179,20 @@ def test_a_method_steps_summary_that_names_none_of_its_values_is_the_methods_own
     assert "report.summary_replaced" in codes
     step_dir = next((runs["named"].run_dir / "steps").glob("01-*"))
     assert (step_dir / "summary.md").read_text().strip() == "The network has 30 regions at T = 2."
+
+
+def test_conclusions_are_sorted_by_whether_they_cite_the_run(tmp_path: Path) -> None:
+    """SmolLM2's reporter concluded "The report has a detailed report of the plan, the report has a detailed
+    report of the plan, ..." under Conclusions.  A conclusion that cites a result stands; one that cites none is
+    listed apart as unchecked; one that repeats a phrase over and over is left out, and the report says so."""
+    loop = "The report has a detailed report of the plan, " * 4
+    said = ["x came out as 2.25.", "The method is broadly applicable.", loop]
+    result = _run(tmp_path, engineer=lambda r: CodeDraft(code=result_code({"x": 2.25})),
+                  reporter=lambda r: ReportDraft(title="t", summary="x = 2.25.", conclusions=said))
+    assert result.status == "done", result.error  # type: ignore[attr-defined]
+    report = (result.run_dir / "report.md").read_text()  # type: ignore[attr-defined]
+    section = report.split("## Conclusions", 1)[1].split("\n## ", 1)[0]
+    cited, unchecked = section.split("Drawn without citing")
+    assert "- x came out as 2.25." in cited and "broadly applicable" not in cited
+    assert "- The method is broadly applicable." in unchecked
+    assert "detailed report of the plan" not in report and "1 conclusion(s) that repeat one phrase" in section
