@@ -235,7 +235,7 @@ def sorted_conclusions(view: ReportView) -> tuple[list[str], list[str], int]:
     """The reporter's conclusions that cite the run's results (a value, check, finding, figure or number of a done
     step), those that cite none, and how many repeat one phrase over and over and are left out (SmolLM2: "The
     report has a detailed report of the plan, the report has a detailed report of the plan, ...")."""
-    from cmbagent.audits import Grounds
+    from cmbagent.audits import Grounds, repetitive
 
     done = [r for r in view.steps.values() if r.status == "done"]
     values: dict[str, Any] = {}
@@ -247,18 +247,11 @@ def sorted_conclusions(view: ReportView) -> tuple[list[str], list[str], int]:
     unchecked: list[str] = []
     repeats = 0
     for text in dict.fromkeys(c.strip() for c in view.draft.conclusions if c.strip()):
-        if _repetitive(text):
+        if repetitive(text):
             repeats += 1
         else:
             (cited if grounds.cites(text) else unchecked).append(text)
     return cited, unchecked, repeats
-
-
-def _repetitive(text: str) -> bool:
-    """A text that says one phrase over and over: some three-word phrase three times or more."""
-    words = [w.strip(".,;:!?").lower() for w in text.split()]
-    grams = [" ".join(words[i:i + 3]) for i in range(len(words) - 2)]
-    return any(grams.count(g) >= 3 for g in set(grams))
 
 
 def _clip(text: str, limit: int) -> str:

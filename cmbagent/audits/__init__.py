@@ -43,7 +43,7 @@ from cmbagent.audits import (
 )
 from cmbagent.audits._critics import Grounds, weigh_critics
 from cmbagent.audits._evidence import RunEvidence, StepEvidence, run_evidence, step_evidence
-from cmbagent.audits._numbers import summary_numbers
+from cmbagent.audits._numbers import repetitive, summary_numbers
 from cmbagent.audits._registry import (
     CODES,
     AuditCode,
@@ -70,6 +70,7 @@ __all__ = [
     "declare_code",
     "finding",
     "iter_audits",
+    "repetitive",
     "run_audit",
     "run_evidence",
     "step_audit",

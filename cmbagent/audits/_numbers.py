@@ -151,14 +151,25 @@ def report_answers(ev: RunEvidence) -> Iterator[Finding]:
         return  # nothing computed: an interpretation or a stopped run has no number to state
     summary = ev.draft.summary
     lowered = summary.lower()
-    if any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name.lower())}(?![A-Za-z0-9_])", lowered) for name in results):
-        return
     support = Support.of(list(results.values()), [])
-    if any(_audited(v, d) and (d > 0 or abs(v) >= 100) and support.has(v, d) for _, v, d, _ in numbers_in(summary)):
+    if any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(name.lower())}(?![A-Za-z0-9_])", lowered) for name in results) \
+            or any(_audited(v, d) and (d > 0 or abs(v) >= 100) and support.has(v, d)
+                   for _, v, d, _ in numbers_in(summary)):
+        if repetitive(summary):  # "V = 0.293 vs α = 0.100 for random screening", three times over: no answer
+            yield finding("report.answer_missing", f"the report's summary repeats one phrase over and over: "
+                          f"“{summary.strip()[:160]}”", results=list(results)[:12])
         return
     named = ", ".join(list(results)[:6])
     yield finding("report.answer_missing", f"the report's summary states none of the run's results ({named}): "
                   f"“{summary.strip()[:160]}”", results=list(results)[:12])
+
+
+def repetitive(text: str) -> bool:
+    """A text that says one phrase over and over: some three-word phrase three times or more (SmolLM2: "The
+    report has a detailed report of the plan, the report has a detailed report of the plan, ...")."""
+    words = [w.strip(".,;:!?").lower() for w in text.split()]
+    grams = [" ".join(words[i:i + 3]) for i in range(len(words) - 2)]
+    return any(grams.count(g) >= 3 for g in set(grams))
 
 
 def summary_numbers(summary: str, *, values: Any, texts: Iterable[str], task_text: str) -> list[tuple[str, str]]:

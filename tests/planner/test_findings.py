@@ -196,3 +196,17 @@ def test_conclusions_are_sorted_by_whether_they_cite_the_run(tmp_path: Path) -> 
     assert "- x came out as 2.25." in cited and "broadly applicable" not in cited
     assert "- The method is broadly applicable." in unchecked
     assert "detailed report of the plan" not in report and "1 conclusion(s) that repeat one phrase" in section
+
+
+def test_a_summary_that_repeats_one_phrase_is_no_answer(tmp_path: Path) -> None:
+    """SmolLM2's summary of the screening task said "V = 0.293 vs Alpha = 0.100 for random screening" three times
+    over: it names results, and answers nothing.  Code's answer stands in its place."""
+    loop = "The results are as follows: x = 2.25 for the fit, " * 3
+    result = _run(tmp_path, engineer=lambda r: CodeDraft(code=result_code({"x": 2.25})),
+                  reporter=lambda r: ReportDraft(title="t", summary=loop, conclusions=["x = 2.25."]))
+    assert result.status == "done", result.error  # type: ignore[attr-defined]
+    report = (result.run_dir / "report.md").read_text()  # type: ignore[attr-defined]
+    answer = report.split("## Answer", 1)[1].split("##", 1)[0]
+    assert "as follows" not in answer and "x = 2.25" in answer
+    codes = [f["code"] for f in json.loads((result.run_dir / "run.json").read_text())["findings"]]  # type: ignore[attr-defined]
+    assert "report.answer_missing" in codes
