@@ -81,16 +81,21 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     return go("plan", brief=brief, stated=stated, feedback=[], review_round=0, **noted)
 
 
+_NONE = re.compile(r"\b(none|null|no|without|not)\b", re.I)
+
+
 def checkable(items: list[Requirement]) -> tuple[list[Requirement], list[str]]:
     """The analyst's requirements that say what to check, and a line for each one that does not: an argument
-    item without the argument's name or a value, an output item without its kind, a value or difference without
+    item without the argument's name or a value (a null value counts when its quote says none, null, no, not or
+    without), an output item without its kind, a value or difference without
     its quantity, a difference without its reference.  SmolLM2's analyst wrote four items "None = None" quoting
     ",0.3"; checked at the end, each became an error finding that said nothing about the run."""
     kept: list[Requirement] = []
     dropped: list[str] = []
     for item in items:
-        if item.kind == "argument":
-            wrong = not (item.argument or "").strip() or (item.relation == "equals" and item.value is None)
+        if item.kind == "argument":  # a null value is one when the quote says so ("covariance: None")
+            wrong = not (item.argument or "").strip() or (item.relation == "equals" and item.value is None and
+                                                         not _NONE.search(item.text))
         else:
             wrong = item.output is None or (item.output in ("value", "abs_difference") and
                                             not (item.quantity or "").strip()) or \

@@ -165,11 +165,18 @@ def report_answers(ev: RunEvidence) -> Iterator[Finding]:
 
 
 def repetitive(text: str) -> bool:
-    """A text that says one phrase over and over: some three-word phrase three times or more (SmolLM2: "The
-    report has a detailed report of the plan, the report has a detailed report of the plan, ...")."""
-    words = [w.strip(".,;:!?").lower() for w in text.split()]
-    grams = [" ".join(words[i:i + 3]) for i in range(len(words) - 2)]
-    return any(grams.count(g) >= 3 for g in set(grams))
+    """A text that says one phrase over and over: some four words in a row, three times or more, counting words
+    only (SmolLM2: "The report has a detailed report of the plan, the report has a detailed report of the plan,
+    ..."; "V = 0.293 vs Alpha = 0.100 for random screening" 27 times).  Numbers, identifiers and one-letter words
+    are not counted, nor words quoted or followed by a colon, so a list of key numbers ("k = 1: unseen_accuracy
+    0.02; ...") or a printed table ("{'edit': 1.0, 'rephrase': 0.45, ...}") does not repeat."""
+    plain = [t for t in text.split() if not set(t) & set("'\"{}[]=:")]  # a key or value of printed data is not prose
+    words = [w for w in (t.strip(".,;!?()").lower() for t in plain) if len(w) >= 2 and w.isalpha()]
+    grams = [" ".join(words[i:i + 4]) for i in range(len(words) - 3)]
+    counts: dict[str, int] = {}
+    for gram in grams:
+        counts[gram] = counts.get(gram, 0) + 1
+    return any(n >= 3 for n in counts.values())
 
 
 def summary_numbers(summary: str, *, values: Any, texts: Iterable[str], task_text: str) -> list[tuple[str, str]]:

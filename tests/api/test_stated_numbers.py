@@ -146,7 +146,8 @@ def test_checklist_items_that_say_nothing_to_check_are_dropped_and_noted(tmp_pat
                 Requirement(kind="argument", text=",0.3", method=LIF, argument="samples"),
                 Requirement(kind="output", text="report", output="value"),
                 Requirement(kind="output", text="|x - 1|", output="abs_difference", quantity="regions")]
-        kept = [Requirement(kind="output", text="a figure", output="figure")]
+        kept = [Requirement(kind="output", text="a figure", output="figure"),
+                Requirement(kind="argument", text="latencies: none", method=LIF, argument="latencies")]
         return TaskBrief(title="LIF regions", objective="Count regions.", method=LIF, requirements=[*junk, *kept])
 
     plan = Plan(steps=[PlanStep(id="s1", title="Count regions", goal="Count the regions.", agent="method_operator",
@@ -156,7 +157,8 @@ def test_checklist_items_that_say_nothing_to_check_are_dropped_and_noted(tmp_pat
     assert result.status == "done", result.error
     items = [i["requirement"] for i in json.loads((result.run_dir / "requirements.json").read_text())["items"]]
     assert [(i["kind"], i["argument"] or i["output"]) for i in items] == [
-        ("output", "figure"), ("argument", "width"), ("argument", "depth"), ("argument", "latencies")]
+        ("output", "figure"), ("argument", "latencies"), ("argument", "width"), ("argument", "depth")]
+    # the analyst's "latencies: none" was kept (a null its quote states), and code's reading took its place
     record = json.loads((result.run_dir / "run.json").read_text())
     [dropped] = [f for f in record["findings"] if f["code"] == "task.requirements_dropped"]
     assert dropped["severity"] == "note" and "dropped 4 item(s)" in dropped["message"]
