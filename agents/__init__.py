@@ -38,7 +38,9 @@ from cmbagent.agents._context import (
     TextContext,
 )
 from cmbagent.agents._ideas import DataFile, IdeaBrief, IdeaContext
+from cmbagent.agents._meaning import Candidate, MethodChoice, choose_method
 from cmbagent.agents._offline import OfflineModel, offline_rule
+from cmbagent.agents._reading import TaskReading, read_task
 from cmbagent.agents._registry import (
     PLACEHOLDERS,
     ROLES,
@@ -90,6 +92,7 @@ __all__ = [
     "AgentSpec",
     "AuditContext",
     "AuditReport",
+    "Candidate",
     "CitedSpan",
     "CodeDraft",
     "CodeReview",
@@ -113,6 +116,7 @@ __all__ = [
     "InstallAdvice",
     "InstallContext",
     "MethodCallDraft",
+    "MethodChoice",
     "MethodContext",
     "OfflineModel",
     "Passage",
@@ -133,11 +137,13 @@ __all__ = [
     "SummaryContext",
     "TaskBrief",
     "TaskContext",
+    "TaskReading",
     "TextAnswer",
     "TextContext",
     "Understanding",
     "bind_schema",
     "catalogue_lines",
+    "choose_method",
     "clip",
     "fill_arguments",
     "head_tail",
@@ -147,5 +153,6 @@ __all__ = [
     "offline_rule",
     "output_format",
     "parse_prompt",
+    "read_task",
     "understand_task",
 ]

@@ -25,28 +25,16 @@ def catalogue_lines(specs: Any) -> list[str]:
     return lines
 
 # -- mapping a task to the method catalogue ----------------------------------------------------------------
-def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9+]+", text.lower()) if len(w) > 3}
-
-
 def match_method(text: str, requested: str | None = None) -> str | None:
-    """The best method for ``text``: the requested one, else the highest keyword score (None if no keyword hits)."""
+    """The method ``text`` clearly asks for (by meaning, words and — here unknown — data; see
+    :func:`cmbagent.agents._meaning.choose_method`), the requested one when it is registered, else None."""
+    from cmbagent.agents._meaning import choose_method
     from cmbagent.tools.methods import iter_methods
 
-    specs = list(iter_methods())
     if requested:
-        return requested if any(s.name == requested for s in specs) else None
-    lowered = text.lower()
-    words = _words(text)
-    best: tuple[float, str] | None = None
-    for spec in specs:
-        hits = sum(1 for k in spec.keywords if re.search(r"(?<![a-z0-9])" + re.escape(k.lower()) + r"(?![a-z0-9])", lowered))
-        if not hits:
-            continue
-        score = 3.0 * hits + 0.5 * len(words & _words(spec.summary)) + (2.0 if spec.name.split(".")[1] in lowered else 0.0)
-        if best is None or score > best[0]:
-            best = (score, spec.name)
-    return best[1] if best else None
+        return requested if any(s.name == requested for s in iter_methods()) else None
+    choice = choose_method(text)
+    return choice.method if choice.status == "chosen" else None
 
 
 def fill_arguments(method: str, text: str, given: dict[str, Any], data_files: list[str], *,

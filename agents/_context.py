@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cmbagent._profile import FileProfile
 from cmbagent.agents._render import (
     CODE_CHARS,
     SUMMARY_CHARS,
@@ -115,18 +116,37 @@ class TaskContext(AgentContext):
     front_matter: dict[str, Any] = Field(default_factory=dict)
     data_files: list[str] = Field(default_factory=list)
     columns: dict[str, list[str]] = Field(default_factory=dict)  # the header of each table among the data files
+    inputs: list[FileProfile] = Field(default_factory=list)  # what each input holds (None of it: names only)
+    profiled: bool = False  # whether ``inputs`` were read (False: the files' contents are unknown)
+    candidates: list[str] = Field(default_factory=list)  # the methods that fit the task by meaning, best first
 
     def sections(self) -> list[tuple[str, str]]:
         head = {"title": self.title, **self.front_matter}
         if self.method:
             head["method"] = self.method
         columns = "\n".join(f"{name}: {clip(', '.join(cols), 1500)}" for name, cols in sorted(self.columns.items()))
+        held = "\n".join(clip(_held(p), 1200) for p in self.inputs) if self.profiled else ""
         return [("Task", self.text),
                 ("Front matter", json.dumps(head, default=str, sort_keys=True)),
                 ("Method arguments given",
                  json.dumps(self.arguments, default=str, sort_keys=True) if self.arguments else ""),
                 ("Data files in the run folder", "\n".join(self.data_files) or "(none)"),
-                ("Columns of the data files", columns)]
+                ("Columns of the data files", columns),
+                ("What the data files hold", held),
+                ("Method tools that fit the task by meaning (choose among these, or none)",
+                 "\n".join(f"- {c}" for c in self.candidates))]
+
+
+def _held(profile: FileProfile) -> str:
+    """One input file as the analyst is told: its kind and size, then each column's content."""
+    if profile.kind == "matrix" and profile.square:
+        shape = f"a {profile.size}×{profile.size} {'symmetric ' if profile.symmetric else ''}matrix of numbers"
+    elif profile.kind == "arrays":
+        shape = "arrays " + ", ".join(f"{k} {list(v)}" for k, v in profile.arrays.items())
+    else:
+        shape = f"{profile.kind}, {profile.rows}{'+' if profile.truncated else ''} rows"
+    cols = "; ".join(c.describe() for c in profile.columns[:40])
+    return f"{profile.name}: {shape}" + (f"; {cols}" if cols else "")
 
 
 class PlanContext(AgentContext):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cmbagent.agents._catalogue import fill_arguments, match_method, offline_plan
+from cmbagent.agents._catalogue import fill_arguments, offline_plan
 from cmbagent.agents._checklist import checklist, deliver_outputs
 from cmbagent.agents._context import (
     AuditContext,
@@ -41,9 +41,9 @@ from cmbagent.agents._schemas import (
     StepSummary,
     TextAnswer,
 )
-from cmbagent.agents._understand import understand
+from cmbagent.agents._reading import read_task
 from cmbagent.cells import method_cell
-from cmbagent.exceptions import TaskError
+from cmbagent.exceptions import TaskError, TaskUnclear
 from cmbagent.models import how_to_configure
 from cmbagent.state import (
     IMAGE_SUFFIXES,
@@ -84,13 +84,20 @@ def _numbers(values: dict[str, Any], limit: int = 8) -> list[str]:
 # -- planning ---------------------------------------------------------------------------------------------
 @offline_rule(TaskBrief)
 def brief(ctx: TaskContext) -> TaskBrief:
-    """The method the task maps to, its arguments read from front matter and text, and the checklist."""
-    method = match_method(f"{ctx.title}\n{ctx.text}", ctx.method)
-    if method is None:
-        raise TaskError("the offline backend could not map this task to a method tool (it matches the task's "
-                        "words against `cmbagent methods list`; name one with front matter `method: ...`), or "
-                        + how_to_configure())
-    understood = understand(method, ctx.text, dict(ctx.arguments), list(ctx.data_files), columns=ctx.columns)
+    """The method the task means (by meaning, words and data), its arguments read from front matter, text and
+    data, and the checklist; a task that is unclear (several methods fit, an argument could only be guessed,
+    no method fits) raises :class:`TaskUnclear` with the question instead of running on a guess."""
+    reading = read_task(text=ctx.text, title=ctx.title, method=ctx.method, arguments=dict(ctx.arguments),
+                        data_files=list(ctx.data_files), profiles=list(ctx.inputs) if ctx.profiled else None,
+                        columns=ctx.columns)
+    if not reading.clear:
+        raise TaskUnclear(reading.question(offline=True) + (how_to_configure() if reading.choice.status == "none"
+                                                           else ""),
+                          choices=reading.choices(), questions=reading.understanding.questions
+                          if reading.understanding else [])
+    method, understood = reading.method, reading.understanding
+    if method is None or understood is None:  # a clear reading has both
+        raise TaskError("the offline backend could not read this task; " + how_to_configure())
     text = ctx.text
     first = next((p.strip() for p in text.split("\n\n") if p.strip() and not p.lstrip().startswith("#")), text)
     if len(first) > 600:  # keep whole sentences

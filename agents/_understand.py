@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cmbagent._profile import FileProfile
+from cmbagent.agents._datamap import ASK_BELOW, argument_role, column_role, map_column_list, map_columns, map_files
 from cmbagent.state import Requirement
 
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
@@ -49,12 +51,28 @@ class Understanding:
     requirements: list[Requirement] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what it could not map, naming the front-matter line to add
     missing: list[str] = field(default_factory=list)  # required arguments it could not fill (same wording)
+    #: how sure each argument is (1 the front matter, ~0.95 written out, lower when inferred from the data)
+    confidence: dict[str, float] = field(default_factory=dict)
+    evidence: dict[str, str] = field(default_factory=dict)  # why each argument has its value
+    #: what the reader would have had to guess: each a question naming the front-matter line that answers it
+    questions: list[str] = field(default_factory=list)
+    unplaced: list[str] = field(default_factory=list)  # input files no argument of the method takes
+
+    @property
+    def clear(self) -> bool:
+        """Nothing required is missing and nothing had to be guessed."""
+        return not self.missing and not self.questions
 
 
 def sentences(text: str) -> list[str]:
     """The text cut into sentences and list items (a decimal point does not end a sentence)."""
     parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ-])|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
     return [p.strip() for p in parts if p and p.strip()]
+
+
+def clip_quote(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _norm(text: str) -> str:
@@ -110,18 +128,27 @@ class _Reader:
     """One pass over one task for one method (see :func:`understand`)."""
 
     def __init__(self, spec: Any, text: str, given: Mapping[str, Any], data_files: Sequence[str],
-                 columns: Mapping[str, Sequence[str]], paths: Mapping[str, str]):
+                 columns: Mapping[str, Sequence[str]], paths: Mapping[str, str],
+                 profiles: Sequence[FileProfile] | None = None):
         self.spec, self.text = spec, text
         self.data_files, self.columns, self.paths = list(data_files), columns, paths
+        self.profiles = list(profiles) if profiles is not None else None
         self.args: dict[str, Any] = dict(given)
         self.requirements: list[Requirement] = []
         self.notes: list[str] = []
+        self.confidence: dict[str, float] = {name: 1.0 for name in given}
+        self.evidence: dict[str, str] = {name: "the front matter" for name in given}
+        self.questions: list[str] = []
+        self.unplaced: list[str] = []
         self.sentences = sentences(text)
         self.lowered = text.lower()
 
-    def record(self, name: str, value: Any, quote: str, *, relation: Literal["equals", "excludes"] = "equals") -> None:
+    def record(self, name: str, value: Any, quote: str, *, relation: Literal["equals", "excludes"] = "equals",
+               confidence: float = 0.95) -> None:
         if relation == "equals":
             self.args[name] = value
+            self.confidence[name] = confidence
+            self.evidence[name] = f"the text: “{clip_quote(quote)}”"
         self.requirements.append(Requirement(kind="argument", text=quote.strip()[:240], source="text",
                                              method=self.spec.name, argument=name, relation=relation,
                                              value=value))
@@ -402,8 +429,27 @@ class _Reader:
 
     # -- files --------------------------------------------------------------------------------------------
     def files(self) -> None:
-        """Input files onto file arguments: a file whose name recalls an argument goes to it, the first free
-        file to a required one."""
+        """Input files onto file arguments.  With the files' profiles (what they hold), by the role the text and
+        the data give each file (:func:`cmbagent.agents._datamap.map_files`): a covariance to ``covariance``, a
+        test table to ``test``; a file no argument takes is kept in ``unplaced``.  Without them (names only), a
+        file whose name recalls an argument goes to it, the first free file to a required one."""
+        if self.profiles is not None:
+            inputs = {n: k for n, k in self.paths.items() if k == "input"}
+            mapped, self.unplaced = map_files(self.text, self.profiles, inputs, self.spec.argument_docs,
+                                              self.spec.required, self.args)
+            for item in mapped:
+                if item.sure:
+                    self.args[item.argument] = item.value
+                    self.confidence[item.argument], self.evidence[item.argument] = item.confidence, item.evidence
+                    self.requirements.append(Requirement(kind="argument", text=f"input file {item.value}",
+                                                         source="text", method=self.spec.name,
+                                                         argument=item.argument, value=item.value))
+                else:
+                    options = ", ".join([item.value, *item.alternatives])
+                    self.questions.append(
+                        f"which file is the {argument_role(item.argument, self.spec.argument_docs.get(item.argument, ''))}"
+                        f" ({options})? add `{item.argument}: <file>` under `arguments:` in the front matter")
+            return
         used = {v for v in self.args.values() if isinstance(v, str)}
         free = [f for f in self.data_files if f not in used]
         for name, kind in self.paths.items():
@@ -420,8 +466,54 @@ class _Reader:
                 chosen = (plain or free)[0]
             else:
                 continue
-            self.record(name, chosen, f"input file {chosen}")
+            self.record(name, chosen, f"input file {chosen}", confidence=0.7)
             free.remove(chosen)
+
+    def table(self) -> FileProfile | None:
+        """The profile of the table the method reads (its ``data`` argument's file, else the first table)."""
+        if not self.profiles:
+            return None
+        chosen = self.args.get("data")
+        tables = [p for p in self.profiles if p.kind == "table" and p.columns]
+        return next((p for p in tables if p.name == chosen), tables[0] if tables else None)
+
+    def data_columns(self, col_args: Sequence[str]) -> None:
+        """Column arguments the prose did not write out, from the data: the column the text names or describes
+        for the role ("the effect of the programme on 1978 earnings" → ``re78``), checked against its content
+        (a treatment is 0/1); a list from the phrase after its cue ("adjusting for age, years of schooling").
+        An argument the text asks for that cannot be mapped surely becomes a question."""
+        table = self.table()
+        if table is None:
+            return
+        taken = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
+        binary = self.args.get("model") in (None, "auto", "irm")
+        scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
+                   if n not in self.args and "array" not in _types(self.spec.arguments[n])}
+        for item in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
+            self.take(item, table, required=item.argument in self.spec.required)
+        for name in col_args:
+            if name in self.args or "array" not in _types(self.spec.arguments[name]):
+                continue
+            item = map_column_list(self.text, table, name, column_role(name, self.spec.argument_docs.get(name, "")),
+                                   taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)})
+            if item is not None:
+                self.take(item, table, required=True)
+
+    def take(self, item: Any, table: FileProfile, *, required: bool) -> None:
+        if item.sure:
+            self.args[item.argument] = item.value
+            self.confidence[item.argument], self.evidence[item.argument] = item.confidence, item.evidence
+            self.requirements.append(Requirement(kind="argument", text=item.evidence[:240], source="text",
+                                                 method=self.spec.name, argument=item.argument, value=item.value))
+        elif required:
+            options = ", ".join(table.column_names[:14]) + (", ..." if len(table.column_names) > 14 else "")
+            what = ("which columns" if isinstance(item.value, list) else "which column") + \
+                   f" is {item.argument!r}"
+            unsure = f" (not sure of: {', '.join(map(str, item.alternatives))})" if isinstance(item.value, list) \
+                and item.alternatives else f" (best guess {item.value!r}, {item.confidence:.0%} sure)"
+            self.questions.append(f"{what}{unsure}? columns of {table.name}: {options}; add "
+                                  f"`{item.argument}: {'[<column>, ...]' if isinstance(item.value, list) else '<column>'}`"
+                                  " under `arguments:` in the front matter")
 
     def missing(self) -> list[str]:
         out = []
@@ -444,13 +536,20 @@ class _Reader:
 
 
 def understand(method: str, text: str, given: Mapping[str, Any], data_files: Sequence[str], *,
-               columns: Mapping[str, Sequence[str]] | None = None) -> Understanding:
+               columns: Mapping[str, Sequence[str]] | None = None,
+               profiles: Sequence[FileProfile] | None = None) -> Understanding:
     """Arguments of ``method`` from the front matter (``given``, kept as they are), then from the text, then
-    from the data files; the requirements the task states; and notes on what could not be mapped."""
+    from the data files; the requirements the task states; and notes on what could not be mapped.
+
+    ``profiles`` (what each input file holds, :func:`cmbagent.inputs.profile_inputs`) let the reader map
+    files by role and columns by content; each argument gets a confidence, and what it would have had to
+    guess becomes a question (``questions``) instead of an argument."""
     from cmbagent.tools.methods import get_method, path_arguments
 
     spec = get_method(method)
-    reader = _Reader(spec, text, given, data_files, columns or {}, path_arguments(method))
+    if profiles is not None and not columns:
+        columns = {p.name: p.column_names for p in profiles if p.column_names}
+    reader = _Reader(spec, text, given, data_files, columns or {}, path_arguments(method), profiles)
     for name, value in given.items():
         if name not in _BOOKKEEPING - {"seed", "random_state"}:
             reader.requirements.append(Requirement(kind="argument", text=f"{name}: {value}", source="front_matter",
@@ -475,8 +574,10 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
         if name not in reader.paths and "array" in _types(spec.arguments[name]):  # given lists: only what to exclude
             reader.columns_for(name, spec.arguments[name], taken, exclusions_only=name in reader.args)
     reader.files()
+    reader.data_columns(col_args)
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
-                         missing=reader.missing())
+                         missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
+                         questions=reader.questions, unplaced=reader.unplaced)
 
 
 #: the public name (``cmbagent.agents.understand_task``)

@@ -6,6 +6,7 @@
     ├── UserError                 the caller's mistake; the message says the fix; CLI exit code 2
     │   ├── ConfigError           bad config file, flag, model spec or missing key
     │   ├── TaskError             missing/empty task file, invalid front matter, unmappable task
+    │   │   └── TaskUnclear       the task fits several methods or leaves an argument to a guess: a question
     │   ├── FrontMatterError      YAML front matter that cannot be read (callers add which file)
     │   ├── DataError             a data file that cannot be used (names the row/column/problem)
     │   ├── PathError             a file name that cannot be used here: missing, or not allowed
@@ -56,6 +57,7 @@ __all__ = [
     "SandboxUnavailable",
     "StorageError",
     "TaskError",
+    "TaskUnclear",
     "UnknownAgentError",
     "UnknownMethodError",
     "UserError",
@@ -76,6 +78,19 @@ class ConfigError(UserError):
 
 class TaskError(UserError):
     """A task file that cannot be run as given."""
+
+
+class TaskUnclear(TaskError):
+    """The task could mean several things and nothing is run on a guess: several methods fit it about equally,
+    or an argument could only be guessed.  ``choices`` are the candidates (``method``, ``probability``,
+    ``front_matter``: the exact front matter that pins it); ``questions`` what the reader could not decide.
+    Callers ask the person (the CLI prints it and exits 2, the UI asks in the chat)."""
+
+    def __init__(self, message: str, *, choices: list[dict[str, object]] | None = None,
+                 questions: list[str] | None = None):
+        super().__init__(message)
+        self.choices = list(choices or [])
+        self.questions = list(questions or [])
 
 
 class FrontMatterError(UserError):

@@ -15,7 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LARGE_INPUT_BYTES", "InputInfo", "column_names", "describe_inputs", "human_size"]
+from cmbagent._profile import ColumnProfile, FileProfile, profile_file
+
+__all__ = ["LARGE_INPUT_BYTES", "ColumnProfile", "FileProfile", "InputInfo", "column_names", "describe_inputs",
+           "human_size", "profile_inputs"]
 
 #: inputs at least this big are announced as large at the start of a run
 LARGE_INPUT_BYTES = 100 * 2**20
@@ -84,3 +87,9 @@ def describe_inputs(files: Mapping[str, Path]) -> list[InputInfo]:
             continue
         out.append(InputInfo(name=name, bytes=size, columns=column_names(path)))
     return out
+
+
+def profile_inputs(files: Mapping[str, Path]) -> list[FileProfile]:
+    """What each input holds, read from its head (``files``: run-relative name -> path of the file to read):
+    the kind of file, its shape and each column's content (see :mod:`cmbagent._profile`)."""
+    return [profile_file(name, path) for name, path in files.items() if path.is_file()]

@@ -11,9 +11,12 @@ decide comes back as notes.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from cmbagent.exceptions import TaskError
+from cmbagent.exceptions import TaskError, TaskUnclear
 from cmbagent.task import Task
 
 __all__ = ["Preflight", "preflight"]
@@ -25,38 +28,62 @@ class Preflight:
 
     method: str | None
     notes: list[str] = field(default_factory=list)
+    reading: Any = None  # the TaskReading (method choice and argument mapping), when the task was read
+
+
+def _display_names(task: Task) -> dict[str, str]:
+    """Run-relative input names (``data/x.csv``) as the person wrote them: relative to the task file's folder
+    when it lies below it, else the file's own path."""
+    base = task.source.parent if task.source is not None else Path.cwd()
+    shown = {}
+    for rel, source in task.files.items():
+        try:
+            shown[rel] = os.path.relpath(source, base) if source.is_relative_to(base.resolve()) else str(source)
+        except ValueError:
+            shown[rel] = str(source)
+    return shown
 
 
 def preflight(task: Task, *, offline: bool) -> Preflight:
     """Check ``task`` before anything runs; ``offline``: only the offline backend will answer (so the task's
-    text must give every required argument in a form it can read)."""
-    from cmbagent.agents import match_method, understand_task
+    text and data must determine the method and every required argument, or the person is asked)."""
+    from cmbagent.agents import read_task
+    from cmbagent.inputs import profile_inputs
     from cmbagent.models import how_to_configure
     from cmbagent.tools.methods import argument_problems
 
-    method = task.method or (match_method(f"{task.title}\n{task.text}") if offline else None)
-    if method is None:
-        if offline:
-            raise TaskError(
-                "the offline backend (used because no model is configured) could not map this task to a method "
-                "tool; name one in the front matter (`method: family.name`, see `cmbagent methods list`), or "
-                + how_to_configure())
-        return Preflight(method=None)
-    problems = [p.message for p in argument_problems(method, task.arguments, require=False)]
-    notes: list[str] = []
-    if offline and not problems:
-        from cmbagent.inputs import describe_inputs
-
-        columns = {i.name: list(i.columns) for i in describe_inputs(task.files) if i.columns}
-        understood = understand_task(method, task.text, task.arguments, task.data_files, columns=columns)
-        given = set(task.arguments)
-        problems += [p.message for p in argument_problems(method, understood.arguments, require=False)
-                     if p.argument not in given]
-        problems += understood.missing
-        notes = understood.notes
+    problems = [p.message for p in argument_problems(task.method, task.arguments, require=False)] \
+        if task.method else []
     if problems:
-        where = f" ({task.source})" if task.source else ""
-        raise TaskError(f"the task{where} cannot run as written; nothing was started:\n"
-                        + "\n".join(f"  - {p}" for p in problems)
-                        + "\nfix the front matter (the `arguments:` mapping) and run it again")
-    return Preflight(method=method, notes=notes)
+        _refuse(task, problems)
+    if not offline and task.method is None:
+        return Preflight(method=None)
+    reading = read_task(text=task.text, title=task.title, method=task.method, arguments=task.arguments,
+                        data_files=task.data_files, profiles=profile_inputs(task.files),
+                        display=_display_names(task))
+    if not offline:
+        return Preflight(method=task.method, notes=list(reading.choice.notes), reading=reading)
+    if reading.choice.status in {"ask", "none"}:
+        raise TaskUnclear(reading.question(offline=True) + (how_to_configure() if reading.choice.status == "none"
+                                                           else ""),
+                          choices=reading.choices())
+    understood = reading.understanding
+    method = reading.method
+    if understood is None or method is None:
+        raise TaskUnclear(reading.question(offline=True), choices=reading.choices())
+    given = set(task.arguments)
+    problems += [p.message for p in argument_problems(method, understood.arguments, require=False)
+                 if p.argument not in given]
+    if problems:
+        _refuse(task, problems)
+    if understood.missing or understood.questions:
+        raise TaskUnclear(reading.question(offline=True), choices=reading.choices(),
+                          questions=[*understood.missing, *understood.questions])
+    return Preflight(method=method, notes=[*reading.choice.notes, *understood.notes], reading=reading)
+
+
+def _refuse(task: Task, problems: list[str]) -> None:
+    where = f" ({task.source})" if task.source else ""
+    raise TaskError(f"the task{where} cannot run as written; nothing was started:\n"
+                    + "\n".join(f"  - {p}" for p in problems)
+                    + "\nfix the front matter (the `arguments:` mapping) and run it again")

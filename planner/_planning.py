@@ -48,15 +48,27 @@ TASK_CHARS = 6000
 
 
 def analyse(rt: Runtime, state: RunState) -> Any:
-    """The task analyst restates the task and extracts its requirements; code adds what it knows for sure."""
-    from cmbagent.inputs import describe_inputs
+    """The task analyst restates the task and extracts its requirements; code adds what it knows for sure.
+
+    Code reads the task first (:func:`cmbagent.agents.read_task`: the method by meaning, words and data, and
+    its arguments from the prose and the data): the analyst is offered only the methods that fit (the task's
+    own when its front matter names one), and its arguments are checked by the same reading — what code
+    read surely wins over the analyst's, the front matter over both."""
+    from cmbagent.agents import read_task
+    from cmbagent.inputs import profile_inputs
 
     task = state.task
-    inputs = describe_inputs({rel: rt.folder.path / rel for rel in task.data_files})
+    files = {rel: rt.folder.path / rel for rel in task.data_files}
+    profiles = profile_inputs(files)
+    reading = read_task(text=task.text, title=task.title, method=task.method, arguments=task.arguments,
+                        data_files=task.data_files, profiles=profiles)
+    candidates = [task.method] if task.method else [c.method for c in reading.choice.top(3)]
     context = TaskContext(title=task.title, text=clip(task.text, TASK_CHARS), method=task.method,
                           arguments=task.arguments, front_matter=task.front_matter, data_files=task.data_files,
-                          columns={i.name: list(i.columns) for i in inputs if i.columns})
-    brief = rt.ask("task_analyst", context, TaskBrief)
+                          columns={p.name: p.column_names for p in profiles if p.column_names},
+                          inputs=profiles, profiled=True,
+                          candidates=[c.line() for c in reading.choice.top(3)] if not task.method else [])
+    brief = rt.ask("task_analyst", context, TaskBrief, methods=candidates)
     # code, not the model, knows which files exist and which method the task names; the front matter's
     # arguments override what the analyst read from the text, which it keeps for the rest
     update: dict[str, Any] = {"data_files": list(task.data_files)}
@@ -66,7 +78,7 @@ def analyse(rt: Runtime, state: RunState) -> Any:
         update.update(method=task.method, arguments={**brief.arguments, **task.arguments}
                       if brief.method in (None, task.method) else dict(task.arguments))
     method = update.get("method", brief.method)
-    read = read_in_text(task, method, context.columns) if method in rt.method_names else []
+    read = read_in_text(task, method, context.columns, profiles) if method in rt.method_names else []
     stated = {r.argument: r.value for r in read if r.relation == "equals" and r.argument}
     if stated:  # what code read in the prose wins over the analyst's reading; the front matter over both
         update["arguments"] = {**update.get("arguments", brief.arguments), **stated, **task.arguments}
@@ -78,7 +90,7 @@ def analyse(rt: Runtime, state: RunState) -> Any:
         "task.requirements_dropped", f"code dropped {len(dropped)} item(s) of the task analyst's checklist that "
         f"say nothing to check: {'; '.join(dropped[:6])}" + (f"; and {len(dropped) - 6} more" if len(dropped) > 6
                                                              else ""), dropped=dropped)]) if dropped else {}
-    return go("plan", brief=brief, stated=stated, feedback=[], review_round=0, **noted)
+    return go("plan", brief=brief, stated=stated, candidates=candidates, feedback=[], review_round=0, **noted)
 
 
 _NONE = re.compile(r"\b(none|null|no|without|not)\b", re.I)
@@ -108,7 +120,7 @@ def checkable(items: list[Requirement]) -> tuple[list[Requirement], list[str]]:
     return kept, dropped
 
 
-def read_in_text(task: Any, method: str, columns: dict[str, list[str]]) -> list[Requirement]:
+def read_in_text(task: Any, method: str, columns: dict[str, list[str]], profiles: Any = None) -> list[Requirement]:
     """The method arguments the task's prose states, as code reads them (:func:`cmbagent.agents.understand_task`:
     "width 4 and depth 1", "a flat ΛCDM fit", "do not use `re74`"), whatever model runs: a small model's analyst
     may miss them, and nothing would check them.  The reader's mapping of input files onto file arguments is a
@@ -117,7 +129,8 @@ def read_in_text(task: Any, method: str, columns: dict[str, list[str]]) -> list[
     from cmbagent.tools.methods import path_arguments
 
     files = set(path_arguments(method))
-    understood = understand_task(method, task.text, dict(task.arguments), list(task.data_files), columns=columns)
+    understood = understand_task(method, task.text, dict(task.arguments), list(task.data_files), columns=columns,
+                                 profiles=profiles)
     return [r for r in understood.requirements if r.source == "text" and r.argument not in files]
 
 

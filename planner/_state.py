@@ -34,6 +34,7 @@ class RunState(BaseModel):
     task: TaskSpec
     brief: TaskBrief | None = None
     stated: dict[str, Any] = Field(default_factory=dict)  # the brief method's arguments code read in the prose
+    candidates: list[str] = Field(default_factory=list)  # the methods that fit the task by meaning (code's choice)
     plan: Plan | None = None
     plan_version: int = 0  # plans/plan-NN.json counter
     review_round: int = 0  # review rounds done for the current plan cycle

@@ -32,7 +32,7 @@ def brief(text: str, data_files: list[str], columns: dict[str, list[str]] | None
 
 
 @pytest.mark.parametrize(("text", "model"), [
-    ("Fit flat LCDM.", "flat_lcdm"),
+    ("Fit flat LCDM to the supernovae.", "flat_lcdm"),
     ("Fit a flat ΛCDM model to the supernovae.", "flat_lcdm"),
     ("Fit the supernovae with model: flat_lcdm.", "flat_lcdm"),
     ("Fit ΛCDM to the supernovae.", "flat_lcdm"),
@@ -128,7 +128,9 @@ def test_a_text_the_offline_backend_cannot_map_names_the_front_matter_line(tmp_p
     assert out.exit_code == 2, out.output
     assert "nothing was started" in out.output and "add `outcome: <column>" in out.output
     assert "columns of data/ihdp_npci_1.csv: treatment, y_factual" in out.output
-    assert "add `treatment: <column>" in out.output  # every problem is listed, not only the first
+    # what the data settle is read, and shown in the front matter the person can copy: the 0/1 column
+    # named `treatment`; the outcome (y_factual? mu1?) is left to the person, not guessed
+    assert "treatment: treatment" in out.output and "outcome: y_factual" not in out.output
     assert not ws.exists() or not any(ws.iterdir())
 
 

@@ -1,0 +1,388 @@
+"""Method arguments from the data itself: which file plays which role, which column is which, with a confidence.
+
+The prose reader (:mod:`cmbagent.agents._understand`) finds what the text writes out; a scientist often writes
+less: "the systematic covariance is in the second file", "the effect of the programme on 1978 earnings
+(`re78`)", "adjusting for age, years of schooling and marital status".  This module maps such text onto the
+method's file and column arguments by the role the words give each file and column *and* by what the data
+hold (a square symmetric block of numbers is a covariance, a 0/1 column can be a treatment or a label), and
+gives every mapping a confidence in [0, 1].  Mappings below :data:`ASK_BELOW` are not used: the reader asks.
+
+Confidence scale (documented in ``docs/understanding.md``): 1.0 the front matter; ~0.95 a column or file the
+text names in the clause that gives its role; ~0.8 a file or column the data and a field word agree on; ~0.6
+one the data alone suggest (the only 0/1 column); below :data:`ASK_BELOW` a guess, never used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cmbagent._profile import ColumnProfile, FileProfile
+
+__all__ = ["ASK_BELOW", "Mapped", "argument_role", "column_role", "file_roles", "map_column_list", "map_columns",
+           "map_files", "match_phrase"]
+
+#: mappings less sure than this are questions, not arguments
+ASK_BELOW = 0.6
+
+#: what a file is for, as words write it (text near the file's name, the file's name, an argument's doc)
+FILE_ROLE_WORDS: dict[str, str] = {
+    "covariance": r"covarian|\bcov(?:mat|matrix)?\b|_cov\b|cov_|error matrix|systematic|correlated (?:errors|"
+                  r"uncertainties)",
+    "test": r"\btest(?:ing)?\b|held[- ]?out|hold[- ]?out|validation|evaluat",
+    "embeddings": r"embedding|representation|latent feature|feature vectors",
+    "instruments": r"\binstrument",
+    "chain": r"\bchains?\b|posterior samples|mcmc samples",
+    "labels": r"\blabels? (?:file|table)\b|concept labels",
+    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter",
+    "needles": r"\bneedles?\b",
+    "haystack": r"\bhaystack\b|background text",
+    "code": r"\blog[_ ]?prob|\bdensity function\b|python file",
+    "adapters": r"\badapters?\b",
+}
+_ROLE_PATTERNS = {role: re.compile(p, re.I) for role, p in FILE_ROLE_WORDS.items()}
+
+#: words that say which column plays an argument's role ("cue"), per kind of column argument
+COLUMN_CUES: dict[str, str] = {
+    "treatment": r"\btreat\w*|\bassign\w*|\bprogram\w*|\bintervention\w*|\bexposure\b|\bexposed\b|\bpolicy\b|"
+                 r"\beligib\w*|\bparticipat\w*|\benrol\w*|\breceiv\w*|\btook part\b|\bsubsid\w*|\btutor\w*|"
+                 r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*",
+    "outcome": r"\boutcomes?\b|\beffect (?:of [^.;]{1,60}? )?on\b|\bimpact on\b|\braises?\b|\blowers?\b|"
+               r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b",
+    "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
+                  r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b",
+    "label": r"\blabels?\b|\bclass(?:es)?\b|\bdiagnos\w*|\banomal\w*|\bfault\w*|\bflag\w*|\bfraud\w*|"
+             r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b",
+    "target": r"\bpredict\w*|\bresponse\b|\btarget\b|\bas a function of\b|\bregress\w*|\boutcome\b|\by\b",
+    "features": r"\bfeatures?\b|\bbased on\b|\busing\b|\binputs?\b|\bpredictors?\b",
+    "instruments": r"\binstruments?\b|\bencourag\w*|\blotter\w*|\brandomi[sz]ed offer\b",
+    "prediction": r"\bpredict\w*|\brisk score\b|\bscores?\b",
+    "text": r"\btext\b|\bnotes?\b|\bdescriptions?\b|\breviews?\b|\bnarratives?\b",
+    "prompt": r"\bprompts?\b|\binstructions?\b|\bquestions?\b",
+    "answer": r"\banswers?\b|\bresults?\b",
+}
+#: how common column names and prose words relate (abbreviations a data set uses for what prose calls them)
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "education": ("educ", "edu", "schooling", "school", "years of school", "education"),
+    "earnings": ("re", "earn", "wage", "income", "inc", "salary", "pay"),
+    "income": ("inc", "income", "earn", "wage"),
+    "married": ("marr", "married", "marital", "spouse"),
+    "degree": ("degree", "nodegree", "diploma", "graduate"),
+    "ethnicity": ("black", "hisp", "hispanic", "race", "ethnic", "white", "asian"),
+    "age": ("age", "years old"),
+    "female": ("female", "sex", "gender", "male", "woman", "women"),
+    "unemployed": ("u", "unemp", "unemployed", "jobless"),
+    "children": ("kids", "children", "nkids", "child"),
+    "household": ("fsize", "hhsize", "household", "family size"),
+    "home": ("hown", "home", "homeowner", "owns a home"),
+    "pension": ("db", "pension", "defined benefit"),
+    "score": ("score", "test", "grade", "marks"),
+}
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """One argument as mapped from text and data: its value, how sure, and why."""
+
+    argument: str
+    value: Any
+    confidence: float
+    evidence: str
+    alternatives: tuple[str, ...] = field(default=())
+
+    @property
+    def sure(self) -> bool:
+        return self.confidence >= ASK_BELOW
+
+
+# -- files ------------------------------------------------------------------------------------------------
+def argument_role(name: str, doc: str) -> str:
+    """The role of a file argument from its name and its documentation's first sentence (``data`` when none)."""
+    if name in _ROLE_PATTERNS or name.rstrip("s") + "s" in _ROLE_PATTERNS:
+        return name if name in _ROLE_PATTERNS else name.rstrip("s") + "s"
+    first = f"{name.replace('_', ' ')} {doc.split('. ')[0]}"
+    for role, pattern in _ROLE_PATTERNS.items():
+        if pattern.search(first):
+            return role
+    return "data"
+
+
+def _file_pattern(name: str) -> re.Pattern[str]:
+    base = name.rsplit("/", 1)[-1]
+    stem = base.rsplit(".", 1)[0]
+    return re.compile(rf"(?<![\w/.-])(?:[\w./-]*/)?{re.escape(base)}(?![\w])|`{re.escape(stem)}`")
+
+
+def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """For each place ``text`` names the file ``name``: the words before it back to the sentence's start or the
+    previous file named in it, and the words after it up to the sentence's end or the next file named."""
+    marks = sorted((m.start(), m.end()) for other in others if other != name
+                   for m in _file_pattern(other).finditer(text))
+    out = []
+    for match in _file_pattern(name).finditer(text):
+        begin = max([text.rfind(". ", 0, match.start()) + 1, text.rfind("\n\n", 0, match.start()) + 1,
+                     *(e for s, e in marks if e <= match.start())])
+        ends = [i for i in (text.find(". ", match.end()), text.find("\n\n", match.end())) if i >= 0]
+        ends += [s for s, e in marks if s >= match.end()]
+        after = re.split(r"[,;]|\s(?:and|but|with|while)\s", text[match.end():min(ends, default=len(text))])[0]
+        out.append((text[begin:match.start()], after))
+    return out
+
+
+def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str, float]]:
+    """Per input file, the roles it may play with the weight of the evidence: the words around its mention in
+    the text (0.6), its file name (0.3), its content (a symmetric square matrix is a covariance: 0.5; an array
+    file without labels can be embeddings or instruments: 0.2; a table: data 0.3)."""
+    roles: dict[str, dict[str, float]] = {}
+    for profile in profiles:
+        found: dict[str, float] = {}
+        base = profile.name.rsplit("/", 1)[-1]
+        names = [p.name for p in profiles]
+        for before, after in _mentions(text, profile.name, names):
+            said = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(before)}
+            weight = 0.6
+            if not said:  # "bins_b.txt holds the covariance": the words after the name
+                said, weight = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(after)}, 0.5
+            for role in said:
+                found[role] = max(found.get(role, 0.0), weight)
+        readable = re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0])
+        for role, pattern in _ROLE_PATTERNS.items():
+            if pattern.search(readable) or pattern.search(base):
+                found[role] = found.get(role, 0.0) + 0.3
+        if profile.covariance_like:
+            found["covariance"] = found.get("covariance", 0.0) + 0.5
+        elif profile.kind == "arrays" and "y" not in profile.arrays and "X" not in profile.arrays:
+            for role in ("embeddings", "instruments"):
+                found[role] = found.get(role, 0.0) + 0.2
+        if profile.kind in {"table", "headerless", "arrays"} or (profile.kind == "matrix" and not profile.square):
+            found["data"] = found.get("data", 0.0) + 0.3
+        if base.endswith(".py"):
+            found["code"] = found.get("code", 0.0) + 0.5
+        roles[profile.name] = found
+    return roles
+
+
+def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str, str],
+              docs: Mapping[str, str], required: Sequence[str], given: Mapping[str, Any]) -> tuple[list[Mapped], list[str]]:
+    """Input files onto the method's input-file ``arguments`` (name -> role), and the files no argument took.
+
+    A file goes to the argument whose role its evidence supports most; the ``data`` argument takes the table
+    nothing else claims.  A file the text names for a role no argument has (a covariance for a method without
+    one) stays unplaced, so the reader can say so instead of dropping it silently.
+    """
+    roles = file_roles(text, profiles)
+    used = {v for v in given.values() if isinstance(v, str)}
+    free = [p.name for p in profiles if p.name not in used]
+    wanted = {name: argument_role(name, docs.get(name, "")) for name in arguments if name not in given}
+    mapped: list[Mapped] = []
+    # specific roles first (covariance, test, ...), the plain data argument last
+    for name, role in sorted(wanted.items(), key=lambda item: item[1] == "data"):
+        scored = sorted(((roles.get(f, {}).get(role, 0.0), f) for f in free), reverse=True)
+        if role == "data":  # the table no other role claims more strongly
+            scored = sorted(((s - 0.5 * max((v for r, v in roles.get(f, {}).items() if r != "data"), default=0.0), f)
+                             for s, f in scored), reverse=True)
+        if not scored or scored[0][0] <= 0:
+            continue
+        best, chosen = scored[0]
+        runner = scored[1][0] if len(scored) > 1 else 0.0
+        confidence = min(1.0, 0.35 + best) if role != "data" else min(1.0, 0.55 + best)
+        if runner >= best - 0.1 and runner > 0:  # two files fit as well: not sure which
+            confidence = min(confidence, 0.45)
+        if role == "data" and name not in required and not _mentions(text, chosen):
+            continue  # an optional data argument gets a file only when the text names it
+        evidence = f"{chosen} looks like the {role} ({_why(roles.get(chosen, {}), role)})"
+        mapped.append(Mapped(name, chosen, round(confidence, 2), evidence,
+                             tuple(f for s, f in scored[1:3] if s > 0)))
+        if confidence >= ASK_BELOW:
+            free.remove(chosen)
+    placed = {m.value for m in mapped if m.sure}
+    unplaced = [p.name for p in profiles if p.name not in placed and p.name not in used]
+    return mapped, unplaced
+
+
+def _why(evidence: Mapping[str, float], role: str) -> str:
+    weight = evidence.get(role, 0.0)
+    return "named so in the text" if weight >= 0.6 else "by its name or content"
+
+
+# -- columns ----------------------------------------------------------------------------------------------
+def column_role(name: str, doc: str) -> str:
+    """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
+    and documentation."""
+    lowered = f"{name} {doc.split('. ')[0]}".lower()
+    for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
+                        ("instruments", ("instrument",)), ("outcome", ("outcome",)),
+                        ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),
+                        ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
+                        ("features", ("feature",)), ("target", ("target", "response"))):
+        if any(w in lowered for w in words):
+            return role
+    return "target" if name in {"y", "response"} else "features"
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.findall(r"[a-z]+|\d+", text.lower()) if t not in {"the", "of", "a", "an", "in", "and",
+                                                                          "their", "his", "her", "its", "s"}]
+
+
+def match_phrase(phrase: str, column: str) -> float:
+    """How well a prose phrase ("years of schooling", "earnings in 1974", "not having a degree") names the
+    column ``column`` (``educ``, ``re74``, ``nodegree``): 1 the same name; 0.9 a word of the phrase begins
+    with the column name or the reverse (4+ letters); 0.85 synonyms; 0.8 a year in the phrase ending in the
+    column's number when their letters agree or the number is unique; 0.75 a long word inside the name."""
+    phrase_l, col = phrase.lower().strip(" `'\""), column.lower()
+    if phrase_l == col or phrase_l.replace(" ", "_") == col or phrase_l.replace(" ", "") == col:
+        return 1.0
+    words = _tokens(phrase_l)
+    col_letters = re.sub(r"[^a-z]", "", col)
+    col_digits = re.findall(r"\d+", col)
+    score = 0.0
+    for word in words:
+        if word.isdigit():
+            if col_digits and (word == col_digits[-1] or (len(word) == 4 and word.endswith(col_digits[-1])
+                                                         and len(col_digits[-1]) == 2)):
+                score = max(score, 0.6)
+            continue
+        if len(word) >= 4 and len(col_letters) >= 3 and (word.startswith(col_letters) or col_letters.startswith(word)
+                                                        or word[:4] == col_letters[:4]):
+            score = max(score, 0.9)
+        elif len(word) >= 5 and word in col_letters:
+            score = max(score, 0.75)
+        for key, forms in SYNONYMS.items():
+            if (word == key or word in forms or any(word.startswith(f) for f in forms if len(f) >= 4)) and (
+                    col_letters in forms or any(col_letters.startswith(f) for f in forms if len(f) >= 3)):
+                score = max(score, 0.85)
+    if score >= 0.6 and col_digits and not any(w.isdigit() for w in words) and len(col_letters) <= 3:
+        score *= 0.8  # "earnings" alone could be any of re74, re75, re78
+    if col_digits and any(w.isdigit() and (w == col_digits[-1] or w.endswith(col_digits[-1])) for w in words):
+        score = min(1.0, score + 0.25) if score >= 0.6 else max(score, 0.6)
+    return score
+
+
+def _content_fits(role: str, column: ColumnProfile, *, binary_treatment: bool) -> bool:
+    if role == "treatment":
+        return column.binary if binary_treatment else column.numeric and not column.constant
+    if role in {"outcome", "target", "prediction"}:
+        return column.numeric and not column.constant
+    if role == "label":
+        return column.binary or (column.unique <= 20 and column.count > column.unique)
+    if role in {"text", "prompt", "answer"}:
+        return not column.numeric or role == "answer"
+    return not column.constant
+
+
+def _named(clause: str, column: str) -> bool:
+    return bool(re.search(rf"(?<![\w.-]){re.escape(column)}(?![\w-])", clause))
+
+
+def _clauses(text: str) -> list[str]:
+    from cmbagent.agents._understand import sentences
+
+    out = []
+    for sentence in sentences(text):
+        out += [c for c in re.split(r";\s|\s[—–]\s", sentence) if c.strip()]
+    return out
+
+
+def _role_phrase(clause: str, cue: re.Match[str]) -> str:
+    """The words after a role cue up to the next comma, bracket or verb-like break ("on earnings in 1978")."""
+    tail = clause[cue.end():]
+    stop = re.search(r"[,;()`]|\s(?:and|adjust\w*|control\w*|with|using|for|given|while)\s", tail)
+    return tail[: stop.start()] if stop else tail[:80]
+
+
+def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, taken: set[str],
+                binary_treatment: bool = True) -> list[Mapped]:
+    """Scalar column arguments (name -> role) of one table, mapped by where the text names them, by the phrase it
+    uses for them and by their content; see the module docstring for the confidence scale."""
+    columns = [c for c in table.columns if c.name not in taken]
+    clauses = _clauses(text)
+    mapped: list[Mapped] = []
+    for name, role in arguments.items():
+        cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+        scores: dict[str, float] = {}
+        why: dict[str, str] = {}
+        others = re.compile("|".join(p for r, p in COLUMN_CUES.items() if r not in {role, "label", "target"}), re.I)
+        for clause in clauses:
+            cue = cue_pattern.search(clause)
+            if cue is None:
+                continue
+            phrase = _role_phrase(clause, cue)
+            stop = others.search(clause, cue.end())
+            segment = clause[cue.end(): stop.start() if stop else len(clause)]
+            named_after = sorted((segment.find(c.name), c.name) for c in columns if _named(segment, c.name))
+            for column in columns:
+                value, reason = 0.0, ""
+                if named_after and column.name == named_after[0][1]:
+                    value, reason = 0.95, f"named in “{clause.strip()[:90]}”"
+                elif any(column.name == n for _, n in named_after):
+                    value, reason = 0.75, f"named in “{clause.strip()[:90]}”"
+                elif _named(clause, column.name):
+                    value, reason = 0.6, f"named in “{clause.strip()[:90]}”"
+                similar = match_phrase(phrase, column.name) if phrase.strip() else 0.0
+                if 0.85 * similar > value and similar >= 0.6:
+                    value, reason = 0.85 * similar, f"“{phrase.strip()[:40]}” reads as {column.name}"
+                if value > scores.get(column.name, 0.0):
+                    scores[column.name], why[column.name] = value, reason
+        for column in columns:  # a column named after the role itself ("treatment", "outcome", "label", "y")
+            if re.fullmatch(rf"{role}s?|{name}|{role[:5]}\w*", column.name, re.I) and scores.get(column.name, 0) < 0.7:
+                scores[column.name], why[column.name] = 0.7, f"the column is called {column.name}"
+        fits = {c.name: c for c in columns if _content_fits(role, c, binary_treatment=binary_treatment)}
+        scores = {k: v for k, v in scores.items() if k in fits}
+        if not scores and role in {"treatment", "label"}:
+            binary = [c for c in fits.values() if c.binary]
+            if len(binary) == 1:
+                scores[binary[0].name] = 0.55
+                why[binary[0].name] = f"the only 0/1 column is {binary[0].name}"
+        if not scores:
+            continue
+        ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+        best, confidence = ranked[0]
+        if len(ranked) > 1 and ranked[1][1] >= confidence - 0.05:
+            confidence = min(confidence, 0.5)
+        mapped.append(Mapped(name, best, round(confidence, 2), why[best], tuple(k for k, _ in ranked[1:3])))
+        if confidence >= ASK_BELOW:
+            taken.add(best)
+    return mapped
+
+
+def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str]) -> Mapped | None:
+    """A list argument (covariates, features) from the phrase after its cue: "adjusting for age, years of
+    schooling and earnings in 1974 and 1975" — each item mapped with :func:`match_phrase`; the list's
+    confidence is its least sure item's.  "all other columns" takes every column not taken."""
+    cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+    names = [c.name for c in table.columns]
+    for clause in _clauses(text):
+        cue = cue_pattern.search(clause)
+        if cue is None:
+            continue
+        tail = clause[cue.end():]
+        tail = re.split(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b", tail)[0]
+        if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
+                     r"covariates?)\b|\beverything else\b", tail, re.I):
+            chosen = [n for n in names if n not in taken]
+            return Mapped(name, chosen, 0.85, f"“{clause.strip()[:90]}”")
+        items = [i.strip(" .`'\"") for i in re.split(r",|\band\b|\bor\b|/|\bas well as\b", tail) if i.strip(" .`'\"")]
+        if not items:
+            continue
+        chosen: list[str] = []
+        sure = 1.0
+        unmapped: list[str] = []
+        for item in items:
+            if re.fullmatch(r"\d{2,4}", item):  # "earnings in 1974 and 1975": the year continues the last item
+                previous = items[items.index(item) - 1] if items.index(item) else ""
+                item = re.sub(r"\d{2,4}", item, previous) if re.search(r"\d{2,4}", previous) else item
+            ranked = sorted(((match_phrase(item, n), n) for n in names if n not in taken and n not in chosen),
+                            reverse=True)
+            if ranked and ranked[0][0] >= 0.6 and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.05):
+                chosen.append(ranked[0][1])
+                sure = min(sure, ranked[0][0])
+            elif len(item.split()) <= 6:
+                unmapped.append(item)
+        if chosen:
+            confidence = sure if not unmapped else min(sure, 0.4)
+            note = f"“{clause.strip()[:90]}”" + (f"; not mapped: {', '.join(unmapped)}" if unmapped else "")
+            return Mapped(name, chosen, round(confidence, 2), note, tuple(unmapped))
+    return None

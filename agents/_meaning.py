@@ -1,0 +1,266 @@
+"""Choosing a method tool by what a task means, with a confidence, and asking when it is not clear.
+
+A task written as a scientist writes it names no method: "did the programme raise earnings, adjusting for age
+and schooling?" is a question for ``causal.dml_ate`` although it shares no keyword with it.  :func:`choose_method`
+scores every registered method on three kinds of evidence:
+
+* **meaning** — the task's sentences against the method's summary and the questions its field asks for it
+  (:mod:`cmbagent.agents._fields`), by cosine similarity of the sentence embeddings of the all-MiniLM-L6-v2
+  model the project ships (:class:`cmbagent.literature.MiniLMEmbedder`; without it the other two alone, and
+  the choice says so);
+* **words** — the method's keywords and the phrases of its field found in the text;
+* **data** — whether the task's input files look like what the method reads (a redshift column, a binary
+  treatment, a square covariance, a chain), and whether it needs data the task does not give.
+
+The scores become probabilities (a softmax), and the choice is made only when the best method is clearly
+ahead (:data:`CHOOSE`, :data:`MARGIN`).  Otherwise the task is ambiguous (``ask``: the caller asks the person,
+naming the candidates and the front matter that pins each) or fits no method at all (``none``).  A language
+model is offered the same candidates, never the whole catalogue, so it cannot pick a method of another field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from cmbagent._profile import FileProfile
+from cmbagent.agents._fields import words_of
+
+__all__ = ["CHOOSE", "MARGIN", "Candidate", "MethodChoice", "choose_method", "embedder", "sentences_of"]
+
+#: the best method is chosen when its probability is at least this ...
+CHOOSE = 0.6
+#: ... and its score leads the runner-up's by this much (in score units; see :func:`_combine`)
+MARGIN = 0.9
+#: below these (best meaning similarity, best words score) no method fits the task
+NONE_MEANING = 0.42
+NONE_WORDS = 2.0
+_TEMPERATURE = 0.5
+_W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One method's standing for a task."""
+
+    method: str
+    score: float
+    probability: float
+    meaning: float  # best cosine similarity of a task sentence with one of the method's texts
+    words: float  # weighted count of the method's words in the task
+    data: float  # -1 (its data are missing or of the wrong kind) … 1 (they look right)
+    reasons: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        why = "; ".join(self.reasons[:3])
+        return f"{self.method} ({self.probability:.0%}{': ' + why if why else ''})"
+
+
+@dataclass(frozen=True)
+class MethodChoice:
+    """What :func:`choose_method` made of a task: ``status`` is ``named`` (the front matter names the method),
+    ``chosen`` (clearly one method), ``ask`` (several fit: ask which) or ``none`` (no method fits)."""
+
+    status: Literal["named", "chosen", "ask", "none"]
+    method: str | None
+    candidates: tuple[Candidate, ...] = ()
+    meaning_used: bool = True
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def confidence(self) -> float:
+        if self.status == "named":
+            return 1.0
+        return self.candidates[0].probability if self.candidates else 0.0
+
+    def top(self, k: int = 3, floor: float = 0.05) -> list[Candidate]:
+        """The leading candidates (at most ``k``; each with at least ``floor`` probability, the first always)."""
+        return [c for n, c in enumerate(self.candidates[:k]) if n == 0 or c.probability >= floor]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "method": self.method, "confidence": round(self.confidence, 3),
+                "meaning_used": self.meaning_used,
+                "candidates": [{"method": c.method, "probability": round(c.probability, 3),
+                                "meaning": round(c.meaning, 3), "words": round(c.words, 2), "data": round(c.data, 2),
+                                "reasons": list(c.reasons)} for c in self.top(5, 0.0)]}
+
+
+# -- embeddings ---------------------------------------------------------------------------------------------
+_EMBEDDER: Any = None
+_EMBEDDER_LOCK = threading.Lock()
+_VECTORS: dict[str, np.ndarray] = {}
+
+
+def embedder() -> Any:
+    """The shared sentence embedder, or None when the model is not installed (``cmbagent[literature]``)."""
+    global _EMBEDDER
+    with _EMBEDDER_LOCK:
+        if _EMBEDDER is None:
+            from cmbagent.exceptions import ConfigError
+
+            try:
+                from cmbagent.literature import MiniLMEmbedder
+
+                model = MiniLMEmbedder(threads=1)  # one thread: the same vectors, hence choices, everywhere
+                model.embed(["probe"])  # loads the packaged model; ConfigError names the extra when it is absent
+                _EMBEDDER = model
+            except (ImportError, ConfigError):  # the extra is optional: the choice then says meaning was not used
+                _EMBEDDER = False
+    return _EMBEDDER or None
+
+
+def _vectors(texts: Sequence[str]) -> np.ndarray | None:
+    """Unit vectors of ``texts`` (cached per text in this process)."""
+    model = embedder()
+    if model is None:
+        return None
+    missing = [t for t in dict.fromkeys(texts) if t not in _VECTORS]
+    if missing:
+        for text, vector in zip(missing, model.embed(missing)):
+            _VECTORS[text] = vector
+    return np.stack([_VECTORS[t] for t in texts]) if texts else np.zeros((0, 384), dtype=np.float32)
+
+
+def sentences_of(text: str, limit: int = 40) -> list[str]:
+    """The task's sentences and list items worth comparing (headings kept, code blocks and bare file lines
+    dropped), at most ``limit``."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    parts = re.split(r"(?<=[.!?;:])\s+(?=[A-Z(*`\"'ΩΛ-])|\n\s*\n|\n\s*[-*]\s+|\n(?=#)|\n", text)
+    out = []
+    for part in parts:
+        clean = part.strip().lstrip("#*-> ").strip()
+        if len(re.findall(r"[A-Za-z]{3,}", clean)) >= 3:
+            out.append(clean[:400])
+    return out[:limit]
+
+
+def _method_texts(spec: Any) -> list[str]:
+    texts = [spec.summary, *words_of(spec.name).intents]
+    if spec.keywords:
+        texts.append(", ".join(spec.keywords[:12]))
+    return texts
+
+
+# -- the three kinds of evidence ----------------------------------------------------------------------------
+def _word_hits(spec: Any, text: str, keyword_share: dict[str, int]) -> tuple[float, list[str]]:
+    """Weighted hits of the method's field phrases and keywords (a keyword shared by several methods counts
+    less), and the phrases found."""
+    score, found = 0.0, []
+    for pattern, weight in words_of(spec.name).cues.items():
+        match = re.search(pattern, text, re.I)
+        if match:
+            score += weight
+            found.append(match.group(0).strip())
+    seen = {f.lower() for f in found}
+    for keyword in spec.keywords:
+        if keyword.lower() in seen:
+            continue
+        if re.search(r"(?<![A-Za-z0-9])" + re.escape(keyword) + r"(?![A-Za-z0-9])", text, re.I):
+            score += 1.5 / keyword_share.get(keyword.lower(), 1)
+            found.append(keyword)
+    if re.search(r"\b" + re.escape(spec.name) + r"\b", text):
+        score += 6.0
+        found.append(spec.name)
+    return score, found
+
+
+def _data_fit(spec: Any, files: Sequence[FileProfile], required_inputs: bool) -> float:
+    declared = words_of(spec.name).data
+    if declared is not None:
+        return float(declared(files))
+    if required_inputs and not files:
+        return -1.0
+    return 0.0
+
+
+def _combine(meaning: float, words: float, data: float) -> float:
+    """One score: meaning dominates, words add with diminishing returns, data can veto (−1)."""
+    return _W_MEANING * meaning + _W_WORDS * math.log1p(max(words, 0.0)) + _W_DATA * data
+
+
+def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | None = None,
+                  named: str | None = None, methods: Sequence[Any] | None = None) -> MethodChoice:
+    """The method ``text`` asks for, by meaning, words and data (see the module docstring).
+
+    ``files`` are the profiles of the task's input files (None: unknown, so the data do not vote); ``named`` is the method the front matter names (it
+    wins; the candidates are still ranked, so a mismatch can be reported); ``methods`` default to every
+    registered one.
+    """
+    from cmbagent.tools.methods import iter_methods, path_arguments
+
+    specs = list(methods if methods is not None else iter_methods())
+    if not specs:
+        return MethodChoice(status="none", method=None, notes=("no method tools are installed",))
+    whole = f"{title}\n{text}".strip()
+    share: dict[str, int] = {}
+    for spec in specs:
+        for keyword in {k.lower() for k in spec.keywords}:
+            share[keyword] = share.get(keyword, 0) + 1
+    sentences = sentences_of(whole) or [whole[:400]]
+    method_texts = {spec.name: _method_texts(spec) for spec in specs}
+    task_vectors = _vectors(sentences + [whole[:1500]])
+    meaning_used = task_vectors is not None
+    rows = []
+    for spec in specs:
+        words, found = _word_hits(spec, whole, share)
+        required_inputs = any(kind == "input" and name in spec.required
+                              for name, kind in path_arguments(spec.name).items())
+        data = _data_fit(spec, files, required_inputs) if files is not None else 0.0
+        meaning = 0.0
+        if task_vectors is not None:
+            sims = task_vectors @ _vectors(method_texts[spec.name]).T  # type: ignore[union-attr]
+            best = np.sort(sims.ravel())[::-1]
+            meaning = float(0.7 * best[0] + 0.3 * best[: min(3, best.size)].mean())
+        reasons = []
+        if found:
+            reasons.append("words: " + ", ".join(f"'{w}'" for w in list(dict.fromkeys(found))[:4]))
+        if meaning_used:
+            reasons.append(f"meaning {meaning:.2f}")
+        if data >= 0.7:
+            reasons.append("the data look like its input")
+        elif data <= -0.9:
+            reasons.append("its input data are missing" if not files else "the data do not look like its input")
+        rows.append((spec.name, _combine(meaning, words, data), meaning, words, data, tuple(reasons)))
+    scores = np.array([r[1] for r in rows])
+    probs = np.exp((scores - scores.max()) / _TEMPERATURE)
+    probs /= probs.sum()
+    ranked = sorted((Candidate(method=r[0], score=r[1], probability=float(p), meaning=r[2], words=r[3], data=r[4],
+                               reasons=r[5]) for r, p in zip(rows, probs)), key=lambda c: -c.score)
+    notes: list[str] = []
+    if not meaning_used:
+        notes.append("the embedding model is not installed (pip install 'cmbagent[literature]'): the method was "
+                     "chosen by words and data only")
+    best = ranked[0]
+    if named:
+        if named != best.method and best.probability >= CHOOSE:
+            notes.append(f"the front matter names {named}, but the task reads like {best.method}")
+        return MethodChoice(status="named", method=named, candidates=tuple(ranked), meaning_used=meaning_used,
+                            notes=tuple(notes))
+    if best.words < NONE_WORDS and (not meaning_used or best.meaning < NONE_MEANING) and not (
+            best.words > 0 and best.data >= 0.7):  # a field word and data of the right kind are enough
+        return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
+                            notes=tuple(notes))
+    lead = best.score - ranked[1].score if len(ranked) > 1 else math.inf
+    if best.probability >= CHOOSE and lead >= MARGIN and best.data > -0.9:
+        return MethodChoice(status="chosen", method=best.method, candidates=tuple(ranked), meaning_used=meaning_used,
+                            notes=tuple(notes))
+    return MethodChoice(status="ask", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
+                        notes=tuple(notes))
+
+
+def fingerprint() -> str:
+    """A short hash of what the choice depends on (the catalogue's texts and the field words), for caches."""
+    from cmbagent.tools.methods import iter_methods
+
+    digest = hashlib.sha256()
+    for spec in iter_methods():
+        digest.update("\n".join(_method_texts(spec)).encode())
+        digest.update(repr(sorted(words_of(spec.name).cues.items())).encode())
+    return digest.hexdigest()[:12]

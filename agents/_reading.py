@@ -1,0 +1,107 @@
+"""One reading of a task: the method it asks for (by meaning, :mod:`cmbagent.agents._meaning`) and the method's
+arguments (from the prose and the data, :mod:`cmbagent.agents._understand`), or the question to ask instead.
+
+Pre-flight, the offline task analyst and the language-model analyst's check all use :func:`read_task`, so a
+task is understood the same way whoever answers it.  A reading is *clear* when one method fits and every
+argument the text asks for was mapped surely; otherwise :meth:`TaskReading.question` says what is unclear and
+gives, per candidate method, the exact front matter that would pin it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from cmbagent._profile import FileProfile
+from cmbagent.agents._meaning import MethodChoice, choose_method
+from cmbagent.agents._understand import Understanding, understand
+
+__all__ = ["TaskReading", "read_task"]
+
+
+@dataclass
+class TaskReading:
+    """The method choice, the chosen (or named) method's arguments, and the readings of the other leading
+    candidates (for the question)."""
+
+    choice: MethodChoice
+    understanding: Understanding | None = None
+    alternatives: dict[str, Understanding] = field(default_factory=dict)
+    display: dict[str, str] = field(default_factory=dict)  # run-relative file name -> as the person wrote it
+
+    @property
+    def method(self) -> str | None:
+        return self.choice.method
+
+    @property
+    def clear(self) -> bool:
+        return self.choice.status in {"named", "chosen"} and self.understanding is not None and \
+            self.understanding.clear
+
+    def front_matter(self, method: str) -> str:
+        """The front matter that pins ``method`` with the arguments read for it (file names as written)."""
+        reading = self.understanding if method == self.method else self.alternatives.get(method)
+        arguments: dict[str, Any] = {}
+        for name, value in (reading.arguments if reading else {}).items():
+            if name == "output_dir":
+                continue
+            arguments[name] = self.display.get(value, value) if isinstance(value, str) else value
+        meta: dict[str, Any] = {"method": method}
+        if arguments:
+            meta["arguments"] = arguments
+        return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True).strip() + "\n---"
+
+    def choices(self) -> list[dict[str, object]]:
+        """The candidates a person chooses among: method, probability, why, and the front matter pinning it."""
+        return [{"method": c.method, "probability": round(c.probability, 3), "why": "; ".join(c.reasons),
+                 "front_matter": self.front_matter(c.method)} for c in self.choice.top(3)]
+
+    def question(self, *, offline: bool) -> str:
+        """What is unclear, for a person: the candidates with their front matter, or the arguments to state."""
+        if self.choice.status == "none":
+            lead = ("this task fits none of the method tools (closest: "
+                    + ", ".join(c.line() for c in self.choice.top(2)) + ")")
+            if offline:
+                return ("the offline backend could not map this task to a method tool: " + lead + "; the offline "
+                        "backend only runs method tools. Name a method in the front matter (`method: family.name`, "
+                        "see `cmbagent methods list`), or ")
+            return lead
+        if self.choice.status == "ask":
+            lines = ["this task could be answered by more than one method tool, and the reading is not sure which, "
+                     "so nothing was started; add the front matter of the one you mean:"]
+            for c in self.choice.top(3):
+                lines.append(f"  {c.line()}")
+                lines += ["    " + line for line in self.front_matter(c.method).splitlines()]
+            return "\n".join(lines)
+        reading = self.understanding
+        if reading is None:
+            return ""
+        lines = [f"the task maps to {self.method}, but some of its arguments are missing or could only be guessed, "
+                 "so nothing was started:"]
+        lines += [f"  - {q}" for q in [*reading.missing, *reading.questions]]
+        lines.append("  the front matter with what was read so far:")
+        lines += ["    " + line for line in self.front_matter(self.method or "").splitlines()]
+        return "\n".join(lines)
+
+
+def read_task(*, text: str, title: str = "", method: str | None = None, arguments: Mapping[str, Any] | None = None,
+              data_files: Sequence[str] = (), profiles: Sequence[FileProfile] | None = None,
+              columns: Mapping[str, Sequence[str]] | None = None,
+              display: Mapping[str, str] | None = None) -> TaskReading:
+    """Read a task (see the module docstring).  ``method`` and ``arguments`` are the front matter's;
+    ``profiles`` describe the input files (None when only their names are known: then files are mapped by
+    name and the data cannot vote on the method)."""
+    given = dict(arguments or {})
+    choice = choose_method(text, title=title, files=profiles, named=method)
+    reading = TaskReading(choice=choice, display=dict(display or {}))
+    if choice.method is not None:
+        reading.understanding = understand(choice.method, text, given, list(data_files), columns=columns,
+                                           profiles=profiles)
+    if choice.status == "ask":
+        for candidate in choice.top(3):
+            reading.alternatives[candidate.method] = understand(candidate.method, text, given, list(data_files),
+                                                                columns=columns, profiles=profiles)
+    return reading
