@@ -73,6 +73,7 @@ from cmbagent.agents._schemas import (
     TextAnswer,
     bind_schema,
 )
+from cmbagent.agents._stated import stated_requirements
 from cmbagent.agents._understand import Understanding, understand_task
 from cmbagent.agents.offline import OFFLINE  # registers the offline model provider
 from cmbagent.state import AuditReport, CriterionResult, Critique, PlanDraft, ReportDraft, TaskBrief
@@ -154,5 +155,6 @@ __all__ = [
     "output_format",
     "parse_prompt",
     "read_task",
+    "stated_requirements",
     "understand_task",
 ]

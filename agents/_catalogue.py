@@ -6,7 +6,6 @@ deterministic backend and ``solve``'s up-front reach check agree on what a task 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from cmbagent.exceptions import TaskError

@@ -362,8 +362,7 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
         tail = re.split(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b", tail)[0]
         if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
                      r"covariates?)\b|\beverything else\b", tail, re.I):
-            chosen = [n for n in names if n not in taken]
-            return Mapped(name, chosen, 0.85, f"“{clause.strip()[:90]}”")
+            return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")
         items = [i.strip(" .`'\"") for i in re.split(r",|\band\b|\bor\b|/|\bas well as\b", tail) if i.strip(" .`'\"")]
         if not items:
             continue

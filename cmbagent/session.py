@@ -35,9 +35,9 @@ from cmbagent.task import Task
 __all__ = ["ExecutorSource", "PlanDecision", "RunResult", "RunSession", "citation_resolver", "run_index",
            "run_retriever", "task_spec", "write_report"]
 
-Status = Literal["done", "failed", "budget_exhausted", "interrupted", "cancelled", "awaiting_approval"]
+Status = Literal["done", "unmet", "failed", "budget_exhausted", "interrupted", "cancelled", "awaiting_approval"]
 #: statuses after which the run's graph is not going on (a report is rendered; ``finished`` is recorded)
-_ENDED = {"done", "failed", "budget_exhausted"}
+_ENDED = {"done", "unmet", "failed", "budget_exhausted"}
 ExecutorSource = Any  # an Executor, or a function run_dir -> Executor (e.g. the InMemoryExecutor class)
 
 
@@ -170,7 +170,7 @@ class RunSession:
             state = self._state(snapshot.values)
             run = self.folder.record()
             if decision is None and run.finished and not run.error and run.status in {
-                RunStatus.DONE, RunStatus.FAILED, RunStatus.BUDGET_EXHAUSTED
+                RunStatus.DONE, RunStatus.UNMET, RunStatus.FAILED, RunStatus.BUDGET_EXHAUSTED
             }:  # nothing left to do: the graph reached its end and the run was recorded
                 return self.result(run.status, state, run.cost_usd, run.duration_s or 0.0, run.error)
             if snapshot.interrupts or decision is not None:

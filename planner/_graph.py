@@ -27,7 +27,7 @@ from cmbagent.exceptions import BudgetExceeded, PathError
 from cmbagent.paths import iter_files_beneath, read_beneath
 from cmbagent.planner import _planning, _steps
 from cmbagent.planner._findings import record_findings
-from cmbagent.planner._requirements import check_requirements, delivered_text, write_requirements
+from cmbagent.planner._requirements import cell_reader, check_requirements, delivered_text, write_requirements
 from cmbagent.planner._runtime import GraphSettings, Runtime
 from cmbagent.planner._state import RunState, go
 from cmbagent.run import RunFolder
@@ -202,6 +202,11 @@ def report_node(rt: Runtime, state: RunState) -> Any:
         found = _audit_narrative(rt, stopped, draft)
     checks = requirement_checks(rt.folder, state, draft)
     found += [f for c in checks if (f := c.finding()) is not None]  # task.requirement_unmet
+    contradicted = [c for c in checks if c.met is False and c.severity == "error"]
+    if status is RunStatus.DONE and contradicted:  # results exist, but not what the task asked: not `done`
+        status = RunStatus.UNMET
+        stop_reason = "the run did not do what the task asked: " + "; ".join(
+            f"{c.requirement.label()} ({c.evidence})" for c in contradicted[:3])
     return go("__end__", status=status, stop_reason=stop_reason,
               report=ReportInputs(draft=draft, audit=audit, facts=facts, requirements=checks),
               **record_findings(rt, state, found))
@@ -210,7 +215,8 @@ def report_node(rt: Runtime, state: RunState) -> Any:
 def requirement_checks(folder: RunFolder, state: RunState, draft: ReportDraft | None) -> list[RequirementCheck]:
     """The task's checklist checked against what the run did and reported (see :mod:`._requirements`)."""
     requirements = state.brief.requirements if state.brief is not None else []
-    return check_requirements(requirements, state.steps, delivered_text(folder, state.steps, draft))
+    return check_requirements(requirements, state.steps, delivered_text(folder, state.steps, draft),
+                              cell_reader(folder))
 
 
 def build_graph(rt: Runtime | Callable[[], Runtime], checkpointer: Any = None) -> Any:

@@ -149,6 +149,9 @@ def _numbered(task: Any, brief: TaskBrief, read: list[Requirement]) -> list[Requ
             continue
         items.append(item)
     items += [r for r in read if r.argument not in placed]
+    from cmbagent.agents import stated_requirements
+
+    items += stated_requirements(task.text, list(task.data_files))  # the checklist's own reading
     stated = {(r.argument, r.source) for r in items if r.kind == "argument"}
     for name, value in task.arguments.items():
         if name != "output_dir" and (name, "front_matter") not in stated:

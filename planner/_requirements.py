@@ -11,7 +11,7 @@ be verified.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from cmbagent.run import RunFolder
@@ -27,7 +27,7 @@ from cmbagent.state import (
     same_value,
 )
 
-__all__ = ["check_requirements", "delivered_text", "write_requirements"]
+__all__ = ["cell_reader", "check_requirements", "delivered_text", "write_requirements"]
 
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.(\d+))?(?:[eE][-+]?\d+)?")
 
@@ -162,17 +162,149 @@ def _check_output(req: Requirement, steps: Mapping[str, StepRecord], delivered: 
                             evidence=f"{'a' if has else 'no'} value named {quantity!r}")
 
 
+def _done(steps: Mapping[str, StepRecord]) -> list[StepRecord]:
+    return [r for r in steps.values() if r.status is StepStatus.DONE]
+
+
+def _explained(delivered: str, name: str) -> bool:
+    """Whether the report says why a named file was not used (its name beside "not used", "ignored", ...)."""
+    base = re.escape(name.rsplit("/", 1)[-1])
+    return bool(re.search(rf"{base}[^.]{{0,120}}\b(?:not used|unused|ignored|could not|cannot|instead)\b|"
+                          rf"\b(?:not used|unused|ignored|could not|cannot|instead)\b[^.]{{0,120}}{base}",
+                          delivered, re.I))
+
+
+def _check_file(req: Requirement, steps: Mapping[str, StepRecord], delivered: str,
+                code: Callable[[StepRecord], str]) -> RequirementCheck:
+    """A file the task names is read by a step in the role the task's words give it: passed to a method
+    argument of that role, or (when no method step ran) read by a completed cell."""
+    from cmbagent.agents._stated import argument_roles
+
+    name, role = req.file or "", req.role or "data"
+    done = _done(steps)
+    methods = [r for r in done if r.method]
+    for record in methods:
+        for argument, value in record.arguments.items():
+            if value != name:
+                continue
+            roles = argument_roles(argument)
+            if role in roles or role == "data":
+                return RequirementCheck(requirement=req, met=True, step_id=record.id,
+                                        evidence=f"step {record.id} ran {record.method} with {argument} = {name}")
+            return RequirementCheck(requirement=req, met=False, severity="error", step_id=record.id,
+                                    evidence=f"step {record.id} passed {name} to {record.method} as {argument!r}, but "
+                                             f"the task's words make it the {role}")
+    if not methods:
+        base = name.rsplit("/", 1)[-1]
+        readers = [r for r in done if r.cell and base in code(r)]
+        if readers:
+            return RequirementCheck(requirement=req, met=True, step_id=readers[-1].id,
+                                    evidence=f"step {readers[-1].id}'s code reads {name}")
+    last = methods[-1].id if methods else "task"
+    if _explained(delivered, name):
+        return RequirementCheck(requirement=req, met=False, severity="warning", step_id=last,
+                                evidence=f"no step read {name} as the {role}; the report says why")
+    contradicts = bool(methods) and role != "data"
+    what = (f"step {methods[-1].id} ran {methods[-1].method} without it" if methods else "no step read it")
+    return RequirementCheck(requirement=req, met=False, severity="error" if contradicts else "warning",
+                            step_id=last, evidence=f"{what} (the task names {name} as the {role})")
+
+
+def _said(number: float, text: str) -> bool:
+    """Whether ``text`` writes ``number`` (as 0.3, 0.30, 3e-1, 30% for 0.3, 5 for 5.0)."""
+    for match in _NUMBER.finditer(text):
+        try:
+            found = float(match.group(0))
+        except ValueError:
+            continue
+        if abs(found - number) <= 1e-9 * max(1.0, abs(number)):
+            return True
+        tail = text[match.end():match.end() + 1]
+        if tail == "%" and abs(found / 100.0 - number) <= 1e-9:
+            return True
+    return False
+
+
+def _check_number(req: Requirement, steps: Mapping[str, StepRecord], code: Callable[[StepRecord], str]) -> RequirementCheck:
+    """A number the task states as a setting appears in what ran: a method argument, a cell's code, or what a
+    method step says it did (its summary: "111 rows with zHD <= 0.01 dropped")."""
+    from cmbagent.agents._stated import values_in
+
+    value = req.value if isinstance(req.value, (int, float)) else None
+    done = _done(steps)
+    methods = [r for r in done if r.method]
+    if value is None:
+        return RequirementCheck(requirement=req, met=None, evidence="not a number")
+    for record in done:
+        if any(abs(v - value) <= 1e-9 * max(1.0, abs(value)) for v in values_in(record.arguments)):
+            return RequirementCheck(requirement=req, met=True, step_id=record.id,
+                                    evidence=f"step {record.id} ran with {value:g}")
+        if (record.cell and _said(value, code(record))) or (record.method and _said(value, record.summary)):
+            return RequirementCheck(requirement=req, met=True, step_id=record.id,
+                                    evidence=f"step {record.id} used {value:g}")
+    last = methods[-1].id if methods else "task"
+    return RequirementCheck(requirement=req, met=False, severity="error" if methods else "warning", step_id=last,
+                            evidence=f"the task states {req.quantity} {value:g}; nothing that ran used it"
+                                     + (f" (step {last} ran {methods[-1].method} without it)" if methods else ""))
+
+
+_ASPECT_ARGUMENTS = {"model": ("model",), "classifier": ("model", "classifier")}
+
+
+def _check_word(req: Requirement, steps: Mapping[str, StepRecord]) -> RequirementCheck:
+    """Model and estimand words fix what ran: the method's value for that aspect is one the words allow."""
+    accepted = [a.lower() for a in req.accepted or []]
+    aspect = req.quantity or ""
+    for record in reversed([r for r in _done(steps) if r.method]):
+        if aspect == "estimand":
+            actual = record.values.get("estimand")
+        else:
+            argument = next((a for a in _ASPECT_ARGUMENTS.get(aspect, ()) if a in record.arguments), None)
+            actual = record.arguments.get(argument) if argument else None
+        if not isinstance(actual, str):
+            continue
+        if actual.lower() in accepted or any(a in actual.lower().split() for a in accepted):
+            return RequirementCheck(requirement=req, met=True, step_id=record.id,
+                                    evidence=f"step {record.id} ran {record.method} with {aspect} {actual!r}")
+        return RequirementCheck(requirement=req, met=False, severity="error", step_id=record.id,
+                                evidence=f"step {record.id} ran {record.method} with {aspect} {actual!r}, which "
+                                         f"“{req.value}” rules out")
+    return RequirementCheck(requirement=req, met=None, evidence=f"no completed step has a {aspect} to compare")
+
+
 def check_requirements(requirements: Sequence[Requirement], steps: Mapping[str, StepRecord],
-                       delivered: str) -> list[RequirementCheck]:
-    """Each requirement checked against the steps' records (arguments as run, values, figures) and the text
-    the run delivered (see :func:`delivered_text`)."""
+                       delivered: str, code: Callable[[StepRecord], str] | None = None) -> list[RequirementCheck]:
+    """Each requirement checked against the steps' records (arguments as run, values, figures, the code of
+    their cells through ``code``) and the text the run delivered (see :func:`delivered_text`)."""
+    read = code or (lambda record: "")
     checks = []
     for req in requirements:
         if req.kind == "argument":
             checks.append(_check_argument(req, steps))
+        elif req.kind == "file":
+            checks.append(_check_file(req, steps, delivered, read))
+        elif req.kind == "number":
+            checks.append(_check_number(req, steps, read))
+        elif req.kind == "word":
+            checks.append(_check_word(req, steps))
         else:
             checks.append(_check_output(req, steps, delivered))
     return checks
+
+
+def cell_reader(folder: RunFolder) -> Callable[[StepRecord], str]:
+    """The accepted cell's code of a step (empty when it has none or it cannot be read)."""
+    from cmbagent.paths import read_beneath
+
+    def code(record: StepRecord) -> str:
+        if not record.cell:
+            return ""
+        try:
+            return read_beneath(folder.path, record.cell, limit=400_000).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+
+    return code
 
 
 def write_requirements(folder: RunFolder, checks: Sequence[RequirementCheck]) -> None:

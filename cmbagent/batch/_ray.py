@@ -40,7 +40,7 @@ __all__ = ["BatchSettings", "RayBudget", "connect_ray", "run_batch"]
 #: the local cluster's object store: runs return small summaries, never data (Ray's default is 30 % of RAM)
 OBJECT_STORE_BYTES = 96 * 1024**2
 #: statuses of a run that a resumed batch does not run again
-FINAL = ("done", "failed")
+FINAL = ("done", "unmet", "failed")
 
 
 class BatchSettings(BaseModel):

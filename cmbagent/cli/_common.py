@@ -13,6 +13,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_BUDGET = 3
 EXIT_CANCELLED = 4
+EXIT_UNMET = 5  # the run finished, but a requirement that contradicts the task stands (requirements.json)
 EXIT_INTERRUPTED = 130  # SIGINT (Ctrl-C); SIGTERM exits 143
 EXIT_TERMINATED = 143
 

@@ -1,8 +1,10 @@
 """`cmbagent solve|resume|replay|runs|report`: run a task, continue or replay a run, list and re-render runs.
 
 Exit codes: 0 done, 1 the task failed (the report says why), 2 usage error (a second `resume` of a run
-that is going included), 3 budget exhausted (partial report written), 4 cancelled (`cmbagent cancel`;
-partial report written, resumable), 130 interrupted by SIGINT and 143 by SIGTERM (resumable).
+that is going included; a task too unclear to run on a guess), 3 budget exhausted (partial report written),
+4 cancelled (`cmbagent cancel`; partial report written, resumable), 5 unmet (the run finished, but did not do
+what the task asked: requirements.json and the report's first lines say which requirement), 130 interrupted
+by SIGINT and 143 by SIGTERM (resumable).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from cmbagent.cli._common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_TERMINATED,
+    EXIT_UNMET,
     fail,
     print_json,
 )
 
-_EXIT = {"done": EXIT_OK, "failed": EXIT_FAILED, "budget_exhausted": EXIT_BUDGET, "interrupted": EXIT_INTERRUPTED,
+_EXIT = {"done": EXIT_OK, "unmet": EXIT_UNMET, "failed": EXIT_FAILED, "budget_exhausted": EXIT_BUDGET, "interrupted": EXIT_INTERRUPTED,
          "cancelled": EXIT_CANCELLED, "awaiting_approval": EXIT_OK}
 _SIGNALLED: list[int] = []  # the signal that stopped the run (SIGTERM exits 143, SIGINT 130)
 

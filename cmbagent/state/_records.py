@@ -69,6 +69,9 @@ class SkipReason(StrEnum):
 class RunStatus(StrEnum):
     RUNNING = "running"
     DONE = "done"
+    #: the graph finished and wrote its report, but a requirement that contradicts the task stands
+    #: (requirements.json): results exist, the run did not do what the text asked
+    UNMET = "unmet"
     FAILED = "failed"
     BUDGET_EXHAUSTED = "budget_exhausted"
     INTERRUPTED = "interrupted"

@@ -41,11 +41,14 @@ class Requirement(BaseModel):
     """One thing the task explicitly asks for."""
 
     id: str = Field(default="", description="r1, r2, ... (numbered by code).")
-    kind: Literal["argument", "output"] = Field(
+    kind: Literal["argument", "output", "file", "number", "word"] = Field(
         description="'argument': a method argument must have a value (or exclude items); 'output': the run must "
-                    "deliver a number or statement.")
+                    "deliver a number or statement; 'file': a named input file must be read in its role; "
+                    "'number': a stated setting must be used; 'word': a model or estimand word fixes what runs.")
     text: str = Field(description="The task's own words that state the requirement (a short quote).")
-    source: Literal["front_matter", "text"] = Field(default="text", description="Where the task states it.")
+    source: Literal["front_matter", "text", "rule", "model"] = Field(
+        default="text", description="Where the requirement comes from: the front matter, the reading of the text "
+                                    "that decides what runs, the independent rules, or the requirements agent.")
     method: str | None = Field(default=None, description="The method the argument belongs to.")
     argument: str | None = Field(default=None, description="For kind 'argument': the argument's name.")
     relation: Literal["equals", "excludes"] = Field(
@@ -58,12 +61,23 @@ class Requirement(BaseModel):
                                   "a named number.")
     quantity: str | None = Field(default=None, description="The value (or metric) the output is about, e.g. 'ate'.")
     reference: float | None = Field(default=None, description="For 'abs_difference': the reference number.")
+    file: str | None = Field(default=None, description="For kind 'file': the input file (run-relative).")
+    role: str | None = Field(default=None, description="For kind 'file': the role the task's words give it "
+                                                        "(covariance, test, embeddings, chain, instruments, data).")
+    accepted: list[str] | None = Field(default=None, description="For kind 'word': the values of the aspect "
+                                                                 "(`quantity`) the words allow.")
 
     def label(self) -> str:
         """The item in a few words, e.g. ``model = flat_lcdm`` or ``report |ate − 4.016|``."""
         if self.kind == "argument":
             shown = _short(self.value)
             return f"{self.argument} excludes {shown}" if self.relation == "excludes" else f"{self.argument} = {shown}"
+        if self.kind == "file":
+            return f"read {self.file} as the {self.role or 'data'}"
+        if self.kind == "number":
+            return f"use {self.quantity} {_short(self.value)}"
+        if self.kind == "word":
+            return f"{self.quantity} as “{self.value}” says ({' or '.join(self.accepted or [])})"
         if self.output == "abs_difference":
             reference = "?" if self.reference is None else f"{self.reference:g}"
             return f"report |{self.quantity} − {reference}|"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, create_model, model_validator
 from pydantic.json_schema import SkipJsonSchema
@@ -104,6 +104,12 @@ def _enum_or_null(names: list[str], description: str | None) -> Any:
     return (str | None, Field(default=None, description=description, json_schema_extra=extra))
 
 
+_AnalystKind = Literal["argument", "output"]
+_AnalystSource = Literal["front_matter", "text"]
+_Hidden = SkipJsonSchema[str | None]
+_HiddenList = SkipJsonSchema[list[str] | None]
+
+
 @functools.lru_cache(maxsize=16)
 def _brief_schema(methods: tuple[str, ...], shapes: ArgumentShapes, named: str | None,
                   files: tuple[str, ...] | None) -> type[TaskBrief]:
@@ -120,6 +126,12 @@ def _brief_schema(methods: tuple[str, ...], shapes: ArgumentShapes, named: str |
     requirement = create_model(
         "Requirement", __base__=Requirement, __doc__=Requirement.__doc__,
         id=(SkipJsonSchema[str], Field(default="")),  # code numbers the checklist (SmolLM2 wrote "1018290")
+        # the analyst lists arguments and outputs; files, numbers and words are read by code's own rules
+        kind=(_AnalystKind, Field(description=Requirement.model_fields["kind"].description)),
+        source=(_AnalystSource, Field(default="text", description=Requirement.model_fields["source"].description)),
+        file=(_Hidden, Field(default=None)),
+        role=(_Hidden, Field(default=None)),
+        accepted=(_HiddenList, Field(default=None)),
         text=bounded_text(Requirement, "text", _ITEM),
         quantity=bounded_text(Requirement, "quantity", 60),
         value=(Any, Field(default=None, description=Requirement.model_fields["value"].description,

@@ -36,7 +36,7 @@ __all__ = ["SECTIONS", "LiveFeed", "blank_view", "load_plan"]
 
 POLL_S = 0.05
 TICK_S = 1.0
-RESTING = ("done", "failed", "budget_exhausted", "interrupted", "cancelled", "error", "awaiting_approval")
+RESTING = ("done", "unmet", "failed", "budget_exhausted", "interrupted", "cancelled", "error", "awaiting_approval")
 #: the view's sections, in the order of the outputs (then the approval group and the plan table)
 SECTIONS = ("status", "chat", "plan", "steps", "gallery", "report", "downloads")
 _PLAN_LIMIT = 4 << 20

@@ -172,11 +172,18 @@ def test_a_prose_task_runs_as_asked_and_replays_strictly(tmp_path: Path) -> None
     run = result.run_dir
     checklist = json.loads((run / "requirements.json").read_text())
     labels = {item["requirement"]["argument"] or item["requirement"]["output"]: item["met"]
-              for item in checklist["items"]}
+              for item in checklist["items"] if item["requirement"]["kind"] in ("argument", "output")}
     assert labels == {"model": True, "priors": True, "data": True, "covariance": True, "figure": True}
+    # the checklist's own reading: both files in their roles, the prior's numbers, the model's words
+    rules = {(r["kind"], r.get("file") or r.get("quantity"), r.get("role") or str(r.get("value"))): item["met"]
+             for item in checklist["items"] if (r := item["requirement"])["source"] == "rule"}
+    assert rules == {("file", "data/jla_mub.txt", "data"): True, ("file", "data/jla_mub_covmatrix.txt", "covariance"):
+                     True, ("number", "prior", "0.3"): True, ("number", "prior", "0.02"): True,
+                     ("word", "model", "flat LCDM"): True}
     assert result.values["Omega_m"]["std"] == pytest.approx(0.0172, rel=0.15)
     report = (run / "report.md").read_text()
-    assert "## Task requirements" in report and "5 of 5 met" in report
+    total = len(checklist["items"])
+    assert "## Task requirements" in report and f"{total} of {total} met" in report
     # the prior N(0.30, 0.02) carries most of the posterior's precision (the binned JLA data alone: ±0.031):
     # a warning that says so and gives the data-only value, not an error (the task asked for this prior)
     [finding] = json.loads((run / "run.json").read_text())["findings"]

@@ -41,7 +41,8 @@ PUBLIC = {
         "ReportContext", "ReportDraft", "StepContext", "StepOutcome", "StepResult", "StepSummary", "SummaryContext",
         "TaskBrief", "TaskContext", "TextAnswer", "TextContext", "bind_schema", "catalogue_lines", "clip",
         "fill_arguments", "head_tail", "load_registry", "match_method", "offline_plan", "offline_rule", "output_format", "parse_prompt",
-        "Understanding", "understand_task",
+        "Understanding", "understand_task", "Candidate", "MethodChoice", "TaskReading", "choose_method", "read_task",
+        "stated_requirements",
     },
     "cmbagent.planner": {
         "NODES", "ROUTES", "GraphSettings", "MethodCall", "Plan", "PlanDraft", "PlanStep", "Retriever",

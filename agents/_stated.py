@@ -1,0 +1,228 @@
+"""A checklist with its own eyes: what the task states, read by rules that do not share the executor's reading.
+
+The executor's reading (:mod:`cmbagent.agents._understand`, or a language model's brief) decides what runs; a
+checklist derived from that same reading cannot notice what it missed (a covariance file the text names,
+never passed to the fit).  The rules here read the task again, independently and more simply, for three
+kinds of statement, and code checks each against what ran (:mod:`cmbagent.planner._requirements`):
+
+* **files** — every input file the text names, with the role the words of its sentence give it
+  (``covariance``, ``test``, ``embeddings``, ``chain``, ``data``): it must be read by a step in that role;
+* **numbers** — every number the text states as a setting (a prior, a threshold or cut, a seed, a number of
+  folds, walkers, samples, steps, a sample size): it must appear in what ran (an argument, or a cell's code);
+* **words** — model and estimand words ("constant w", "w0–wa", "curved", "effect on the treated",
+  "logistic regression") that fix what must have run: the method's choice for that aspect must be one the
+  words allow.
+
+The vocabulary here is deliberately its own (not the methods' ``phrases``): two readings that disagree are
+what makes a silent substitution visible.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cmbagent.state import Requirement
+
+__all__ = ["FILE_ROLES", "WORDS", "stated_requirements"]
+
+#: role words of a sentence that names a file, nearest to the name first
+FILE_ROLES: dict[str, tuple[str, ...]] = {
+    "covariance": ("covariance", "covariances", "covmat", "cov matrix", "error matrix", "systematics matrix",
+                   "correlation matrix", "systematic errors", "systematic uncertainties"),
+    "test": ("test set", "test data", "test table", "held-out", "held out", "holdout", "hold-out", "validation set",
+             "evaluate on", "evaluation set"),
+    "embeddings": ("embeddings", "embedding", "representations", "feature vectors"),
+    "chain": ("chain", "chains", "posterior samples", "mcmc samples"),
+    "instruments": ("instrument", "instruments"),
+}
+#: argument names (and words of their documentation) that take a file in each role
+_ARGUMENT_ROLES = {"covariance": ("covariance", "cov"), "test": ("test",), "embeddings": ("embeddings", "embedding"),
+                   "chain": ("chain",), "instruments": ("instrument",)}
+
+#: a number is a setting when one of these words stands near it (the quantity names what it sets)
+_SETTINGS: tuple[tuple[str, str], ...] = (
+    ("prior", r"\bpriors?\b|\bfrom (?:Planck|the CMB|another experiment|BBN|SH0ES)\b"),
+    ("seed", r"\b(?:random )?seeds?\b"),
+    ("threshold", r"\bthreshold\b|\bcut(?:off)?\b|\babove\b|\bbelow\b|\bgreater than\b|\bless than\b|[<>≤≥]"),
+    ("folds", r"\bfolds?\b|\bcross[- ]fitting\b"),
+    ("walkers", r"\bwalkers\b"),
+    ("steps", r"\b(?:steps|iterations|epochs)\b"),
+    ("samples", r"\bsamples?\b|\bdraws\b|\brepetitions\b|\breplicates\b|\bbootstrap\b"),
+    ("labels", r"\blabell?ed\b"),
+    ("sample size", r"\bn\s*=|\bsample size\b"),
+    ("fraction", r"\bfraction\b|\bshare\b|\bproportion\b"),
+)
+_NUMBER = r"(?<![\w.])[-+−]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?%?(?![\w])"
+_NOT_SETTINGS = re.compile(r"\b(?:published|reported|expect(?:ed)?|true|truth|paper|report(?:s|ed)? (?:that|a)|"
+                           r"\|[^|]*\||compare (?:with|to)|should (?:be|give)|about|roughly|approximately|≈|~)", re.I)
+
+#: words that fix an aspect of what runs: (aspect, pattern, the values the words allow)
+WORDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("model", r"\bw0\s*[-–—/,]?\s*(?:and\s+)?wa\b|\bw_?0\s*(?:and|,|/)\s*w_?a\b|\bevolving dark energy\b|\bCPL\b|"
+              r"\bw\((?:a|z)\)", ("w0wacdm",)),
+    ("model", r"\bconstant w\b|\bw\s*CDM\b|\bw\s+(?:is\s+)?(?:left\s+)?free\b|\bfree w\b|"
+              r"\bconstant (?:dark[- ]energy )?equation[- ]of[- ]state\b", ("wcdm", "w0wacdm")),
+    ("model", r"\bcurved\b|\bcurvature\b|\bnon-?flat\b|(?:Ω|Omega)_?k\b|\bopen or closed\b", ("lcdm",)),
+    ("model", r"\bflat (?:Λ|L|Lambda[- ]?)CDM\b", ("flat_lcdm",)),
+    ("estimand", r"\b(?:effect|impact) on the treated\b|\bATT\b|\bATET\b", ("ATT", "att")),
+    ("classifier", r"\blogistic regression\b", ("logistic",)),
+    ("classifier", r"\brandom forest\b", ("random_forest",)),
+    ("classifier", r"\b(?:linear )?SVM\b|\bsupport vector\b", ("linear_svm", "rbf_svm")),
+)
+_NEGATED = re.compile(r"\b(?:not|no|never|without|instead of|rather than|don't|do not|avoid|unlike)\b[^.;]{0,40}$",
+                      re.I)
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ\d-])|\n\s*\n|\n\s*[-*]\s+", text)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _quote(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clause_bounds(sentence: str, at: int, end: int, names: Sequence[str]) -> tuple[int, int, bool]:
+    """The clause around the file name at ``at``…``end``: cut at , ; : and at the other files' names; and whether
+    the name opens its clause (an apposition: "the covariance is in the second file, cov.txt")."""
+    cuts = [m.start() for m in re.finditer(r"[,;:()]|\s(?:and|with|while|but|whereas)\s", sentence)]
+    cuts += [m.start() for n in names for m in re.finditer(re.escape(n), sentence) if m.start() != at]
+    left = max([c for c in cuts if c < at] + [0])
+    right = min([c for c in cuts if c >= end] + [len(sentence)])
+    opens = not re.search(r"[A-Za-z]{3,}", sentence[left:at].strip(" ,;:(`'\""))
+    return left, right, opens
+
+
+def _roles_in(text: str) -> list[str]:
+    lowered = text.lower()
+    return [role for role, words in FILE_ROLES.items()
+            if any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", lowered) for w in words)]
+
+
+def _file_role(sentence: str, at: int, end: int, names: Sequence[str]) -> str:
+    """The role the words of the file's own clause give it (an apposition takes the clause before it)."""
+    left, right, opens = _clause_bounds(sentence, at, end, names)
+    roles = _roles_in(sentence[left:right])
+    if not roles and opens and left > 0:
+        roles = _roles_in(sentence[max(0, sentence.rfind(",", 0, left - 1) + 1, sentence.rfind(";", 0, left - 1) + 1):left])
+    return roles[0] if len(roles) == 1 else "data" if not roles else roles[0]
+
+
+def _file_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
+    items: list[Requirement] = []
+    every = [n for rel, shown in files.items() for n in {rel, shown, rel.rsplit("/", 1)[-1], shown.rsplit("/", 1)[-1]}]
+    for rel, shown in files.items():
+        names = {rel, shown, rel.rsplit("/", 1)[-1], shown.rsplit("/", 1)[-1]}
+        for sentence in _sentences(text):
+            hit = next((m for n in sorted(names, key=len, reverse=True)
+                        for m in [re.search(rf"(?<![\w/.-]){re.escape(n)}(?![\w])", sentence)] if m), None)
+            if hit is None:
+                continue
+            role = _file_role(sentence, hit.start(), hit.end(), [n for n in every if n not in names])
+            items.append(Requirement(kind="file", text=_quote(sentence), source="rule", file=rel, role=role))
+            break
+    return items
+
+
+def _as_number(raw: str) -> float | None:
+    raw = raw.replace("−", "-").replace(",", ".") if raw.count(",") == 1 and "." not in raw else raw.replace("−", "-")
+    try:
+        return float(raw.rstrip("%")) / (100.0 if raw.endswith("%") else 1.0)
+    except ValueError:
+        return None
+
+
+def _nearest_setting(text: str, start: int, end: int) -> str | None:
+    """The setting whose cue word stands nearest the number at ``start``…``end`` (50 characters before it, 25
+    after it, within its clause)."""
+    best: tuple[int, str] | None = None
+    for quantity, pattern in _SETTINGS:
+        for match in re.finditer(pattern, text, re.I):
+            distance = start - match.end() if match.end() <= start else match.start() - end
+            limit = 50 if match.end() <= start else 25
+            between = text[match.end():start] if match.end() <= start else text[end:match.start()]
+            if 0 <= distance <= limit and not re.search(r"[;]|,\s+(?!\d)", between) and (
+                    best is None or distance < best[0]):
+                best = (distance, quantity)
+    return best[1] if best else None
+
+
+def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
+    names = [n for rel, shown in files.items() for n in (rel, shown)]
+    items: list[Requirement] = []
+    seen: set[tuple[str, float]] = set()
+    for sentence in _sentences(text):
+        clean = sentence
+        for name in names:
+            clean = clean.replace(name, " ")
+        clean = re.sub(r"`[^`]*`|\b[\w-]+\.(?:csv|txt|dat|npz|npy|json|tsv)\b|\[\d+\]|\(\d{4}\)|\bet al\.[^.]*", " ",
+                       clean)
+        for match in re.finditer(_NUMBER, clean):
+            raw = match.group(0)
+            left = clean[max(0, match.start() - 50):match.start()]
+            quantity = _nearest_setting(clean, match.start(), match.end())
+            if quantity is None or _NOT_SETTINGS.search(left[-30:]):
+                continue
+            value = _as_number(raw)
+            after = clean[match.end():match.end() + 12]
+            year = 1900 <= abs(value or 0) <= 2100 and "." not in raw and not re.match(
+                r"\s*(?:steps|iterations|epochs|samples|draws|walkers|seeds?|folds?|repetitions)\b", after, re.I)
+            if value is None or year:
+                continue  # a year, not a setting
+            if raw.endswith("%") and value in (0.68, 0.9, 0.95, 0.99):
+                continue  # an interval's level: how to report, not a setting
+            if (quantity, value) in seen:
+                continue
+            seen.add((quantity, value))
+            items.append(Requirement(kind="number", text=_quote(sentence), source="rule", quantity=quantity,
+                                     value=value))
+    return items
+
+
+def _word_items(text: str) -> list[Requirement]:
+    items: list[Requirement] = []
+    taken: set[str] = set()
+    for aspect, pattern, allowed in WORDS:
+        if aspect in taken:
+            continue  # the most specific words of an aspect come first
+        for sentence in _sentences(text):
+            match = re.search(pattern, sentence, re.I)
+            if match is None or _NEGATED.search(sentence[: match.start()]):
+                continue
+            items.append(Requirement(kind="word", text=_quote(sentence), source="rule", quantity=aspect,
+                                     value=match.group(0), accepted=list(allowed)))
+            taken.add(aspect)
+            break
+    return items
+
+
+def stated_requirements(text: str, files: Mapping[str, str] | Sequence[str]) -> list[Requirement]:
+    """The files, numbers and words ``text`` states (``files``: run-relative name -> the name as the task
+    wrote it, or just the run-relative names), as unnumbered checklist items with ``source="rule"``."""
+    shown = dict(files) if isinstance(files, Mapping) else {f: f for f in files}
+    return [*_file_items(text, shown), *_number_items(text, shown), *_word_items(text)]
+
+
+def argument_roles(name: str) -> set[str]:
+    """The file roles a method argument called ``name`` plays (``data`` for any other file argument)."""
+    found = {role for role, words in _ARGUMENT_ROLES.items() if any(w in name.lower() for w in words)}
+    return found or {"data"}
+
+
+def values_in(value: Any) -> list[float]:
+    """Every number inside an argument's value (lists, mappings, numeric strings)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, str):
+        number = _as_number(value.strip())
+        return [number] if number is not None else []
+    if isinstance(value, Mapping):
+        return [n for v in value.values() for n in values_in(v)]
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in values_in(v)]
+    return []
