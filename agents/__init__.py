@@ -73,7 +73,7 @@ from cmbagent.agents._schemas import (
     TextAnswer,
     bind_schema,
 )
-from cmbagent.agents._stated import stated_requirements
+from cmbagent.agents._stated import argument_roles, stated_requirements, values_in
 from cmbagent.agents._understand import Understanding, understand_task
 from cmbagent.agents.offline import OFFLINE  # registers the offline model provider
 from cmbagent.state import AuditReport, CriterionResult, Critique, PlanDraft, ReportDraft, TaskBrief
@@ -142,6 +142,7 @@ __all__ = [
     "TextAnswer",
     "TextContext",
     "Understanding",
+    "argument_roles",
     "bind_schema",
     "catalogue_lines",
     "choose_method",
@@ -157,4 +158,5 @@ __all__ = [
     "read_task",
     "stated_requirements",
     "understand_task",
+    "values_in",
 ]

@@ -14,7 +14,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cmbagent._profile import FileProfile
 from cmbagent.agents._render import (
     CODE_CHARS,
     SUMMARY_CHARS,
@@ -26,6 +25,7 @@ from cmbagent.agents._render import (
     step_text,
     values_text,
 )
+from cmbagent.profiles import FileProfile
 from cmbagent.state import AuditFacts, CheckResult, Finding, Plan, PlanStep, TaskBrief
 
 __all__ = [

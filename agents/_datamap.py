@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cmbagent._profile import ColumnProfile, FileProfile
+from cmbagent.profiles import ColumnProfile, FileProfile
 
 __all__ = ["ASK_BELOW", "Mapped", "argument_role", "column_role", "file_roles", "map_column_list", "map_columns",
            "map_files", "match_phrase"]

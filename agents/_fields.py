@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from cmbagent._profile import ColumnProfile, FileProfile
+from cmbagent.profiles import ColumnProfile, FileProfile
 
 __all__ = ["FieldWords", "field_words", "words_of"]
 

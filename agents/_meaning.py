@@ -30,8 +30,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from cmbagent._profile import FileProfile
 from cmbagent.agents._fields import words_of
+from cmbagent.profiles import FileProfile
 
 __all__ = ["CHOOSE", "MARGIN", "Candidate", "MethodChoice", "choose_method", "embedder", "sentences_of"]
 

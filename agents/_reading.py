@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from cmbagent._profile import FileProfile
 from cmbagent.agents._meaning import MethodChoice, choose_method
 from cmbagent.agents._understand import Understanding, understand
+from cmbagent.profiles import FileProfile
 
 __all__ = ["TaskReading", "read_task"]
 

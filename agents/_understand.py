@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from cmbagent._profile import FileProfile
 from cmbagent.agents._datamap import (
     argument_role,
     column_role,
@@ -34,6 +33,7 @@ from cmbagent.agents._datamap import (
     map_columns,
     map_files,
 )
+from cmbagent.profiles import FileProfile
 from cmbagent.state import Requirement
 
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from cmbagent._profile import ColumnProfile, FileProfile, profile_file
+from cmbagent.profiles import ColumnProfile, FileProfile, profile_file
 
 __all__ = ["LARGE_INPUT_BYTES", "ColumnProfile", "FileProfile", "InputInfo", "column_names", "describe_inputs",
            "human_size", "profile_inputs"]
@@ -91,5 +91,5 @@ def describe_inputs(files: Mapping[str, Path]) -> list[InputInfo]:
 
 def profile_inputs(files: Mapping[str, Path]) -> list[FileProfile]:
     """What each input holds, read from its head (``files``: run-relative name -> path of the file to read):
-    the kind of file, its shape and each column's content (see :mod:`cmbagent._profile`)."""
+    the kind of file, its shape and each column's content (see :mod:`cmbagent.profiles`)."""
     return [profile_file(name, path) for name, path in files.items() if path.is_file()]

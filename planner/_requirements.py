@@ -178,7 +178,7 @@ def _check_file(req: Requirement, steps: Mapping[str, StepRecord], delivered: st
                 code: Callable[[StepRecord], str]) -> RequirementCheck:
     """A file the task names is read by a step in the role the task's words give it: passed to a method
     argument of that role, or (when no method step ran) read by a completed cell."""
-    from cmbagent.agents._stated import argument_roles
+    from cmbagent.agents import argument_roles
 
     name, role = req.file or "", req.role or "data"
     done = _done(steps)
@@ -228,7 +228,7 @@ def _said(number: float, text: str) -> bool:
 def _check_number(req: Requirement, steps: Mapping[str, StepRecord], code: Callable[[StepRecord], str]) -> RequirementCheck:
     """A number the task states as a setting appears in what ran: a method argument, a cell's code, or what a
     method step says it did (its summary: "111 rows with zHD <= 0.01 dropped")."""
-    from cmbagent.agents._stated import values_in
+    from cmbagent.agents import values_in
 
     value = req.value if isinstance(req.value, (int, float)) else None
     done = _done(steps)

@@ -42,7 +42,7 @@ PUBLIC = {
         "TaskBrief", "TaskContext", "TextAnswer", "TextContext", "bind_schema", "catalogue_lines", "clip",
         "fill_arguments", "head_tail", "load_registry", "match_method", "offline_plan", "offline_rule", "output_format", "parse_prompt",
         "Understanding", "understand_task", "Candidate", "MethodChoice", "TaskReading", "choose_method", "read_task",
-        "stated_requirements",
+        "stated_requirements", "argument_roles", "values_in",
     },
     "cmbagent.planner": {
         "NODES", "ROUTES", "GraphSettings", "MethodCall", "Plan", "PlanDraft", "PlanStep", "Retriever",
@@ -85,11 +85,14 @@ LAYERS = {
     "cmbagent.cells": set(),
     "cmbagent.frontmatter": {"cmbagent.exceptions"},
     "cmbagent.state": set(),
+    "cmbagent.profiles": set(),  # what an input file holds, read from its head (a leaf)
     "cmbagent.models": {"cmbagent.exceptions", "cmbagent.paths"},
     "cmbagent.sandbox": {"cmbagent.exceptions", "cmbagent.paths"},
     "cmbagent.tools": {"cmbagent.exceptions", "cmbagent.models", "cmbagent.paths"},  # methods may evaluate LLMs
-    "cmbagent.agents": {"cmbagent.cells", "cmbagent.exceptions", "cmbagent.frontmatter", "cmbagent.models",
-                        "cmbagent.paths", "cmbagent.state", "cmbagent.tools"},
+    # the task reader compares a task's sentences with the catalogue by meaning (the literature package's
+    # packaged sentence embedder) and reads what the input files hold (profiles)
+    "cmbagent.agents": {"cmbagent.cells", "cmbagent.exceptions", "cmbagent.frontmatter", "cmbagent.literature",
+                        "cmbagent.models", "cmbagent.paths", "cmbagent.profiles", "cmbagent.state", "cmbagent.tools"},
     # audits are code the graph acts on: they read the method tools and the sandbox's figure log, never the
     # agents or the graph (so any run-level check can use them)
     "cmbagent.audits": {"cmbagent.cells", "cmbagent.exceptions", "cmbagent.paths", "cmbagent.sandbox",
