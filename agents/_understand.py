@@ -70,12 +70,6 @@ class Understanding:
         return not self.missing and not self.questions
 
 
-def sentences(text: str) -> list[str]:
-    """The text cut into sentences and list items (a decimal point does not end a sentence)."""
-    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ-])|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
-    return [p.strip() for p in parts if p and p.strip()]
-
-
 def clip_quote(text: str, limit: int = 120) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
