@@ -22,7 +22,7 @@ from typing import Any
 from cmbagent.profiles import ColumnProfile, FileProfile
 
 __all__ = ["ASK_BELOW", "Mapped", "argument_role", "column_role", "file_roles", "map_column_list", "map_columns",
-           "map_files", "match_phrase"]
+           "map_files", "match_phrase", "sentences"]
 
 #: mappings less sure than this are questions, not arguments
 ASK_BELOW = 0.6
@@ -277,9 +277,13 @@ def _named(clause: str, column: str) -> bool:
     return bool(re.search(rf"(?<![\w.-]){re.escape(column)}(?![\w-])", clause))
 
 
-def _clauses(text: str) -> list[str]:
-    from cmbagent.agents._understand import sentences
+def sentences(text: str) -> list[str]:
+    """The text cut into sentences and list items (a decimal point does not end a sentence)."""
+    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ-])|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
+    return [p.strip() for p in parts if p and p.strip()]
 
+
+def _clauses(text: str) -> list[str]:
     out = []
     for sentence in sentences(text):
         out += [c for c in re.split(r";\s|\s[—–]\s", sentence) if c.strip()]

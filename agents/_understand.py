@@ -32,6 +32,7 @@ from cmbagent.agents._datamap import (
     map_column_list,
     map_columns,
     map_files,
+    sentences,
 )
 from cmbagent.profiles import FileProfile
 from cmbagent.state import Requirement
