@@ -329,9 +329,17 @@ def report(ctx: ReportContext) -> ReportDraft:
     limitations: list[str] = []
     done_methods = [r for r in ctx.results if r.status == "done" and r.method]
     requirements = ctx.brief.requirements if ctx.brief else []
+    # a parameter the audits found these data do not measure is stated as such, never as a value; what a prior
+    # the task named does to a parameter is part of the answer too
+    said = {str(f.evidence["parameter"]): str(f.evidence["answer"]) for f in ctx.findings
+            if f.evidence.get("answer") and f.evidence.get("parameter") and not f.evidence.get("nuisance")}
+    unmeasured = {str(f.evidence["parameter"]) for f in ctx.findings
+                  if f.code in ("param.unconstrained", "param.degenerate") and f.evidence.get("parameter")}
     for record in ctx.results:
         if record.status == "done" and record.method:
-            numbers += _numbers(record.values)
+            numbers += [said[k] if k in unmeasured and k in said else f"{k} = {_fmt(v)}"
+                        for k, v in list(record.values.items())[:8] if not isinstance(v, list)]
+            numbers += [said[k] for k in said if k not in unmeasured and k in record.values]
             conclusions += deliver_outputs(requirements, record.values)
             conclusions += [f"{c.name}: {'passed' if c.passed else 'FAILED'} — {c.message}" for c in record.checks]
         elif record.status in {"failed", "skipped"}:

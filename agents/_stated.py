@@ -150,10 +150,24 @@ def _nearest_setting(text: str, start: int, end: int) -> str | None:
     return best[1] if best else None
 
 
+_PAIR = re.compile(r"(?<![\w.])([-+−]?\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*(\d+(?:\.\d+)?)")
+
+
 def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
     names = [n for rel, shown in files.items() for n in (rel, shown)]
     items: list[Requirement] = []
     seen: set[tuple[str, float]] = set()
+    if re.search(r"\bpriors?\b", text, re.I):  # a task that speaks of a prior: every "m ± s" it states is one
+        for sentence in _sentences(text):
+            if _NOT_SETTINGS.search(sentence[:sentence.find("±") if "±" in sentence else len(sentence)][-40:]):
+                continue
+            for match in _PAIR.finditer(sentence):
+                for raw in match.groups():
+                    value = _as_number(raw)
+                    if value is not None and ("prior", value) not in seen:
+                        seen.add(("prior", value))
+                        items.append(Requirement(kind="number", text=_quote(sentence), source="rule",
+                                                 quantity="prior", value=value))
     for sentence in _sentences(text):
         clean = sentence
         for name in names:

@@ -313,15 +313,20 @@ class _Reader:
 
     # -- priors -------------------------------------------------------------------------------------------
     def priors(self, name: str) -> bool:
-        """Flat and Gaussian priors in sentences that say "prior", for the parameters the phrases name."""
+        """Flat and Gaussian priors in sentences that say "prior", for the parameters the phrases name; a prior
+        sentence that gives no number ("take that as a Gaussian prior on Ω_m") takes the value the sentence
+        before it states ("the CMB gives Ω_m = 0.315 ± 0.007")."""
         names = self.spec.phrases.get(name)
         if not isinstance(names, dict):
             return False
         found: dict[str, Any] = {}
         quotes: list[str] = []
-        for sentence in self.sentences:
+        for n, sentence in enumerate(self.sentences):
             if not re.search(r"\bpriors?\b", sentence, re.I):
                 continue
+            if not re.search(r"\d", sentence) and n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b",
+                                                                      sentence, re.I):
+                sentence = f"{self.sentences[n - 1]} {sentence}"
             for param, patterns in names.items():
                 head = "(?:" + "|".join(patterns) + r")(?![\w])"
                 flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER

@@ -33,8 +33,22 @@ from cmbagent.state import (
     citation_markers,
 )
 
-__all__ = ["BAD_CITATION", "Reference", "ReportView", "Resolver", "citation_findings", "costs_of", "findings_section",
-           "format_value", "key_numbers", "references", "render_report", "rerender"]
+__all__ = [
+    "BAD_CITATION",
+    "Reference",
+    "ReportView",
+    "Resolver",
+    "citation_findings",
+    "costs_of",
+    "data_answers",
+    "findings_section",
+    "format_value",
+    "key_numbers",
+    "references",
+    "render_report",
+    "rerender",
+    "unmeasured",
+]
 
 BAD_CITATION = "report.bad_citation"
 #: ``resolve(chunk_id)`` -> the chunk's text, or None when the index no longer holds it
@@ -231,6 +245,30 @@ def rerender(folder: RunFolder, *, resolve: Resolver | None = None) -> Path:
     return folder.report
 
 
+_NOT_MEASURED = ("param.unconstrained", "param.degenerate")
+
+
+def data_answers(view: ReportView) -> dict[str, str]:
+    """Per parameter, what the audits established the data say about it — unconstrained with its bound, not
+    measurable, or what a prior does to it — as a sentence (the findings' ``answer``).  Parameters the data do
+    not measure come first; only those key the "not measured" mark of the Key numbers table."""
+    found = [*view.findings, *(f for r in view.steps.values() if r.status == "done" for f in r.findings)]
+    answers: dict[str, str] = {}
+    for item in sorted(found, key=lambda f: f.code not in _NOT_MEASURED):
+        name, answer = item.evidence.get("parameter"), item.evidence.get("answer")
+        if isinstance(name, str) and isinstance(answer, str) and name not in answers and not item.evidence.get(
+                "nuisance"):
+            answers[name] = answer + "."
+    return answers
+
+
+def unmeasured(view: ReportView) -> set[str]:
+    """Parameters the audits found these data do not measure (unconstrained, or not measurable at all)."""
+    found = [*view.findings, *(f for r in view.steps.values() if r.status == "done" for f in r.findings)]
+    return {str(f.evidence["parameter"]) for f in found if f.code in _NOT_MEASURED and f.evidence.get("parameter")
+            and not f.evidence.get("nuisance")}
+
+
 def sorted_conclusions(view: ReportView) -> tuple[list[str], list[str], int]:
     """The reporter's conclusions that cite the run's results (a value, check, finding, figure or number of a done
     step), those that cite none, and how many repeat one phrase over and over and are left out (SmolLM2: "The
@@ -333,12 +371,17 @@ def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mappi
                 + "; ".join(f"{c.requirement.label()} ({c.severity}: {c.evidence})" for c in unmet[:4])
                 + ("; ..." if len(unmet) > 4 else "") + " — see Task requirements.", ""]
     out += ["## Answer", "", draft.summary.strip(), ""]
+    said = data_answers(view)
+    if said:  # what the data can and cannot say: part of the answer, written by code from the audits
+        out += ["What these data say about the parameters (established by code, not by a model):", "",
+                *[f"- {line}" for line in said.values()], ""]
     out += findings_section(view)
     numbers = key_numbers(view.steps)
     if numbers:
         out += ["## Key numbers", "", "| quantity | value | step | cell |", "|---|---|---|---|"]
         for row in numbers:
-            out.append(f"| {row['name']} | {row['text']} | {row['step']} | {_link(row['cell'])} |")
+            mark = " (not measured by these data: see the Answer)" if row["name"] in unmeasured(view) else ""
+            out.append(f"| {row['name']} | {row['text']}{mark} | {row['step']} | {_link(row['cell'])} |")
         out.append("")
     cited, unchecked, repeats = sorted_conclusions(view)
     if cited or unchecked or repeats:

@@ -88,7 +88,8 @@ def critique(rt: Runtime, state: RunState) -> Any:
     values, checks = attempt.values, attempt.checks
     earlier = [r for r in state.started() if r.id != step.id and r.status is StepStatus.DONE]
     evidence = step_evidence(rt.folder.path, step=step, attempt=attempt, task=state.task, earlier=earlier,
-                             result_path=files.result_path if attempt.method else None)
+                             result_path=files.result_path if attempt.method else None,
+                             requirements=state.brief.requirements if state.brief is not None else ())
     findings = [*attempt.findings, *audit_step(evidence).findings]  # what code noted while acting, then the audits
     context = CritiqueContext(step=step, folder=files.rel, output=head_tail(attempt.output), values=values,
                               checks=checks, method=attempt.method, key_points=attempt.key_points, findings=findings)

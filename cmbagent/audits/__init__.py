@@ -13,6 +13,9 @@ import nothing of the agents or the graph (``tests/package/test_borders.py``).
 
 What the graph does with a finding is fixed by its severity (:class:`cmbagent.state.Severity`): an error
 rejects the step, a warning becomes a caveat of the report naming its ``settle`` check, a note is stated.
+Each code also declares its ``outcome`` (:data:`OUTCOMES`): whether it fails a run, is part of the answer
+(a parameter these data do not constrain is a result), a caveat or a fact; and a finding whose condition the
+task asked for (a prior it names, a cut it chose: :class:`Intent`) is marked ``asked`` and is never an error.
 
 Adding an audit is one function (``docs/extending.md``, "Add an audit")::
 
@@ -43,9 +46,11 @@ from cmbagent.audits import (
 )
 from cmbagent.audits._critics import Grounds, weigh_critics
 from cmbagent.audits._evidence import RunEvidence, StepEvidence, run_evidence, step_evidence
+from cmbagent.audits._intent import ASKED, Intent, with_intent
 from cmbagent.audits._numbers import repetitive, summary_numbers
 from cmbagent.audits._registry import (
     CODES,
+    OUTCOMES,
     AuditCode,
     AuditOutcome,
     declare_code,
@@ -58,10 +63,13 @@ from cmbagent.audits._registry import (
 from cmbagent.state import Critique, Finding, Severity
 
 __all__ = [
+    "ASKED",
     "CODES",
+    "OUTCOMES",
     "AuditCode",
     "AuditOutcome",
     "Grounds",
+    "Intent",
     "RunEvidence",
     "StepEvidence",
     "audit_run",
@@ -77,6 +85,7 @@ __all__ = [
     "step_evidence",
     "summary_numbers",
     "weigh_critics",
+    "with_intent",
 ]
 
 _BUILT_IN = (_causal, _code, _compare, _data, _fit, _numbers, _params, _plots, _sampler, _values)  # registered
@@ -87,8 +96,10 @@ def audit_step(evidence: StepEvidence) -> AuditOutcome:
     science (``fit``, ``sampler``, ``param``, ...) found something."""
     outcome = run_audits("step", evidence, step_id=evidence.step_id, cell=evidence.cell)
     specific = {f.code.split(".")[0] for f in outcome.findings if "check" not in f.evidence} - {"method", "audit"}
-    outcome.findings = [f for f in outcome.findings
-                        if "check" not in f.evidence or f.code.split(".")[0] not in specific]
+    outcome.findings = with_intent([f for f in outcome.findings
+                                    if "check" not in f.evidence or f.code.split(".")[0] not in specific],
+                                   evidence.intent)
+    outcome.findings.sort(key=lambda f: f.severity.rank)
     return outcome
 
 

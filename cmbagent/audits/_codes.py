@@ -47,9 +47,21 @@ declare_code("fit.chi2_high", Severity.WARNING,
              "Inspect the residuals for outliers, add the missing error terms (intrinsic scatter, systematics) "
              "or a model with the missing physics.")
 
-declare_code("param.prior_dominated", Severity.ERROR,
-             "A reported posterior is as wide as its prior, or piles up against a prior bound.",
-             "Report the parameter as unconstrained (or its bound), widen the prior, or add data that constrain it.")
+declare_code("param.prior_dominated", Severity.WARNING,
+             "A Gaussian prior carries most of a reported posterior: the data barely narrow it.",
+             "Report the data-alone value beside the posterior and how much the data narrow the prior, or add data "
+             "that constrain the parameter.", outcome="answer")
+
+declare_code("param.unconstrained", Severity.WARNING,
+             "These data do not constrain a parameter: its posterior is as wide as its flat prior, or one side of "
+             "it is set by a prior bound. That is a result: the report states it, with the bound or the prior range.",
+             "Report the parameter as unconstrained by these data (or its one-sided bound); do not quote its mean "
+             "as a measurement; add data that constrain it if a value is needed.", outcome="answer")
+
+declare_code("report.unconstrained_as_measurement", Severity.ERROR,
+             "The report presents a number of a parameter these data do not constrain as a measurement.",
+             "Say the parameter is unconstrained by these data, with its bound or the prior range, instead of "
+             "quoting its posterior mean as a value.")
 
 declare_code("method.argument_defaulted", Severity.NOTE,
              "The method refused an optional argument of the planned call by name; code ran the call once more with "
@@ -83,12 +95,13 @@ declare_code("param.prior_shift", Severity.WARNING,
              "An informative Gaussian prior moves a reported posterior by a standard deviation or more of what the "
              "data alone give: the value is partly the prior's.",
              "Report the data-only value next to it and say how far the prior moves it (and whether prior and data "
-             "agree), or widen the prior.")
+             "agree), or widen the prior.", outcome="answer")
 
-declare_code("param.degenerate", Severity.ERROR,
-             "A reported (or requested) parameter that the likelihood cannot constrain by construction.",
+declare_code("param.degenerate", Severity.WARNING,
+             "A reported (or requested) parameter that the likelihood cannot constrain by construction. The answer "
+             "is that these data cannot measure it; only a report that quotes it as a measurement is wrong.",
              "Add the information that breaks the degeneracy (a calibrator, a prior from another probe) or do "
-             "not report the parameter as a measurement.")
+             "not report the parameter as a measurement.", outcome="answer")
 
 declare_code("sampler.not_converged", Severity.ERROR,
              "The MCMC chain has not converged: too short for its autocorrelation time, split R-hat above 1.01, "

@@ -12,13 +12,24 @@ import ast
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cmbagent.audits._intent import Intent
 from cmbagent.paths import read_beneath
 from cmbagent.sandbox import FIGURE_LOG
-from cmbagent.state import Attempt, CheckResult, Finding, PlanStep, ReportDraft, StepRecord, TaskSpec
+from cmbagent.state import (
+    Attempt,
+    CheckResult,
+    Finding,
+    PlanStep,
+    ReportDraft,
+    Requirement,
+    StepRecord,
+    TaskSpec,
+)
 
 __all__ = ["RunEvidence", "StepEvidence", "run_evidence", "step_evidence"]
 
@@ -65,6 +76,7 @@ class StepEvidence:
     earlier: list[StepRecord] = field(default_factory=list)
     duration_s: float = 0.0
     quotes: list[str] = field(default_factory=list)  # the spans its resolved citations quote from the index
+    intent: Intent | None = None  # what the task asked for (priors it names, cuts it chose, ...)
 
     def read(self, rel: str, limit: int = _RESULT_LIMIT) -> bytes:
         """The bytes of a run-relative file (no link followed); ``FileNotFoundError`` when there is none."""
@@ -104,6 +116,7 @@ class RunEvidence:
     texts: list[str] = field(default_factory=list)  # step outputs and answers, method summaries, check messages
     task_text: str = ""
     run_dir: Path | None = None
+    findings: list[Finding] = field(default_factory=list)  # every finding of the run so far
 
 
 def _json_file(run_dir: Path, rel: str | None) -> dict[str, Any]:
@@ -158,8 +171,10 @@ def _inputs(run_dir: Path, arguments: dict[str, Any], code: str, declared: list[
 
 
 def step_evidence(run_dir: Path, *, step: PlanStep, attempt: Attempt, task: TaskSpec,
-                  earlier: list[StepRecord], result_path: str | None = None) -> StepEvidence:
-    """Gather the evidence of one attempt (the step's files are read from ``run_dir``)."""
+                  earlier: list[StepRecord], result_path: str | None = None,
+                  requirements: Sequence[Requirement] = ()) -> StepEvidence:
+    """Gather the evidence of one attempt (the step's files are read from ``run_dir``); ``requirements`` are
+    the task's checklist, from which (with its text) the audits learn what the task asked for."""
     full = _json_file(run_dir, result_path) if attempt.method else {}
     values = dict(full.get("values") or attempt.values) if attempt.method else attempt.values
     checks = attempt.checks
@@ -182,7 +197,7 @@ def step_evidence(run_dir: Path, *, step: PlanStep, attempt: Attempt, task: Task
         figures=figures, figure_records=figure_records(run_dir, figures),
         inputs=_inputs(run_dir, attempt.arguments, code, list(step.inputs), list(task.data_files)),
         task_text=task.text, run_dir=run_dir, earlier=earlier, duration_s=attempt.duration_s,
-        quotes=[c.quote for c in attempt.citations],
+        quotes=[c.quote for c in attempt.citations], intent=Intent.of(task.text, requirements),
     )
 
 
@@ -213,4 +228,5 @@ def run_evidence(run_dir: Path | None, *, draft: ReportDraft, steps: list[StepRe
             if record.cell:
                 texts.append(_text_file(run_dir, record.cell.replace("/cells/", "/outputs/").replace(".py", ".txt")))
             texts.append(json.dumps(_json_file(run_dir, f"{record.dir}/outputs/result.json").get("diagnostics") or {}))
-    return RunEvidence(draft=draft, steps=steps, texts=[t for t in texts if t], task_text=task.text, run_dir=run_dir)
+    return RunEvidence(draft=draft, steps=steps, texts=[t for t in texts if t], task_text=task.text, run_dir=run_dir,
+                       findings=list(findings or []))

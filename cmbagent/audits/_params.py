@@ -1,9 +1,12 @@
 """Parameters the data did not measure: posteriors that are the prior, and parameters the likelihood cannot
 constrain by construction.
 
-``param.prior_dominated`` compares each reported posterior with its prior (uniform bounds or a Gaussian, from
-the method's diagnostics or the value itself): as wide as the prior means the data said nothing; a posterior
-piled against a bound means the bound, not the data, sets that side.  ``param.prior_shift``: a Gaussian prior
+``param.unconstrained`` compares each reported posterior with its flat prior: as wide as the prior means the data
+said nothing; a posterior piled against a bound means the bound, not the data, sets that side.  Either is a
+result, stated in the report (``evidence["answer"]``: "wa is unconstrained by these data ..."), never a failure;
+only a narrative that quotes such a number as a measurement is wrong (``report.unconstrained_as_measurement``).
+``param.prior_dominated``: a Gaussian prior carries the posterior (the data-alone value and how much the data
+narrow the prior are the answer).  ``param.prior_shift``: a Gaussian prior
 narrow enough to move the posterior by a data-only standard deviation or more (what the data alone say is
 recovered in the Gaussian approximation, :func:`data_alone`) — the value is partly the prior's, and a referee
 asks for the data-only number and whether the two agree.  ``param.degenerate`` reads what the
@@ -19,15 +22,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from cmbagent.audits._evidence import StepEvidence
-from cmbagent.audits._registry import finding, step_audit
+from cmbagent.audits._evidence import RunEvidence, StepEvidence
+from cmbagent.audits._registry import finding, run_audit, step_audit
 from cmbagent.state import Finding, Severity
 
 __all__ = ["data_alone", "prior_of", "requested"]
 
 WIDE_UNIFORM = 0.5  # posterior std / prior std for a uniform prior (a posterior half the prior's width)
-WIDE_GAUSSIAN = 0.8  # posterior std / prior std for a Gaussian prior (a warning; an error from PRIOR_ONLY)
-PRIOR_ONLY = 0.9  # the data add under a fifth of the prior's precision: the value is the prior's
+WIDE_GAUSSIAN = 0.8  # posterior std / prior std for a Gaussian prior: the prior carries the posterior
 SHIFT = 1.0  # how far (in data-only standard deviations) a Gaussian prior may move a posterior unremarked
 EDGE = 0.02  # fraction of the prior width that counts as "at the bound"
 
@@ -77,8 +79,12 @@ def data_alone(mean: float, std: float, prior_mean: float, prior_std: float) -> 
     return centre, precision**-0.5
 
 
-@step_audit("param.prior_dominated", "param.prior_shift")
+@step_audit("param.prior_dominated", "param.prior_shift", "param.unconstrained")
 def prior_dominated(ev: StepEvidence) -> Iterator[Finding]:
+    """What the prior does to each reported posterior, stated as part of the answer (``evidence["answer"]``):
+    a Gaussian prior that carries the posterior (the data-alone estimate and how much the data narrow it), one
+    that moves it, and a flat prior the posterior fills or leans on (the parameter is unconstrained by these
+    data, with its bound).  None of these is an error: a value the data cannot give is a result to state."""
     priors = {**ev.section("priors"), **ev.section("gaussian_priors")}  # a Gaussian prior over its flat range
     for name, value in ev.values.items():
         if not isinstance(value, dict):
@@ -91,46 +97,58 @@ def prior_dominated(ev: StepEvidence) -> Iterator[Finding]:
             continue
         kind, a, b = prior
         if kind == "gaussian":
-            ratio = std / b
-            alone = data_alone(mean, std, a, b) if std > 0 else None
-            if ratio >= WIDE_GAUSSIAN:
-                # an error where the data add under a fifth of the prior's precision, else a warning: the task may
-                # well have asked for this prior, and the data still say something
-                said = (f"; the data alone give ≈ {alone[0]:.4g} ± {alone[1]:.2g} (Gaussian approximation)"
-                        if alone is not None else "")
-                yield finding("param.prior_dominated",
-                              f"{name}: posterior std {std:.4g} is {ratio:.2f} of its Gaussian prior's ({b:.4g}); "
-                              f"the data barely move it, so the reported value is mostly the prior's{said}",
-                              severity=Severity.ERROR if ratio >= PRIOR_ONLY else Severity.WARNING,
-                              parameter=name, ratio=round(ratio, 3), prior=["gaussian", a, b],
-                              data_alone=[round(alone[0], 6), round(alone[1], 6)] if alone else None)
-                continue
-            if alone is not None and abs(mean - alone[0]) >= SHIFT * alone[1]:
-                shift, tension = abs(mean - alone[0]) / alone[1], abs(alone[0] - a) / math.hypot(alone[1], b)
-                yield finding("param.prior_shift",
-                              f"{name}: the Gaussian prior N({a:g}, {b:g}) moves the posterior to {mean:.4g} ± "
-                              f"{std:.2g}, {shift:.1f}σ from what the data alone give (≈ {alone[0]:.4g} ± "
-                              f"{alone[1]:.2g}, Gaussian approximation); prior and data differ by {tension:.1f}σ",
-                              parameter=name, shift_sigma=round(shift, 2), tension_sigma=round(tension, 2),
-                              data_alone=[round(alone[0], 6), round(alone[1], 6)], prior=["gaussian", a, b])
+            yield from _gaussian(name, mean, std, a, b)
             continue
         width = b - a
         ratio = std / (width / math.sqrt(12.0))
+        low95, high95 = value.get("lower_95"), value.get("upper_95")
+        span = (f"its 95% interval [{low95:.3g}, {high95:.3g}]" if isinstance(low95, (int, float))
+                and isinstance(high95, (int, float)) else f"its posterior {mean:.3g} ± {std:.2g}")
         if ratio >= WIDE_UNIFORM:
-            yield finding("param.prior_dominated",
+            answer = (f"{name} is unconstrained by these data: {span} fills {min(ratio, 1.0):.0%} of the width of "
+                      f"its flat prior [{a:g}, {b:g}], so its mean only reflects the prior")
+            yield finding("param.unconstrained",
                           f"{name}: posterior std {std:.4g} is {ratio:.2f} of its flat prior's [{a:g}, {b:g}]; the "
                           "data do not constrain it and the reported value reflects the prior",
-                          parameter=name, ratio=round(ratio, 3), prior=[a, b])
+                          parameter=name, ratio=round(ratio, 3), prior=[a, b], answer=answer,
+                          interval=[low95, high95] if isinstance(low95, (int, float)) else None)
             continue
-        low95, high95 = value.get("lower_95"), value.get("upper_95")
         near_low = isinstance(low95, (int, float)) and low95 - a < EDGE * width and mean - a < 2.5 * std
         near_high = isinstance(high95, (int, float)) and b - high95 < EDGE * width and b - mean < 2.5 * std
         if near_low or near_high:
             edge = a if near_low else b
-            yield finding("param.prior_dominated",
+            bound = (f"{name} < {high95:.3g}" if near_low else f"{name} > {low95:.3g}") + " (95%)"
+            answer = (f"these data bound {name} on one side only: {bound}; the other side is the prior's bound "
+                      f"{edge:g}, so quote the bound, not {mean:.3g} ± {std:.2g}")
+            yield finding("param.unconstrained",
                           f"{name}: the posterior piles up against the prior bound {edge:g} (mean {mean:.4g}, "
                           f"std {std:.3g}); the bound, not the data, sets that side of the interval",
-                          severity=Severity.WARNING, parameter=name, bound=edge, prior=[a, b])
+                          parameter=name, bound=edge, prior=[a, b], answer=answer, one_sided=bound)
+
+
+def _gaussian(name: str, mean: float, std: float, a: float, b: float) -> Iterator[Finding]:
+    ratio = std / b
+    alone = data_alone(mean, std, a, b) if std > 0 else None
+    narrowing = b / std if std > 0 else math.inf
+    said = (f"the data alone give ≈ {alone[0]:.4g} ± {alone[1]:.2g} (Gaussian approximation)"
+            if alone is not None else "the data alone add nothing measurable")
+    answer = (f"{name} = {mean:.4g} ± {std:.2g} with the prior N({a:g}, {b:g}); {said}; the data narrow the "
+              f"prior's σ by a factor {narrowing:.2f}")
+    evidence = {"parameter": name, "prior": ["gaussian", a, b], "answer": answer, "narrowing": round(narrowing, 3),
+                "data_alone": [round(alone[0], 6), round(alone[1], 6)] if alone else None}
+    if ratio >= WIDE_GAUSSIAN:
+        yield finding("param.prior_dominated",
+                      f"{name}: posterior std {std:.4g} is {ratio:.2f} of its Gaussian prior's ({b:.4g}); the data "
+                      f"barely move it, so the reported value is mostly the prior's; {said}",
+                      ratio=round(ratio, 3), **evidence)
+        return
+    if alone is not None and abs(mean - alone[0]) >= SHIFT * alone[1]:
+        shift, tension = abs(mean - alone[0]) / alone[1], abs(alone[0] - a) / math.hypot(alone[1], b)
+        yield finding("param.prior_shift",
+                      f"{name}: the Gaussian prior N({a:g}, {b:g}) moves the posterior to {mean:.4g} ± {std:.2g}, "
+                      f"{shift:.1f}σ from what the data alone give (≈ {alone[0]:.4g} ± {alone[1]:.2g}, Gaussian "
+                      f"approximation); prior and data differ by {tension:.1f}σ",
+                      shift_sigma=round(shift, 2), tension_sigma=round(tension, 2), **evidence)
 
 
 def requested(text: str, parameter: str) -> bool:
@@ -146,15 +164,48 @@ def requested(text: str, parameter: str) -> bool:
 def degenerate(ev: StepEvidence) -> Iterator[Finding]:
     for name, entry in ev.section("not_constrained").items():
         reason = entry.get("reason", "") if isinstance(entry, dict) else str(entry)
-        severity = Severity(entry.get("severity", "error")) if isinstance(entry, dict) else Severity.ERROR
+        severity = Severity(entry.get("severity", "warning")) if isinstance(entry, dict) else Severity.WARNING
+        severity = Severity.WARNING if severity is Severity.ERROR else severity  # a result, never a failure
+        answer = f"{name} cannot be measured from these data: {reason}"
         if name in ev.values:
             yield finding("param.degenerate", f"{name} is reported, but these data cannot constrain it: {reason}",
-                          severity=severity, parameter=name, reported=True)
+                          severity=severity, parameter=name, reported=True, answer=answer)
         elif requested(ev.task_text, name):
             yield finding("param.degenerate", f"the task asks for {name}, which these data cannot constrain: {reason}",
-                          severity=severity, parameter=name, requested=True)
+                          severity=severity, parameter=name, requested=True, answer=answer)
     for name, reason in ev.section("nuisance").items():
         if name in ev.values:
             yield finding("param.degenerate", f"{name} is a sampled nuisance parameter, not a measurement: {reason}",
                           severity=Severity.WARNING, parameter=name, nuisance=True,
+                          answer=f"{name} is a nuisance parameter of the fit, not a measurement",
                           settle=f"Report {name} as a nuisance parameter (or leave it out of the results).")
+
+
+_HEDGED = re.compile(r"\b(?:unconstrain\w*|not constrain\w*|cannot|can't|could not|prior|bound|upper limit|lower limit|"
+                     r"one[- ]sided|degenera\w*|nuisance|not (?:a )?measur\w*|limit)\b|[<>≤≥]", re.I)
+
+
+@run_audit("report.unconstrained_as_measurement")
+def unconstrained_as_measurement(ev: RunEvidence) -> Iterator[Finding]:
+    """A narrative sentence that quotes a number for a parameter the audits found unconstrained (or not
+    measurable) without saying so: the one way such a result becomes wrong."""
+    flagged = {str(f.evidence.get("parameter")): f for f in ev.findings
+               if f.code in {"param.unconstrained", "param.degenerate"} and f.evidence.get("parameter")
+               and not f.evidence.get("nuisance")}
+    if not flagged:
+        return
+    draft = ev.draft
+    texts = [("summary", draft.summary), *((f"conclusion {n}", c) for n, c in enumerate(draft.conclusions, 1))]
+    for where, text in texts:
+        for sentence in re.split(r"(?<=[.!?;])\s+|\n+", text):
+            for name, source in flagged.items():
+                pattern = _ALIASES.get(name, rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])")
+                mention = re.search(pattern, sentence)
+                if mention is None or not re.match(r"\s*(?:=|:|≈|~|is|was|of|at|equals|measured at)\s*[-+−]?\d",
+                                                   sentence[mention.end():]):
+                    continue  # "wa = -0.51 ± 1.2" quotes a value; "tau ... wa 13.6" quotes a check
+                if _HEDGED.search(sentence):
+                    continue
+                yield finding("report.unconstrained_as_measurement",
+                              f"the report's {where} quotes {name} as a measurement (“{sentence.strip()[:200]}”), "
+                              f"but {source.evidence.get('answer') or source.message}", parameter=name, where=where)

@@ -18,6 +18,7 @@ from cmbagent.state import Finding, Severity
 
 __all__ = [
     "CODES",
+    "OUTCOMES",
     "AuditCode",
     "AuditOutcome",
     "RegisteredAudit",
@@ -33,25 +34,42 @@ E = TypeVar("E")
 AuditFunction = Callable[[Any], Iterable[Finding]]
 
 
+#: what a finding of a code does to a run: ``fails`` (an error: the step is rejected, and if it stands no
+#: trustworthy answer can be given), ``answer`` (a result the report states as part of the answer: a parameter
+#: these data do not constrain, what a prior the task named does), ``caveat`` (a warning the report lists with
+#: the check that would settle it), ``fact`` (a note the report states)
+OUTCOMES = ("fails", "answer", "caveat", "fact")
+
+
 @dataclass(frozen=True)
 class AuditCode:
-    """One finding code: its default severity, what it means, and what would settle it."""
+    """One finding code: its default severity, what it means, what would settle it, and what it does to a run
+    (:data:`OUTCOMES`)."""
 
     code: str
     severity: Severity
     meaning: str
     settle: str
+    outcome: str = ""
 
 
 CODES: dict[str, AuditCode] = {}
 
 
-def declare_code(code: str, severity: Severity | str, meaning: str, settle: str) -> AuditCode:
-    """Declare a finding code (once; a second declaration of the same code is a configuration error)."""
+def declare_code(code: str, severity: Severity | str, meaning: str, settle: str, *, outcome: str | None = None) -> AuditCode:
+    """Declare a finding code (once; a second declaration of the same code is a configuration error).
+
+    ``outcome`` says what the code does to a run (:data:`OUTCOMES`); by default it follows the severity (an
+    error fails, a warning is a caveat, a note a fact).  An ``answer`` is never an error: it is what the data
+    say, stated in the report."""
     Finding(code=code, severity=Severity(severity), message="probe")  # the code's shape, checked once
     if code in CODES:
         raise ConfigError(f"finding code {code!r} is declared twice; each code is declared once")
-    CODES[code] = entry = AuditCode(code, Severity(severity), meaning, settle)
+    default = {Severity.ERROR: "fails", Severity.WARNING: "caveat", Severity.NOTE: "fact"}[Severity(severity)]
+    chosen = outcome or default
+    if chosen not in OUTCOMES or (chosen == "answer" and Severity(severity) is Severity.ERROR):
+        raise ConfigError(f"finding code {code!r}: outcome must be one of {OUTCOMES}, and an answer is never an error")
+    CODES[code] = entry = AuditCode(code, Severity(severity), meaning, settle, chosen)
     return entry
 
 

@@ -45,6 +45,9 @@ class Finding(BaseModel):
     cell: str | None = Field(default=None, description="Run-relative path of the cell whose result it is about.")
     settle: str = Field(default="", description="The check or change that would settle it (a warning's caveat).")
     source: str = Field(default="audit", description="'audit' (code) or the critic agent that raised it.")
+    asked: bool | None = Field(default=None, description="Whether the task asked for the condition the finding "
+                                                         "flags (a prior it names, a cut it chose); None: unknown.")
+    intent: str = Field(default="", description="The task's words that asked for it, when it did.")
 
     @field_validator("code")
     @classmethod
