@@ -105,8 +105,8 @@ def prior_dominated(ev: StepEvidence) -> Iterator[Finding]:
         span = (f"its 95% interval [{low95:.3g}, {high95:.3g}]" if isinstance(low95, (int, float))
                 and isinstance(high95, (int, float)) else f"its posterior {mean:.3g} ± {std:.2g}")
         if ratio >= WIDE_UNIFORM:
-            answer = (f"{name} is unconstrained by these data: {span} fills {min(ratio, 1.0):.0%} of the width of "
-                      f"its flat prior [{a:g}, {b:g}], so its mean only reflects the prior")
+            answer = (f"{name} is not constrained by these data within its flat prior [{a:g}, {b:g}]: {span} fills "
+                      f"{min(ratio, 1.0):.0%} of the prior's width, so its value reflects the prior, not the data")
             yield finding("param.unconstrained",
                           f"{name}: posterior std {std:.4g} is {ratio:.2f} of its flat prior's [{a:g}, {b:g}]; the "
                           "data do not constrain it and the reported value reflects the prior",
