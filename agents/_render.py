@@ -1,4 +1,4 @@
-"""Bounded text for prompts (DESIGN.md: "Each LLM call gets a bounded context").
+"""Bounded text for prompts (docs/architecture.md, Rules 14: each model call gets a bounded context).
 
 Every section has a fixed character budget and history enters only as the last few step summaries, so a
 prompt at step 20 is no larger than at step 2.  Paths are run-relative and nothing time-dependent enters a

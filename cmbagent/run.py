@@ -1,4 +1,4 @@
-"""The run folder (DESIGN.md, "Run folder"): ids, layout, atomic writes and ``run.json``.
+"""The run folder (docs/architecture.md, "The run folder"): ids, layout, atomic writes and ``run.json``.
 
 Big things (outputs, figures, data) live here and are referenced by run-relative path; the graph state
 holds only small things.  Every JSON file is written atomically (temp file + rename), so a kill -9 never

@@ -1,9 +1,10 @@
 """An in-memory :class:`Executor` for graph tests and benchmarks: ``exec`` in this process, no kernel.
 
-It isolates nothing and enforces no timeout (``timeout`` is accepted and ignored), so it must never run code
-a model wrote for a real task; it exists so the graph can be tested and timed without starting a kernel
-(STYLE rule 7: every interface ships an in-memory reference implementation).  Cells share one namespace,
-run with the run folder as working directory, and report stdout, stderr and errors as a kernel would.
+It isolates nothing and enforces no timeout (``timeout`` is accepted and ignored), so it must never run code a
+model wrote for a real task; it exists so the graph can be tested and timed without starting a kernel
+(docs/architecture.md, Rules 7: every interface ships an in-memory reference implementation).  Cells share one
+namespace, run with the run folder as working directory, and report stdout, stderr and errors as a kernel
+would.
 """
 
 from __future__ import annotations

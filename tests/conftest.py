@@ -4,6 +4,9 @@
   (the fake model servers of tests/fakes listen on 127.0.0.1).
 * Model providers see ``CMBAGENT_BLOCK_NETWORK=1`` and refuse non-loopback base URLs themselves.
 * Gradio never phones home; Hugging Face libraries stay offline.
+* The reference data the validations read is in the repository: ``tests/data/`` (sources, licences and
+  reference numbers in its ``SOURCES.md``, checksums in ``MANIFEST.sha256``) and the example data
+  ``examples/data/``. No test reads outside the checkout, and a missing file fails the test that needs it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ for _key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "CMBAGENT
     os.environ.pop(_key, None)
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = ROOT.parent / "shared" / "data"
+#: reference data only the tests read (tests/data/SOURCES.md)
+REFERENCE_DATA = ROOT / "tests" / "data"
+#: the data the example tasks ship, which the validations read too (examples/data/SOURCES.md)
+EXAMPLE_DATA = ROOT / "examples" / "data"
 
 
 class NetworkBlocked(RuntimeError):
@@ -76,11 +82,10 @@ socket.getaddrinfo = _getaddrinfo  # type: ignore[assignment]
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """The team's reference data folder (../shared/data); tests that need it skip loudly without it."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"reference data not found at {SHARED_DATA}")
-    return SHARED_DATA
+def reference_data() -> Path:
+    """``tests/data``: the reference data of the validations, in the repository (never skipped: a missing
+    file is a failure, and ``tests/package/test_reference_data.py`` checks every file against its checksum)."""
+    return REFERENCE_DATA
 
 
 @pytest.fixture(scope="session")

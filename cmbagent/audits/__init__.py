@@ -1,5 +1,5 @@
 """Science audits: code that reads a step's results, cells, figures and input data and says what a referee
-would stop (DESIGN.md, "Run folder": findings).
+would stop (docs/architecture.md, "Audit").
 
 ::
 

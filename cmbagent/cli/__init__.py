@@ -14,10 +14,12 @@ from typing import Any
 import typer
 
 from cmbagent._version import __version__
+from cmbagent.cli._common import CommandGroup
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
+    cls=CommandGroup,  # renamed options; one way of reporting errors, as JSON under --json (_common.py)
     name="cmbagent",
     help="Research automation: plan a scientific task, run it in a sandbox, critique it, report it.",
     no_args_is_help=True,

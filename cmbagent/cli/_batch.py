@@ -115,10 +115,9 @@ def register(app: typer.Typer) -> None:
         running = [f for f in folders if f.is_dir() and run_owner(f) is not None]
         if not running:
             status = RunFolder(run_dir).read_run().get("status") if len(folders) == 1 else "batch"
-            hint = " (no process is working on it: it was interrupted; `cmbagent resume` continues it)" \
-                if status == "running" else ""
-            typer.echo(f"nothing to cancel: {run_dir} is not running (status {status}){hint}", err=True)
-            raise typer.Exit(EXIT_FAILED)
+            fix = (f"no process is working on it: it was interrupted, and `cmbagent resume {run_dir}` continues it"
+                   if status == "running" else "it has stopped already")
+            fail(f"nothing to cancel: {run_dir} is not running (status {status})", EXIT_FAILED, fix=fix)
         for folder in running:
             request_cancel(folder, reason=reason)
         deadline = time.monotonic() + max(0.0, wait)

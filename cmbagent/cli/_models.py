@@ -104,9 +104,9 @@ def register(app: typer.Typer) -> None:
         try:
             result = ping(spec, timeout=timeout, max_retries=retries)
         except ModelError as exc:
-            _report_failure(as_json, exc, EXIT_FAILED)
+            _report_failure(exc, EXIT_FAILED)
         except UserError as exc:
-            _report_failure(as_json, exc, EXIT_USAGE)
+            _report_failure(exc, EXIT_USAGE)
         if as_json:
             print_json(result)
             return
@@ -121,9 +121,6 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"    {result['note']}")
 
 
-def _report_failure(as_json: bool, exc: Exception, code: int) -> None:
-    if as_json:
-        print_json({"ok": False, "error": type(exc).__name__, "message": str(exc),
-                    "status_code": getattr(exc, "status_code", None)})
-        raise typer.Exit(code)
-    fail(f"{type(exc).__name__}: {exc}", code)
+def _report_failure(exc: Exception, code: int) -> None:
+    """The error, as every command reports one (with ``--json``: its type and HTTP status besides)."""
+    fail(f"{type(exc).__name__}: {exc}", code, type=type(exc).__name__, status_code=getattr(exc, "status_code", None))

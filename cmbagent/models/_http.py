@@ -1,9 +1,9 @@
 """What the HTTP adapters share: the connection, the lazily made SDK client, retries, deadlines, errors.
 
-Each adapter speaks one wire format; the :class:`Connection` its provider hands it holds the credentials
-and the endpoint (STYLE rule 5).  Retries are done here rather than by the SDKs (their clients are made
-with ``max_retries=0``) because an SDK's retry loop cannot be bounded by a deadline: 429, 408, 409, 5xx,
-timeouts, dropped connections and replies cut off mid-stream are retried with exponential backoff
+Each adapter speaks one wire format; the :class:`Connection` its provider hands it holds the credentials and
+the endpoint (docs/architecture.md, Rules 5).  Retries are done here rather than by the SDKs (their clients
+are made with ``max_retries=0``) because an SDK's retry loop cannot be bounded by a deadline: 429, 408, 409,
+5xx, timeouts, dropped connections and replies cut off mid-stream are retried with exponential backoff
 (``Retry-After`` honoured up to 60 s), each attempt's timeout capped by the time left before the current
 call's deadline (:mod:`cmbagent.models._deadline`), and no retry starts past it.  After the retries the
 SDK's exception is translated into ours:

@@ -1,8 +1,8 @@
 """A scripted model for tests: a queue of replies, or a function of the request.
 
-It is a real :class:`Model` (the protocol's in-memory reference implementation, STYLE rule 7): it streams
-its text to ``on_text``, validates structured output the way the HTTP adapters do, and keeps every request
-it was sent in ``requests`` for assertions.  A reply may be:
+It is a real :class:`Model` (the protocol's in-memory reference implementation, docs/architecture.md, Rules
+7): it streams its text to ``on_text``, validates structured output the way the HTTP adapters do, and keeps
+every request it was sent in ``requests`` for assertions.  A reply may be:
 
 * ``str`` -- the reply text (for a structured request: the raw JSON, validated and repaired like any reply);
 * a pydantic object -- the structured output (its JSON is the text);

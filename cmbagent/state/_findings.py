@@ -1,4 +1,5 @@
-"""Findings: structured audit results about a step's numbers or the run's report (DESIGN.md, "Run folder").
+"""Findings: structured audit results about a step's numbers or the run's report (docs/architecture.md,
+"Audit").
 
 A finding is ``{code, severity, step_id, message, evidence}``: what is wrong, established by a program
 (``source="audit"``) or raised by a critic in the same schema (``source`` names the agent), with the

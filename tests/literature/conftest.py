@@ -9,7 +9,7 @@ import pytest
 from cmbagent.literature import MiniLMEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "data" / "corpus"
 
 
 @pytest.fixture(scope="session")
@@ -19,11 +19,9 @@ def embedder() -> MiniLMEmbedder:
 
 
 @pytest.fixture(scope="session")
-def shared_corpus() -> Path:
-    """../shared/corpus (paper abstracts); tests that need it skip with the reason when it is absent."""
-    if not (SHARED_CORPUS / "mcml_icml2025_abstracts.txt").is_file():
-        pytest.skip(f"the shared corpus is not at {SHARED_CORPUS} (it lives beside the checkout)")
-    return SHARED_CORPUS
+def paper_corpus() -> Path:
+    """tests/data/corpus: one paragraph about each of 24 papers (tests/data/SOURCES.md)."""
+    return CORPUS
 
 
 class CountingEmbedder:

@@ -1,4 +1,4 @@
-"""Retrieval quality on a QA set over the project's docs and the shared paper-abstract corpus.
+"""Retrieval quality on a QA set over the project's docs and a corpus of paper summaries (tests/data/corpus).
 
 Recall@5 is the share of questions with an answering chunk among the first five hits. The hybrid ranking
 must reach 0.9; dense-only and BM25-only are measured on the same index and printed beside it.
@@ -32,9 +32,9 @@ def _answers(item: dict[str, Any], hit: Hit) -> bool:
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory, shared_corpus: Path) -> Index:
+def index(tmp_path_factory: pytest.TempPathFactory, paper_corpus: Path) -> Index:
     idx = Index(tmp_path_factory.mktemp("qa-index"), collection="qa-corpus", embedder=MiniLMEmbedder(threads=1))
-    report = idx.ingest([ROOT / d for d in DOCS] + [shared_corpus / "mcml_icml2025_abstracts.txt"])
+    report = idx.ingest([ROOT / d for d in DOCS] + [paper_corpus / "paper_summaries.txt"])
     assert report.failed == 0 and report.indexed == len(DOCS) + 1, report.problems
     return idx
 

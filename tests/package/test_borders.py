@@ -1,5 +1,6 @@
-"""Firm package borders (STYLE rule 12): each package's public names are pinned, a ``_private`` module is
-imported only from inside the package that owns it, and the layers import downwards only.
+"""Firm package borders (docs/architecture.md, Rules 12): each package's public names are pinned, a
+``_private`` module is imported only from inside the package that owns it, and the layers import downwards
+only.
 
 A failure here means a deliberate change to a public surface (update the pin and the docs) or an import
 that reaches into another package's internals (import its public name instead, or export one).

@@ -1,4 +1,4 @@
-"""The pathology suite's data, made from the data the examples ship (copies of ../shared/data) by the changes
+"""The pathology suite's data, made from the data the examples ship and tests/data by the changes
 a pathology names: errors scaled, rows turned NaN, bins dropped, a label copied into a feature, overlap broken.
 
 Everything is small (hundreds of rows) so the whole suite runs in minutes; :func:`build` writes every file
@@ -7,6 +7,7 @@ once into a folder shared by the suite's tasks.
 
 from __future__ import annotations
 
+import gzip
 import shutil
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "data"
-SHARED = ROOT.parent / "shared" / "data"
+REFERENCE = ROOT / "tests" / "data"
 
 
 def _pantheon(out: Path, name: str, *, every: int = 4, error_scale: float = 1.0) -> None:
@@ -84,14 +85,12 @@ def _chains(out: Path) -> None:
     rng = np.random.default_rng(3)
     iid = np.column_stack([rng.normal(0.30, 0.02, 4000), rng.normal(0.70, 0.01, 4000)])
     np.savetxt(out / "chain_iid.txt", iid, header="omega_m h0", fmt="%.6f")
-    published = SHARED / "sn" / "pantheon_plus" / "Pantheon+only_FlatLambdaCDM_chain.txt.gz"
-    if published.is_file():  # the released CosmoSIS chain cut to its first 120 ensemble steps (16 walkers)
-        import gzip
-
-        text = gzip.decompress(published.read_bytes()).decode().splitlines()
-        head = [ln for ln in text if ln.startswith("#")]
-        body = [ln for ln in text if ln.strip() and not ln.startswith("#")][: 120 * 16]
-        (out / "pantheon_chain_cut.txt").write_text("\n".join(head + body) + "\n")
+    published = REFERENCE / "sn" / "Pantheon+only_FlatLambdaCDM_chain.txt.gz"
+    # the released CosmoSIS chain cut to its first 120 ensemble steps (16 walkers)
+    text = gzip.decompress(published.read_bytes()).decode().splitlines()
+    head = [ln for ln in text if ln.startswith("#")]
+    body = [ln for ln in text if ln.strip() and not ln.startswith("#")][: 120 * 16]
+    (out / "pantheon_chain_cut.txt").write_text("\n".join(head + body) + "\n")
 
 
 def build(out: Path) -> Path:

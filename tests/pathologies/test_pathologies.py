@@ -36,7 +36,7 @@ def test_the_suite_has_twelve_pathologies_and_six_clean_tasks() -> None:
 def test_task(case: Case, suite_data: Path, tmp_path: Path) -> None:
     missing = [n for n in case.needs if not (suite_data / n).is_file()]
     if missing:
-        pytest.skip(f"needs {missing} (built from ../shared/data, which is not here)")
+        pytest.fail(f"the suite's data lacks {missing}: tests/pathologies/_data.py must write it")
     outcome = run_case(case, suite_data, tmp_path)
     listed = [(f["severity"], f["code"], f["step_id"], f["message"][:160]) for f in outcome.findings]
     if case.expect is None:

@@ -163,7 +163,7 @@ def test_debugger_fix_critic_rejection_replan_and_report(tmp_path: Path) -> None
     finished = {e["step_id"]: e["status"] for e in of_type(run, "step_finished")}
     assert finished == {"s1": "done", "s2": "failed", "s4": "done", "s5": "done"}
 
-    # run folder layout (DESIGN.md)
+    # run folder layout (docs/architecture.md, "The run folder")
     for name in ("task.md", "run.json", "plan.json", "notebook.ipynb", "transcript.jsonl", "events.jsonl",
                  "checkpoints.sqlite", "report.md"):
         assert (run / name).is_file(), name

@@ -90,31 +90,16 @@ def _file_arguments(task: Path) -> list[Path]:
 
 @pytest.fixture(scope="session")
 def supernova_example(tmp_path_factory: pytest.TempPathFactory) -> Example:
-    """``examples/supernova.md`` and its data copied into an examples folder holding only it.
-
-    Before that example exists in the repository, an equivalent task over the team's reference copy of
-    Pantheon+ is written instead (same method, same data).
-    """
+    """``examples/supernova.md`` and its data copied into an examples folder holding only it."""
     folder = tmp_path_factory.mktemp("examples")
     source = ROOT / "examples" / "supernova.md"
-    if source.is_file() and _file_arguments(source):
-        shutil.copy2(source, folder / "supernova.md")
-        for data in _file_arguments(source):
-            target = folder / data.relative_to(source.parent)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(data, target)
-    else:
-        pantheon = ROOT.parent / "shared" / "data" / "sn" / "pantheon_plus" / "Pantheon+SH0ES.dat"
-        if not pantheon.is_file():
-            pytest.skip("neither examples/supernova.md nor the reference Pantheon+ data are available")
-        (folder / "data" / "sn").mkdir(parents=True)
-        shutil.copy2(pantheon, folder / "data" / "sn" / "Pantheon+SH0ES.dat")
-        (folder / "supernova.md").write_text(
-            "---\ntitle: Measure Omega_m from Pantheon+ supernovae\nmethod: cosmology.fit_supernovae\n"
-            "arguments:\n  data: data/sn/Pantheon+SH0ES.dat\n  model: flat_lcdm\n---\n"
-            "Measure the matter density Omega_m from the Pantheon+ supernova distances in flat LCDM.\n",
-            encoding="utf-8",
-        )
+    data = _file_arguments(source)
+    assert data, "examples/supernova.md names no data file that exists (examples/data/sn/)"
+    shutil.copy2(source, folder / "supernova.md")
+    for path in data:
+        target = folder / path.relative_to(source.parent)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
     task = folder / "supernova.md"
     match = re.search(r"^title:\s*(.+)$", task.read_text(encoding="utf-8"), flags=re.MULTILINE)
     return Example(

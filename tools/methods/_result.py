@@ -1,4 +1,4 @@
-"""The result every method tool returns (DESIGN.md, "Method tools")."""
+"""The result every method tool returns (docs/architecture.md, "Method tool")."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from cmbagent.tools.methods import get_method, run_method
 from cmbagent.tools.methods.causal import dml_ate
 from cmbagent.tools.methods.causal._simulate import latent_confounding
 from cmbagent.tools.methods.causal.dml import _scale_blocks, estimate_ate
+from tests.conftest import EXAMPLE_DATA
 
 COVARIATES_401K = ["age", "inc", "educ", "fsize", "marr", "twoearn", "db", "pira", "hown"]
 IHDP_COLUMNS = ["treatment", "y_factual", "y_cfactual", "mu0", "mu1"] + [f"x{i}" for i in range(1, 26)]
@@ -79,9 +80,9 @@ def test_simulation_bias_and_coverage_over_50_replications() -> None:
     assert np.mean(naive_covered) <= 0.05
 
 
-def test_401k_eligibility_effect(shared_data: Path, tmp_path: Path) -> None:
+def test_401k_eligibility_effect(tmp_path: Path) -> None:
     result = dml_ate(
-        str(shared_data / "causal/401k/sipp1991.csv"),
+        str(EXAMPLE_DATA / "causal" / "sipp1991.csv"),
         outcome="net_tfa",
         treatment="e401",
         covariates=COVARIATES_401K,
@@ -96,10 +97,10 @@ def test_401k_eligibility_effect(shared_data: Path, tmp_path: Path) -> None:
     assert Path(result.artifacts[0]).is_file()
 
 
-def test_ihdp_replications_1_to_5(shared_data: Path, tmp_path: Path) -> None:
+def test_ihdp_replications_1_to_5(reference_data: Path, tmp_path: Path) -> None:
     errors = []
     for rep in range(1, 6):
-        frame = pd.read_csv(shared_data / f"causal/ihdp/ihdp_npci_{rep}.csv", header=None, names=IHDP_COLUMNS)
+        frame = pd.read_csv(reference_data / f"causal/ihdp_npci_{rep}.csv.gz", header=None, names=IHDP_COLUMNS)
         path = tmp_path / f"ihdp_{rep}.csv"
         frame.to_csv(path, index=False)
         result = dml_ate(

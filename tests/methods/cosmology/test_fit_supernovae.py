@@ -1,4 +1,5 @@
-"""Validation of ``cosmology.fit_supernovae`` against the COMPUTED numbers of shared/data README §1.
+"""Validation of ``cosmology.fit_supernovae`` against the COMPUTED numbers of tests/data/SOURCES.md
+("Reference numbers: supernovae").
 
 Each fit must land within 0.25 sigma of the reference mean, with a standard deviation within 10%.
 """

@@ -52,9 +52,9 @@ def test_chain_without_header_is_rejected(tmp_path: Path) -> None:
         load_chain(path)
 
 
-def test_published_pantheon_plus_chain(shared_data: Path, tmp_path: Path) -> None:
-    """The released CosmoSIS chain, first 25% dropped: Omega_m = 0.331 +- 0.018 (shared/data §1a)."""
-    chain = shared_data / "sn" / "pantheon_plus" / "Pantheon+only_FlatLambdaCDM_chain.txt.gz"
+def test_published_pantheon_plus_chain(reference_data: Path, tmp_path: Path) -> None:
+    """The released CosmoSIS chain, first 25% dropped: Omega_m = 0.331 +- 0.018 (tests/data/SOURCES.md)."""
+    chain = reference_data / "sn" / "Pantheon+only_FlatLambdaCDM_chain.txt.gz"
     result = run_method(
         "cosmology.summarize_chain",
         {"chain": str(chain), "burn_in_fraction": 0.25, "parameters": ["Omega_m", "h", "M"],

@@ -151,7 +151,8 @@ def check_fraction(value: float, *, argument: str) -> float:
 
 
 def normal_quantity(mean: float, std: float) -> dict[str, float]:
-    """A number with a Gaussian standard error, in the result format of DESIGN.md (68% and 95% intervals)."""
+    """A number with a Gaussian standard error, in the result format of docs/architecture.md, "Method tool"
+    (68% and 95% intervals)."""
     return {
         "mean": float(mean),
         "std": float(std),

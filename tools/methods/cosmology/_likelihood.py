@@ -1,6 +1,7 @@
 """Gaussian supernova likelihood with an analytically marginalised (or sampled) offset.
 
-Model (the convention of shared/data README §1 and of the Pantheon+ release)::
+Model (the convention of the reference fits in tests/data/SOURCES.md, "Supernovae", and of the Pantheon+
+release)::
 
     mu(z) = 5 log10[(1 + z_hel) D_M(z_cmb) c / H0 / Mpc] + 25,     m_B = mu + M.
 
