@@ -67,7 +67,8 @@ PUBLIC = {
     "cmbagent.audits": {
         "CODES", "AuditCode", "AuditOutcome", "RunEvidence", "StepEvidence", "audit_run", "audit_step",
         "critic_findings", "declare_code", "finding", "iter_audits", "run_audit", "run_evidence", "step_audit",
-        "step_evidence", "Grounds", "weigh_critics", "summary_numbers", "repetitive",
+        "step_evidence", "Grounds", "weigh_critics", "summary_numbers", "repetitive", "ASKED", "OUTCOMES", "Intent",
+        "with_intent",
     },
     "cmbagent.ideas": {"AutoGenModelClient", "IdeasResult", "RankedIdea", "Round", "generate_ideas", "replay_ideas",
                        "write_idea_task"},
