@@ -49,12 +49,14 @@ COLUMN_CUES: dict[str, str] = {
     "treatment": r"\btreat\w*|\bassign\w*|\bprogram\w*|\bintervention\w*|\bexposure\b|\bexposed\b|\bpolicy\b|"
                  r"\beligib\w*|\bparticipat\w*|\benrol\w*|\breceiv\w*|\btook part\b|\bsubsid\w*|\btutor\w*|"
                  r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*",
-    "outcome": r"\boutcomes?\b|\beffect (?:of [^.;]{1,60}? )?on\b|\bimpact on\b|\braises?\b|\blowers?\b|"
-               r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b",
+    "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\braises?\b|\blowers?\b|"
+               r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
+               r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
                   r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b",
     "label": r"\blabels?\b|\bclass(?:es)?\b|\bdiagnos\w*|\banomal\w*|\bfault\w*|\bflag\w*|\bfraud\w*|"
-             r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b",
+             r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b|\bsays? which\b|\btells? (?:us )?which\b|"
+             r"\bindicates?\b|\bwhich (?:are|is|were) (?:bad|good|faulty|defective|positive|anomal\w*)",
     "target": r"\bpredict\w*|\bresponse\b|\btarget\b|\bas a function of\b|\bregress\w*|\boutcome\b|\by\b",
     "features": r"\bfeatures?\b|\bbased on\b|\busing\b|\binputs?\b|\bpredictors?\b",
     "instruments": r"\binstruments?\b|\bencourag\w*|\blotter\w*|\brandomi[sz]ed offer\b",
@@ -328,6 +330,10 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 similar = match_phrase(phrase, column.name) if phrase.strip() else 0.0
                 if 0.85 * similar > value and similar >= 0.6:
                     value, reason = 0.85 * similar, f"“{phrase.strip()[:40]}” reads as {column.name}"
+                if role in {"treatment", "instruments"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
+                    own = match_phrase(cue.group(0), column.name)
+                    if own >= 0.85 and 0.85 * own > value:
+                        value, reason = 0.85 * own, f"“{cue.group(0)}” names {column.name}"
                 if value > scores.get(column.name, 0.0):
                     scores[column.name], why[column.name] = value, reason
         for column in columns:  # a column named after the role itself ("treatment", "outcome", "label", "y")

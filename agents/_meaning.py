@@ -42,6 +42,8 @@ MARGIN = 0.9
 #: below these (best meaning similarity, best words score) no method fits the task
 NONE_MEANING = 0.42
 NONE_WORDS = 2.0
+#: a task without a single word of the best method's field needs this much meaning
+NONE_BARE = 0.5
 _TEMPERATURE = 0.5
 _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
 
@@ -243,8 +245,9 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
             notes.append(f"the front matter names {named}, but the task reads like {best.method}")
         return MethodChoice(status="named", method=named, candidates=tuple(ranked), meaning_used=meaning_used,
                             notes=tuple(notes))
-    if best.words < NONE_WORDS and (not meaning_used or best.meaning < NONE_MEANING) and not (
-            best.words > 0 and best.data >= 0.7):  # a field word and data of the right kind are enough
+    if (best.words < NONE_WORDS and (not meaning_used or best.meaning < NONE_MEANING) and not (
+            best.words > 0 and best.data >= 0.7)) or (best.words == 0 and best.meaning < NONE_BARE):
+        # a field word and data of the right kind are enough; data alone, without a word of the field, are not
         return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
                             notes=tuple(notes))
     lead = best.score - ranked[1].score if len(ranked) > 1 else math.inf

@@ -41,6 +41,9 @@ __all__ = ["Understanding", "column_arguments", "sentences", "understand", "unde
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _NEGATION = re.compile(r"\b(?:no|not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
+#: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
+_LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|leave out|"
+                        r"leaving out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
 _BOOKKEEPING = {"output_dir", "seed", "random_state"}
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",),
@@ -64,6 +67,8 @@ class Understanding:
     #: what the reader would have had to guess: each a question naming the front-matter line that answers it
     questions: list[str] = field(default_factory=list)
     unplaced: list[str] = field(default_factory=list)  # input files no argument of the method takes
+    #: what the text leaves open and code filled by a stated rule (argument -> how), shown as a note in the run
+    assumed: dict[str, str] = field(default_factory=dict)
 
     @property
     def clear(self) -> bool:
@@ -141,6 +146,7 @@ class _Reader:
         self.evidence: dict[str, str] = {name: "the front matter" for name in given}
         self.questions: list[str] = []
         self.unplaced: list[str] = []
+        self.assumed: dict[str, str] = {}
         self.sentences = sentences(text)
         self.lowered = text.lower()
 
@@ -403,7 +409,7 @@ class _Reader:
                 # a column named like the cue word itself ("average treatment effect") is not a mention
                 mentions = [m for m in self.column_mentions(clause, columns)
                             if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
-                if _NEGATION.search(clause):
+                if _LEAVE_OUT.search(clause):
                     if is_list and mentions:
                         excluded += [c for _, c, _ in mentions if c not in excluded]
                         quotes["out"].append(sentence)
@@ -498,12 +504,37 @@ class _Reader:
         for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
             self.take(mapped, table, required=mapped.argument in self.spec.required)
         for name in col_args:
-            if name in self.args or "array" not in _types(self.spec.arguments[name]):
-                continue
+            if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
+                continue  # the front matter's list stands
             item = map_column_list(self.text, table, name, column_role(name, self.spec.argument_docs.get(name, "")),
                                    taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)})
-            if item is not None:
-                self.take(item, table, required=True)
+            if item is None:
+                if column_role(name, self.spec.argument_docs.get(name, "")) == "covariates" and name not in self.args:
+                    self.adjustment_set(name, table)
+                continue
+            named = self.args.get(name)
+            if isinstance(named, list):  # the names written out are a part of what the phrase lists
+                if not set(named) < set(item.value):
+                    continue
+                self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
+            self.take(item, table, required=True)
+
+    def adjustment_set(self, name: str, table: FileProfile) -> None:
+        """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct
+        integer per row, or a name like ``id``) and constants — the analysis a careful user starts from, stated
+        as an assumption (``assumed``), never as something the task asked."""
+        used = {v for v in self.args.values() if isinstance(v, str)}
+        chosen = [c.name for c in table.columns if c.name not in used and not c.constant and c.numeric
+                  and not re.fullmatch(r"(?:\w*_)?id|index|row|unit|pupil|person|subject|n", c.name, re.I)
+                  and not (c.integer and c.unique == c.count and c.count > 20)]
+        if not chosen:
+            return
+        self.assumed[name] = (f"the task names no adjustment set; every other numeric column of {table.name} was "
+                              f"used ({', '.join(chosen[:12])}{', ...' if len(chosen) > 12 else ''}); identifiers "
+                              "and constant columns were left out")
+        self.args[name] = chosen
+        self.confidence[name] = 0.6
+        self.evidence[name] = self.assumed[name]
 
     def take(self, item: Any, table: FileProfile, *, required: bool) -> None:
         if item.sure:
@@ -583,7 +614,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.data_columns(col_args)
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
-                         questions=reader.questions, unplaced=reader.unplaced)
+                         questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
 
 
 #: the public name (``cmbagent.agents.understand_task``)

@@ -86,11 +86,32 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     update["requirements"] = _numbered(task, brief.model_copy(update={"requirements": kept}), read)
     brief = brief.model_copy(update=update)
     write_requirements(rt.folder, [RequirementCheck(requirement=r) for r in brief.requirements])
-    noted = record_findings(rt, state, [finding(
+    notes = [finding(
         "task.requirements_dropped", f"code dropped {len(dropped)} item(s) of the task analyst's checklist that "
         f"say nothing to check: {'; '.join(dropped[:6])}" + (f"; and {len(dropped) - 6} more" if len(dropped) > 6
-                                                             else ""), dropped=dropped)]) if dropped else {}
+                                                             else ""), dropped=dropped)] if dropped else []
+    understood = reading.understanding
+    if understood is not None and reading.method == brief.method:
+        notes += [finding("task.assumed", f"{name}: {how}", argument=name, value=brief.arguments.get(name))
+                  for name, how in understood.assumed.items() if brief.arguments.get(name) == understood.arguments.get(name)]
+    rt.folder.update_run(understanding=_reading_record(reading, brief))
+    noted = record_findings(rt, state, notes) if notes else {}
     return go("plan", brief=brief, stated=stated, candidates=candidates, feedback=[], review_round=0, **noted)
+
+
+def _reading_record(reading: Any, brief: TaskBrief) -> dict[str, Any]:
+    """What code made of the task, for ``run.json`` (``understanding``): the method choice with its candidates
+    and confidences, and each argument's confidence and evidence (for the brief's method)."""
+    record: dict[str, Any] = {"choice": reading.choice.to_dict(), "method": brief.method}
+    understood = reading.understanding
+    if understood is not None and reading.method == brief.method:
+        record["arguments"] = {name: {"value": understood.arguments.get(name),
+                                      "confidence": round(understood.confidence.get(name, 0.0), 2),
+                                      "evidence": understood.evidence.get(name, "")}
+                               for name in understood.arguments}
+        record.update(questions=list(understood.questions), unplaced=list(understood.unplaced),
+                      assumed=dict(understood.assumed))
+    return record
 
 
 _NONE = re.compile(r"\b(none|null|no|without|not)\b", re.I)

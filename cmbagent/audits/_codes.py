@@ -84,6 +84,12 @@ declare_code("plan.aimless_steps", Severity.NOTE,
              "against.",
              "Write each step's goal as what the step must achieve, in a sentence.")
 
+declare_code("task.assumed", Severity.NOTE,
+             "The task leaves a choice open that the method needs (an adjustment set, say); code made it by a stated "
+             "rule, and the numbers depend on it.",
+             "If another choice is meant, state it in the task (a sentence naming it, or the front matter's "
+             "`arguments:`).")
+
 declare_code("task.requirements_dropped", Severity.NOTE,
              "Code dropped items of the task analyst's checklist that say nothing to check (an argument item without "
              "the argument's name or value, an output item without its kind or quantity): the run is not judged "
