@@ -136,7 +136,7 @@ def _gaussian(name: str, mean: float, std: float, a: float, b: float) -> Iterato
               f"prior's σ by a factor {narrowing:.2f}")
     evidence: dict[str, Any] = {"parameter": name, "prior": ["gaussian", a, b], "answer": answer,
                                 "narrowing": round(narrowing, 3),
-                "data_alone": [round(alone[0], 6), round(alone[1], 6)] if alone else None}
+                                "data_alone": [round(alone[0], 6), round(alone[1], 6)] if alone else None}
     if ratio >= WIDE_GAUSSIAN:
         yield finding("param.prior_dominated",
                       f"{name}: posterior std {std:.4g} is {ratio:.2f} of its Gaussian prior's ({b:.4g}); the data "
