@@ -90,6 +90,18 @@ declare_code("task.assumed", Severity.NOTE,
              "If another choice is meant, state it in the task (a sentence naming it, or the front matter's "
              "`arguments:`).")
 
+declare_code("task.requirement_unmet", Severity.ERROR,
+             "An explicit requirement of the task was not met: an argument with another value, a named file not read "
+             "in its role, a stated number not used, a model word contradicted (an error; the run ends 'unmet'), or "
+             "something requested that is missing or could not be verified (a warning).",
+             "Run the task as it is written (requirements.json says what differed), or state in the report why the "
+             "requirement could not be met.")
+
+declare_code("report.bad_citation", Severity.ERROR,
+             "A citation of the report does not resolve to a passage of the run's knowledge index, or quotes words "
+             "the passage does not hold.",
+             "Cite only passages the run retrieved, and quote them word for word.")
+
 declare_code("task.requirements_dropped", Severity.NOTE,
              "Code dropped items of the task analyst's checklist that say nothing to check (an argument item without "
              "the argument's name or value, an output item without its kind or quantity): the run is not judged "
