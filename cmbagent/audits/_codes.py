@@ -97,6 +97,11 @@ declare_code("task.requirement_unmet", Severity.ERROR,
              "Run the task as it is written (requirements.json says what differed), or state in the report why the "
              "requirement could not be met.")
 
+declare_code("task.requirements_disagree", Severity.WARNING,
+             "The requirements agent (a language model reading the task on its own) and the checklist's rules read "
+             "the task differently: a file in another role, a setting one of them lists and the other does not.",
+             "Read the quoted words of the task; state the intended role or value plainly (or in the front matter).")
+
 declare_code("report.bad_citation", Severity.ERROR,
              "A citation of the report does not resolve to a passage of the run's knowledge index, or quotes words "
              "the passage does not hold.",
