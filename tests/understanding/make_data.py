@@ -552,7 +552,7 @@ def invariant_targets(out: Path) -> tuple[str, Truths]:
     energy = energy + rng.normal(0, 0.2, n)
     write_csv(out / "torsion_energy.csv", {"phi": np.round(phi, 5), "psi": np.round(psi, 5),
                                            "energy": np.round(energy, 4)})
-    m = 800
+    m = 1200
     v = rng.normal(size=(m, 3))
     v /= np.linalg.norm(v, axis=1, keepdims=True)
     theta = np.arctan2(v[:, 1], v[:, 0])
