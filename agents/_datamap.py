@@ -51,9 +51,12 @@ COLUMN_CUES: dict[str, str] = {
                  r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*",
     "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\braises?\b|\blowers?\b|"
                r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
-               r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b",
+               r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
+               r"\badds? to\b|\bgains? in\b|\bbuys?\b",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
-                  r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b",
+                  r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b|"
+                  r"\b(?:knew|know|known|measured|recorded) (?:about|before)\b[^.:]{0,80}:|\bpre-?treatment\b[^.:]{0,40}:|"
+                  r"\bbaseline (?:variables|characteristics|covariates)\b",
     "label": r"\blabels?\b|\bclass(?:es)?\b|\bdiagnos\w*|\banomal\w*|\bfault\w*|\bflag\w*|\bfraud\w*|"
              r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b|\bsays? which\b|\btells? (?:us )?which\b|"
              r"\bindicates?\b|\bwhich (?:are|is|were) (?:bad|good|faulty|defective|positive|anomal\w*)",
@@ -286,9 +289,10 @@ def sentences(text: str) -> list[str]:
 
 
 def _clauses(text: str) -> list[str]:
+    """The text's clauses, each on one line (a line break inside a sentence is a space)."""
     out = []
     for sentence in sentences(text):
-        out += [c for c in re.split(r";\s|\s[—–]\s", sentence) if c.strip()]
+        out += [" ".join(c.split()) for c in re.split(r";\s|\s[—–]\s", sentence) if c.strip()]
     return out
 
 
@@ -303,14 +307,15 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 binary_treatment: bool = True) -> list[Mapped]:
     """Scalar column arguments (name -> role) of one table, mapped by where the text names them, by the phrase it
     uses for them and by their content; see the module docstring for the confidence scale."""
-    columns = [c for c in table.columns if c.name not in taken]
     clauses = _clauses(text)
     mapped: list[Mapped] = []
     for name, role in arguments.items():
+        columns = [c for c in table.columns if c.name not in taken]  # an earlier argument's column is not free
         cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
         scores: dict[str, float] = {}
         why: dict[str, str] = {}
-        others = re.compile("|".join(p for r, p in COLUMN_CUES.items() if r not in {role, "label", "target"}), re.I)
+        # the role's words end where another role's list begins ("..., adjusting for age, ...")
+        others = re.compile(COLUMN_CUES["covariates"] if role != "covariates" else r"(?!)", re.I)
         for clause in clauses:
             cue = cue_pattern.search(clause)
             if cue is None:
@@ -341,6 +346,8 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 scores[column.name], why[column.name] = 0.7, f"the column is called {column.name}"
         fits = {c.name: c for c in columns if _content_fits(role, c, binary_treatment=binary_treatment)}
         scores = {k: v for k, v in scores.items() if k in fits}
+        if role == "treatment":  # a 0/1 column is the usual treatment: it wins a tie
+            scores = {k: v + (0.04 if fits[k].binary else 0.0) for k, v in scores.items()}
         if not scores and role in {"treatment", "label"}:
             binary = [c for c in fits.values() if c.binary]
             if len(binary) == 1:
@@ -349,7 +356,7 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
         if not scores:
             continue
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-        best, confidence = ranked[0]
+        best, confidence = ranked[0][0], min(1.0, ranked[0][1])
         if len(ranked) > 1 and ranked[1][1] >= confidence - 0.05:
             confidence = min(confidence, 0.5)
         mapped.append(Mapped(name, best, round(confidence, 2), why[best], tuple(k for k, _ in ranked[1:3])))
@@ -385,7 +392,11 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
                 item = re.sub(r"\d{2,4}", item, previous) if re.search(r"\d{2,4}", previous) else item
             ranked = sorted(((match_phrase(item, n), n) for n in names if n not in taken and n not in chosen),
                             reverse=True)
-            if ranked and ranked[0][0] >= 0.6 and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.05):
+            tied = [n for s, n in ranked if ranked and s >= 0.6 and s >= ranked[0][0] - 0.05]
+            if len(tied) > 1 and re.search(r"\b(?:both|all|each|every|columns|variables)\b", item, re.I):
+                chosen += tied  # "both pre-programme earnings columns": every column the words fit equally
+                sure = min(sure, ranked[0][0])
+            elif ranked and ranked[0][0] >= 0.6 and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.05):
                 chosen.append(ranked[0][1])
                 sure = min(sure, ranked[0][0])
             elif len(item.split()) <= 6:

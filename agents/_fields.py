@@ -80,7 +80,7 @@ def supernova_table(files: Sequence[FileProfile]) -> float:
         for (a_min, a_max), (b_min, b_max) in itertools.pairwise(numeric):
             if 0 <= a_min < a_max <= 3.5 and ((29 <= b_min and b_max <= 50) or (11 <= b_min and b_max <= 28)):
                 return 1.0
-    return -1.0 if files else -0.6
+    return -0.5 if files else -1.0
 
 
 def chain_file(files: Sequence[FileProfile]) -> float:
@@ -89,7 +89,7 @@ def chain_file(files: Sequence[FileProfile]) -> float:
         if f.columns and f.rows >= 500 and all(c.numeric for c in f.columns) and 2 <= len(f.columns) <= 60:
             names = {c.name.lower() for c in f.columns}
             return 1.0 if names & {"weight", "weights", "loglike", "like", "lnlike", "post", "prior", "mult"} else 0.4
-    return -1.0 if files else -0.6
+    return -0.5 if files else -1.0
 
 
 def labelled_table(files: Sequence[FileProfile], *, rare: bool = False) -> float:
@@ -107,7 +107,7 @@ def labelled_table(files: Sequence[FileProfile], *, rare: bool = False) -> float
             if not rare:
                 return 0.7
             return 1.0 if any(0 < (c.positive_share or 0) < 0.25 for c in labels) else 0.2
-    return -1.0 if files else -0.6
+    return -0.5 if files else -1.0
 
 
 def treatment_table(files: Sequence[FileProfile]) -> float:
@@ -117,7 +117,7 @@ def treatment_table(files: Sequence[FileProfile]) -> float:
             return 1.0
         if sum(1 for c in f.columns if c.numeric) >= 3:
             return 0.3
-    return -1.0 if files else -0.6
+    return -0.5 if files else -1.0
 
 
 def regression_table(files: Sequence[FileProfile]) -> float:

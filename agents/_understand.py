@@ -179,6 +179,9 @@ class _Reader:
         value = _cast(match.group(1), _types(schema))
         if value in (None, "") or (_choices(schema) and value not in _choices(schema)):
             return False
+        columns = self.table_columns()
+        if name in column_arguments(self.spec) and columns and value not in columns:
+            return False  # "outcome: grain yield" describes the column; it does not name it
         self.record(name, value, self.sentence_of(match.start()))
         return True
 
@@ -498,7 +501,7 @@ class _Reader:
         if table is None:
             return
         taken = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
-        binary = self.args.get("model") in (None, "auto", "irm")
+        binary = self.args.get("model") == "irm"  # "auto" takes a continuous treatment too (partially linear)
         scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
                    if n not in self.args and "array" not in _types(self.spec.arguments[n])}
         for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
