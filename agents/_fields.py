@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from cmbagent.profiles import ColumnProfile, FileProfile
 
@@ -35,17 +36,24 @@ class FieldWords:
     intents: tuple[str, ...] = ()
     cues: dict[str, float] = field(default_factory=dict)
     data: DataFit | None = None
+    #: how prose states the method's arguments, in the format of ``@method(phrases=...)``: per argument a list
+    #: of patterns (one group captures the value; none marks a boolean as set) or values -> patterns
+    arguments: dict[str, Any] = field(default_factory=dict)
 
 
 _WORDS: dict[str, FieldWords] = {}
 
 
 def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, float] | None = None,
-                data: DataFit | None = None) -> FieldWords:
+                data: DataFit | None = None, arguments: dict[str, Any] | None = None) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
-    entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data)
+    for spec in (arguments or {}).values():
+        for pattern in ([p for ps in spec.values() for p in ps] if isinstance(spec, dict) else spec):
+            if re.compile(pattern, re.I).groups > 1:
+                raise ValueError(f"{method}: argument pattern {pattern!r} may capture one value at most")
+    entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}))
     _WORDS[method] = entry
     return entry
 

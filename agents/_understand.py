@@ -99,14 +99,61 @@ def _choices(schema: Mapping[str, Any]) -> list[Any]:
     return [c for option in schema.get("anyOf", []) for c in option.get("enum", [])]
 
 
-def _cast(raw: str, kinds: set[str]) -> Any:
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+                 "fifty": 50, "hundred": 100, "a hundred": 100, "a thousand": 1000, "dozen": 12, "a dozen": 12}
+_WORD_FRACTIONS = {"half": 0.5, "a half": 0.5, "third": 1 / 3, "a third": 1 / 3, "quarter": 0.25, "a quarter": 0.25,
+                   "fifth": 0.2, "a fifth": 0.2, "tenth": 0.1, "a tenth": 0.1, "twentieth": 0.05,
+                   "hundredth": 0.01, "two thirds": 2 / 3, "three quarters": 0.75}
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def _number(raw: str, *, fraction: bool = False) -> float | None:
+    """A number as prose writes it: ``2,000``, ``1e-6``, ``10⁻⁶``, ``30%`` (0.3 when ``fraction``), ``eight``,
+    ``a fifth``; None when ``raw`` is not one."""
+    text = raw.strip().strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()
+    if text in _WORD_FRACTIONS:
+        return _WORD_FRACTIONS[text]
+    if text in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[text])
+    power = re.fullmatch(r"10(?:\^|\*\*)\{?([-+]?\d+)\}?", text) or (
+        re.fullmatch(r"10([-+]?\d+)", text.translate(_SUPERSCRIPT)) if text != text.translate(_SUPERSCRIPT) else None)
+    if power:
+        return 10.0 ** int(power.group(1))
+    percent = text.endswith("%") or text.endswith(" percent") or text.endswith(" per cent")
+    text = re.sub(r"\s*(%|percent|per cent)$", "", text)
+    if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", text):
+        text = text.replace(",", "")
+    if not re.fullmatch(r"-?\d+(\.\d*)?([eE][-+]?\d+)?|-?\.\d+", text):
+        return None
+    value = float(text)
+    return value / 100.0 if percent and fraction else value
+
+
+def _is_fraction(schema: Mapping[str, Any], doc: str = "") -> bool:
+    """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so)."""
+    high = schema.get("maximum", schema.get("exclusiveMaximum"))
+    return (high is not None and high <= 1) or bool(re.match(r"(?:fraction|share|proportion|ratio|probability)\b",
+                                                             doc.strip(), re.I))
+
+
+def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
     raw = raw.strip().strip("'\"`,.;").replace("−", "-")
     if "boolean" in kinds and raw.lower() in {"true", "false", "yes", "no"}:
         return raw.lower() in {"true", "yes"}
-    if "integer" in kinds and re.fullmatch(r"-?\d+", raw):
-        return int(raw)
-    if "number" in kinds and re.fullmatch(r"-?\d+(\.\d*)?([eE]-?\d+)?", raw):
-        return float(raw)
+    if "array" in kinds:
+        parts = [p for p in re.split(r"\s*(?:,|\band\b|\bor\b|;|/)\s*", raw) if p.strip()]
+        values = [_number(p, fraction=fraction) for p in parts]
+        if parts and all(v is not None for v in values):
+            return [int(v) if v is not None and v == int(v) and "." not in p and "e" not in p.lower() else v
+                    for v, p in zip(values, parts, strict=True)]
+    if kinds & {"integer", "number"}:
+        value = _number(raw, fraction=fraction)
+        if value is not None:
+            if "integer" in kinds and value == int(value):
+                return int(value)
+            if "number" in kinds:
+                return value
     return raw if "string" in kinds else None
 
 
@@ -114,6 +161,23 @@ def _negated(text: str, start: int) -> bool:
     """Whether a negation comes shortly before ``start`` in the same sentence."""
     window = re.split(r"[.;!?](?:\s|$)|\n\s*\n", text[max(0, start - 25):start])[-1]
     return bool(_NEGATION.search(window))
+
+
+def argument_phrases(spec: Any) -> dict[str, Any]:
+    """How prose states each argument of ``spec``: the method's own ``phrases`` first, then its field's
+    (:func:`cmbagent.agents._fields.words_of`); value patterns of both are tried, the method's first."""
+    from cmbagent.agents._fields import words_of
+
+    merged: dict[str, Any] = dict(spec.phrases)
+    for name, extra in words_of(spec.name).arguments.items():
+        own = merged.get(name)
+        if own is None:
+            merged[name] = {k: tuple(v) for k, v in extra.items()} if isinstance(extra, Mapping) else tuple(extra)
+        elif isinstance(own, Mapping) and isinstance(extra, Mapping):
+            merged[name] = {**own, **{k: tuple(own.get(k, ())) + tuple(v) for k, v in extra.items()}}
+        elif isinstance(own, tuple) and not isinstance(extra, Mapping):
+            merged[name] = own + tuple(extra)
+    return merged
 
 
 def column_arguments(spec: Any) -> list[str]:
@@ -137,6 +201,7 @@ class _Reader:
                  columns: Mapping[str, Sequence[str]], paths: Mapping[str, str],
                  profiles: Sequence[FileProfile] | None = None):
         self.spec, self.text = spec, text
+        self.phrases = argument_phrases(spec)
         self.data_files, self.columns, self.paths = list(data_files), columns, paths
         self.profiles = list(profiles) if profiles is not None else None
         self.args: dict[str, Any] = dict(given)
@@ -186,17 +251,28 @@ class _Reader:
         return True
 
     def cued(self, name: str, schema: Mapping[str, Any]) -> bool:
-        declared = self.spec.phrases.get(name)
+        """A value the method's (or its field's) phrases capture ("(\\d+) labelled anomalies", "first (\\w+) of
+        the chain"), cast to the argument's type (words and percentages as numbers); a boolean argument is
+        set by a phrase without a group ("sample H0 as a parameter")."""
+        declared = self.phrases.get(name)
         patterns = list(declared) if isinstance(declared, tuple) else []
         patterns += _GENERIC_CUES.get(name, ())
+        kinds = _types(schema)
+        fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
         for pattern in patterns:
             compiled = re.compile(pattern, re.I)
+            if compiled.groups == 0 and "boolean" in kinds:
+                match = next((m for m in compiled.finditer(self.text) if not _negated(self.text, m.start())), None)
+                if match is not None:
+                    self.record(name, True, self.sentence_of(match.start()), confidence=0.85)
+                    return True
+                continue
             if compiled.groups != 1:
                 continue
             for match in compiled.finditer(self.text):
-                value = _cast(match.group(1), _types(schema))
+                value = _cast(match.group(1), kinds, fraction=fraction)
                 if value is not None and not _negated(self.text, match.start()):
-                    self.record(name, value, self.sentence_of(match.start()))
+                    self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
                     return True
         return False
 
@@ -268,7 +344,7 @@ class _Reader:
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
         and a note names the others), else one named in the text; several names and no phrase: a note."""
-        declared = self.spec.phrases.get(name)
+        declared = self.phrases.get(name)
         if not (_choices(schema) or "string" in _types(schema)):
             return False  # a mapping of phrases for a mapping argument (priors) names keys, not values
         hits: dict[str, int] = {}
@@ -325,7 +401,7 @@ class _Reader:
         """Flat and Gaussian priors in sentences that say "prior", for the parameters the phrases name; a prior
         sentence that gives no number ("take that as a Gaussian prior on Ω_m") takes the value the sentence
         before it states ("the CMB gives Ω_m = 0.315 ± 0.007")."""
-        names = self.spec.phrases.get(name)
+        names = self.phrases.get(name)
         if not isinstance(names, dict):
             return False
         found: dict[str, Any] = {}
@@ -388,7 +464,7 @@ class _Reader:
         return sorted(hits)
 
     def cues(self, name: str) -> list[str]:
-        declared = self.spec.phrases.get(name)
+        declared = self.phrases.get(name)
         patterns = [p for p in declared if re.compile(p).groups == 0] if isinstance(declared, tuple) else []
         words = name.replace("_column", "").replace("_", " ")
         singular = words[:-1] if words.endswith("s") else words
