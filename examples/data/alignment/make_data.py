@@ -30,7 +30,7 @@ def main() -> None:
     survey = plant_retest(survey, "ideology", 0.7, seed=5)
     survey.insert(0, "respondent", np.arange(1, len(survey) + 1))
     columns = ["respondent", "wave", "ballot", "age_group", "education", *ANES_QUESTIONS, "ideology_retest"]
-    survey[columns].to_csv(HERE / "survey.csv", index=False)
+    survey[columns].to_csv(HERE / "anes_survey.csv", index=False)
     margins = [{"variable": c, "level": level, "share": round(float(share), 5)}
                for c in ("age_group", "education")
                for level, share in population[c].value_counts(normalize=True).sort_index().items()]

@@ -47,13 +47,25 @@ class Survey:
     def bounds(self, quantity: dict[str, float]) -> tuple[float, float]:
         return quantity[f"lower_{self.tag}"], quantity[f"upper_{self.tag}"]
 
-    def percentile(self, estimate: float, reps: np.ndarray) -> dict[str, float]:
-        """A bootstrapped quantity: the estimate, the replicates' sd and their percentile intervals."""
+    def bootstrapped(self, estimate: float, reps: np.ndarray, floor: float | None = None) -> dict[str, float]:
+        """A bootstrapped quantity: bias-corrected estimate, the replicates' sd and *basic* bootstrap intervals
+        [2θ̂ − q_hi, 2θ̂ − q_lo].  A distance is biased upwards (noise alone makes two equal distributions
+        differ), and the replicates are biased again around the plug-in θ̂: percentile intervals would add the
+        bias twice; the basic interval and the estimate 2θ̂ − mean(θ*) remove it to first order
+        (``bootstrap_bias`` = mean(θ*) − θ̂, the noise floor; ``plug_in`` = θ̂).  ``floor`` clips a quantity
+        that cannot be negative."""
         reps = reps[np.isfinite(reps)]
         lo68, hi68, lo, hi = np.quantile(reps, [0.15865, 0.84135, 0.5 - self.confidence / 2,
                                                 0.5 + self.confidence / 2])
-        return {"mean": float(estimate), "std": float(reps.std(ddof=1)), "lower_68": float(lo68),
-                "upper_68": float(hi68), f"lower_{self.tag}": float(lo), f"upper_{self.tag}": float(hi)}
+
+        def clip(x: float) -> float:
+            return float(x if floor is None else max(x, floor))
+
+        return {"mean": clip(2 * estimate - reps.mean()), "std": float(reps.std(ddof=1)),
+                "lower_68": clip(2 * estimate - hi68),
+                "upper_68": clip(2 * estimate - lo68), f"lower_{self.tag}": clip(2 * estimate - hi),
+                f"upper_{self.tag}": clip(2 * estimate - lo), "plug_in": float(estimate),
+                "bootstrap_bias": float(reps.mean() - estimate)}
 
 
 def _normalised(theta: np.ndarray) -> np.ndarray:
@@ -140,7 +152,7 @@ def drift(s: Survey, wave: pd.Series, xi: np.ndarray) -> dict[str, dict[str, obj
             reps = total_variation(_normalised(a.replicates(xi)), _normalised(b.replicates(xi)))
             out[q][f"{first}->{last}"] = {
                 "difference": {lv: interval(diff.theta[k], diff.std[k], s.confidence) for k, lv in enumerate(levels)},
-                "total_variation": s.percentile(float(total_variation(a.theta, b.theta)), reps),
+                "total_variation": s.bootstrapped(float(total_variation(a.theta, b.theta)), reps, 0.0),
                 "total_variation_unweighted": float(total_variation(ua.theta, ub.theta)),
                 "chi2": stat, "df": df, "p_value": p,
             }
@@ -198,18 +210,19 @@ def alignment_gap(s: Survey, model: dict[str, dict[str, np.ndarray]], domain: np
             a, b, tv, js = distance(f"w|{q}", overall[q])
             c, d, tvu, jsu = distance(f"u|{q}", overall[q])
             tv_w.append(a), js_w.append(b), tv_u.append(c), js_u.append(d), pt.append((tv, js, tvu, jsu))
-            per_question[q] = {"total_variation": s.percentile(tv, a), "jensen_shannon": s.percentile(js, b),
+            per_question[q] = {"total_variation": s.bootstrapped(tv, a, 0.0), "jensen_shannon": s.bootstrapped(js, b, 0.0),
                                "total_variation_unweighted": tvu, "jensen_shannon_unweighted": jsu,
-                               "misjudgement_tv": s.percentile(tvu - tv, c - a)}
+                               "misjudgement_tv": s.bootstrapped(tvu - tv, c - a)}
         points = np.asarray(pt).mean(axis=0)
         rep_tv, rep_js = np.mean(tv_w, axis=0), np.mean(js_w, axis=0)
         rep_tvu, rep_jsu = np.mean(tv_u, axis=0), np.mean(js_u, axis=0)
         out.update({
-            "total_variation": s.percentile(points[0], rep_tv), "jensen_shannon": s.percentile(points[1], rep_js),
-            "total_variation_unweighted": s.percentile(points[2], rep_tvu),
-            "jensen_shannon_unweighted": s.percentile(points[3], rep_jsu),
-            "misjudgement_tv": s.percentile(points[2] - points[0], rep_tvu - rep_tv),
-            "misjudgement_js": s.percentile(points[3] - points[1], rep_jsu - rep_js),
+            "total_variation": s.bootstrapped(points[0], rep_tv, 0.0),
+            "jensen_shannon": s.bootstrapped(points[1], rep_js, 0.0),
+            "total_variation_unweighted": s.bootstrapped(points[2], rep_tvu, 0.0),
+            "jensen_shannon_unweighted": s.bootstrapped(points[3], rep_jsu, 0.0),
+            "misjudgement_tv": s.bootstrapped(points[2] - points[0], rep_tvu - rep_tv),
+            "misjudgement_js": s.bootstrapped(points[3] - points[1], rep_jsu - rep_js),
             "per_question": per_question,
         })
         if groups:
@@ -219,9 +232,9 @@ def alignment_gap(s: Survey, model: dict[str, dict[str, np.ndarray]], domain: np
                 found = [distance(f"g|{g}|{q}", overall[q]) for q in questions]
                 rep_g = np.mean([f[0] for f in found], axis=0)
                 rep_by_group.append(rep_g)
-                per_group[g] = {"total_variation": s.percentile(float(np.mean([f[2] for f in found])), rep_g),
-                                "jensen_shannon": s.percentile(float(np.mean([f[3] for f in found])),
-                                                               np.mean([f[1] for f in found], axis=0))}
+                per_group[g] = {"total_variation": s.bootstrapped(float(np.mean([f[2] for f in found])), rep_g, 0.0),
+                                "jensen_shannon": s.bootstrapped(float(np.mean([f[3] for f in found])),
+                                                                 np.mean([f[1] for f in found], axis=0), 0.0)}
             names = list(groups)
             closest = min(names, key=lambda g: per_group[g]["total_variation"]["mean"])
             winners = np.asarray(names, dtype=object)[np.nanargmin(np.vstack(rep_by_group), axis=0)]
@@ -237,9 +250,9 @@ def alignment_gap(s: Survey, model: dict[str, dict[str, np.ndarray]], domain: np
             qs = [q for q in s.levels if q in answers]
             found = [distance(f"g|{g}|{q}", answers[q]) for q in qs]
             persona_out[g] = {"questions": qs,
-                              "total_variation": s.percentile(float(np.mean([f[2] for f in found])),
-                                                              np.mean([f[0] for f in found], axis=0)),
-                              "jensen_shannon": s.percentile(float(np.mean([f[3] for f in found])),
-                                                             np.mean([f[1] for f in found], axis=0))}
+                              "total_variation": s.bootstrapped(float(np.mean([f[2] for f in found])),
+                                                                np.mean([f[0] for f in found], axis=0), 0.0),
+                              "jensen_shannon": s.bootstrapped(float(np.mean([f[3] for f in found])),
+                                                               np.mean([f[1] for f in found], axis=0), 0.0)}
         out["persona"] = persona_out
     return out

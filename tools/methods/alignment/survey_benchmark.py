@@ -239,9 +239,10 @@ def survey_benchmark(
         check_columns(probe, ["question", "answer"], argument="model_answers", what=f"{model_answers!r}")
         model_table = list(dict.fromkeys(probe["question"].astype(str).str.strip()))
     special = {c for c in (design_weight, ballot, wave, subgroup) if c} | set(retest or [])
-    cov = _covariates(covariates, target, frame, special | set(questions or []))
+    # a subgroup may be a weighting covariate too (education: weighted on, and compared by)
+    cov = _covariates(covariates, target, frame, special - {subgroup})
     qs = _questions(frame, questions, special | set(cov), model_table)
-    overlap = sorted(set(qs) & (set(cov) | special))
+    overlap = sorted(set(qs) & (set(cov) | special))  # a question cannot weight, split or group the sample
     if overlap:
         raise UserError(f"questions: {overlap} are also used as covariates or special columns; a column plays one part")
     pairs = _retest_pairs(retest or [], qs, columns)
@@ -344,10 +345,22 @@ def survey_benchmark(
     shares_table = output_path(output_dir, "distributions.csv")
     _distribution_frame(values["distribution"], model.get(""), levels).to_csv(shares_table, index=False)
     artifacts += [str(table), str(shares_table)]
+    values = _headline(values) | values
     summary, notes = summarise(values, weights.method, cov, level, subgroup)
     findings += notes
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks,
                         artifacts=artifacts, findings=findings)
+
+
+def _headline(values: dict[str, Any]) -> dict[str, Any]:
+    """The answer first: the alignment gap and whom the model answers like (the report leads with these)."""
+    gap = values.get("alignment_gap", {})
+    head: dict[str, Any] = {}
+    for key, name in (("total_variation", "alignment_gap_tv"), ("jensen_shannon", "alignment_gap_js"),
+                      ("misjudgement_tv", "misjudgement_tv"), ("closest_subgroup", "closest_subgroup")):
+        if key in gap:
+            head[name] = gap[key]
+    return head
 
 
 def _randomised(frame: pd.DataFrame, cov: list[str], versions: pd.Series) -> Check:
