@@ -108,3 +108,19 @@ def test_bad_tables_say_what_to_fix(tmp_path: Path) -> None:
     pd.DataFrame({"subgroup": ["x"], "question": ["q1"], "answer": ["yes"]}).to_csv(tmp_path / "p.csv", index=False)
     with pytest.raises(UserError, match=r"persona\(s\) \['x'\] match no subgroup"):
         run_method("alignment.survey_benchmark", args | {"model_answers": str(tmp_path / "p.csv"), "subgroup": "sex"})
+
+
+def test_extreme_weights_fail_their_check(tmp_path: Path, population: pd.DataFrame,
+                                          margins: dict[str, dict[str, float]]) -> None:
+    """Selection so strong (postgraduates 20× as likely as high-school graduates, the young 11× the old) that the
+    design effect passes 5: the intervals undercover there, and the check says so."""
+    from cmbagent.tools.methods.alignment import biased_sample
+
+    biased_sample(population, 800, education_slope=1.0, age_slope=-0.8, seed=3).to_csv(tmp_path / "s.csv", index=False)
+    pd.DataFrame([{"variable": c, "level": k, "share": v} for c in margins for k, v in margins[c].items()]).to_csv(
+        tmp_path / "m.csv", index=False)
+    result = run_method("alignment.survey_benchmark", {
+        "data": str(tmp_path / "s.csv"), "population": str(tmp_path / "m.csv"), "questions": ["ideology", "vote"],
+        "covariates": ["age_group", "education"], "n_bootstrap": 100, "output_dir": str(tmp_path)})
+    check = next(c for c in result.checks if c.name == "weights not extreme")
+    assert result.values["design_effect"] > 5 and not check.passed and "undercover" in check.message

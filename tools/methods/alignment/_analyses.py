@@ -209,7 +209,11 @@ def alignment_gap(s: Survey, model: dict[str, dict[str, np.ndarray]], domain: np
         for q in questions:
             a, b, tv, js = distance(f"w|{q}", overall[q])
             c, d, tvu, jsu = distance(f"u|{q}", overall[q])
-            tv_w.append(a), js_w.append(b), tv_u.append(c), js_u.append(d), pt.append((tv, js, tvu, jsu))
+            tv_w.append(a)
+            js_w.append(b)
+            tv_u.append(c)
+            js_u.append(d)
+            pt.append((tv, js, tvu, jsu))
             per_question[q] = {"total_variation": s.bootstrapped(tv, a, 0.0), "jensen_shannon": s.bootstrapped(js, b, 0.0),
                                "total_variation_unweighted": tvu, "jensen_shannon_unweighted": jsu,
                                "misjudgement_tv": s.bootstrapped(tvu - tv, c - a)}
@@ -226,7 +230,7 @@ def alignment_gap(s: Survey, model: dict[str, dict[str, np.ndarray]], domain: np
             "per_question": per_question,
         })
         if groups:
-            per_group: dict[str, dict[str, float]] = {}
+            per_group: dict[str, dict[str, dict[str, float]]] = {}
             rep_by_group = []
             for g in groups:
                 found = [distance(f"g|{g}|{q}", overall[q]) for q in questions]

@@ -282,9 +282,10 @@ def fit_weights(data: pd.DataFrame, covariates: list[str], target: Target, metho
                             "covariate level has respondents, or try weighting='rake'") from exc
         weights[rows] = w / w.mean()
         converged &= ok
-        for c in covariates if table is not None else []:
-            before[c] = max(before.get(c, 0.0), float(table.loc["unadjusted", c]))
-            after[c] = max(after.get(c, 0.0), float(table.loc["self", c]))
+        if table is not None:
+            for c in covariates:
+                before[c] = max(before.get(c, 0.0), float(table.loc["unadjusted", c]))
+                after[c] = max(after.get(c, 0.0), float(table.loc["self", c]))
     if not np.all(np.isfinite(weights)) or (weights < 0).any():
         raise DataError(f"weighting: {method} produced non-finite or negative weights; try weighting='rake'")
     return Weighting(weights=weights, method=method, covariates=covariates, asmd_before=before, asmd_after=after,
