@@ -29,10 +29,12 @@ def plot_weighting(path: str, asmd_before: dict[str, float], asmd_after: dict[st
     left.scatter([asmd_after[c] for c in names], y, marker="s", color="tab:blue", label=f"{method} weights")
     left.axvline(0.1, color="grey", ls=":", lw=1, label="0.1 (balanced)")
     left.set_yticks(y, names)
+    left.set_ylim(-0.8, len(names) - 0.2)
+    left.set_xlim(left=-0.02)
     left.set_xlabel("absolute standardised mean difference (ASMD)")
     left.set_ylabel("covariate")
     left.set_title("Covariate balance against the population")
-    left.legend(fontsize=8)
+    left.legend(fontsize=8, loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.2))
     relative = weights / weights.mean()
     right.hist(relative, bins=40, color="tab:blue", alpha=0.8, label="respondents")
     right.axvline(5.0, color="tab:red", ls="--", lw=1, label="5 × mean (extreme)")
@@ -45,7 +47,7 @@ def plot_weighting(path: str, asmd_before: dict[str, float], asmd_after: dict[st
     plt.close(fig)
 
 
-def plot_distributions(path: str, rows: dict[str, dict[str, Any]], confidence: float) -> None:
+def plot_distributions(path: str, rows: dict[str, dict[str, Any]], confidence: float, where: str = "") -> None:
     """Per question: unweighted and weighted answer shares (with their intervals) and the model's answers.
 
     ``rows[question]`` holds ``levels``, ``unweighted``, ``weighted``, ``lower``, ``upper`` and optionally
@@ -68,7 +70,7 @@ def plot_distributions(path: str, rows: dict[str, dict[str, Any]], confidence: f
         ax.set_xticks(x, row["levels"], rotation=20, fontsize=8)
         ax.set_xlabel("answer")
         ax.set_ylabel("share")
-        ax.set_title(question)
+        ax.set_title(f"{question} ({where})" if where else question)
         ax.legend(fontsize=7)
     for ax in axes.ravel()[len(questions):]:
         ax.remove()

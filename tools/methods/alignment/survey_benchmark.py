@@ -339,7 +339,10 @@ def survey_benchmark(
     else:
         model = {}
     figure_a = output_path(output_dir, "alignment_distributions.png")
-    plot_distributions(str(figure_a), _plot_rows(values["distribution"], levels, model.get(""), level), level)
+    # the model is compared with the latest wave, so that is the distribution its figure shows
+    shown = values["distribution_by_wave"][values["latest_wave"]] if waves is not None else values["distribution"]
+    where = f"wave {values['latest_wave']}" if waves is not None else ""
+    plot_distributions(str(figure_a), _plot_rows(shown, levels, model.get(""), level), level, where)
     artifacts = [str(figure_a)]
     if weights.method != "none":
         figure_w = output_path(output_dir, "alignment_weighting.png")
