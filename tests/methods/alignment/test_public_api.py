@@ -58,6 +58,14 @@ def test_other_wordings_choose_the_weighting() -> None:
              "Use covariate balancing propensity scores (CBPS) to adjust the sample.": "cbps",
              "Rake the sample to the census margins.": "rake"}
     for text, want in cases.items():
-        read = understand_task("alignment.survey_benchmark", f"A survey of public opinion. {text}", {}, [])
+        task = f"The respondents of a national opinion survey are not representative. {text}"
+        read = understand_task("alignment.survey_benchmark", task, {}, [])
         assert read.arguments.get("weighting") == want, text
-        assert match_method(f"A survey of public opinion. {text}") == "alignment.survey_benchmark"
+        assert match_method(task) == "alignment.survey_benchmark", text
+
+
+def test_a_task_in_plain_words_finds_the_method() -> None:
+    """No method named, no keyword of the registration needed: the field's words and meaning find it."""
+    text = ("Our annotators are mostly young graduates. Do the model's answers match what the whole country "
+            "thinks, once the annotators are reweighted to census shares?")
+    assert match_method(text) == "alignment.survey_benchmark"
