@@ -78,8 +78,7 @@ class Target:
     def variables(self) -> list[str]:
         if self.margins is not None:
             return list(self.margins)
-        assert self.frame is not None
-        return list(self.frame.columns)
+        return [] if self.frame is None else list(self.frame.columns)
 
 
 def _margins(frame: pd.DataFrame, path: str) -> dict[str, dict[str, float]]:

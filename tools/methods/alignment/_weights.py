@@ -159,7 +159,8 @@ def _target_frame(target: Target, covariates: list[str], kinds: dict[str, str],
         weights = np.array([np.prod([s for _, s in row]) for row in rows]) * 10_000
         keep = weights > 0
         return frame.loc[keep].reset_index(drop=True), weights[keep]
-    assert target.frame is not None  # a Target holds margins or a frame (read_target)
+    if target.frame is None:
+        raise UserError("population: give a margins table (variable, level, share) or a reference sample")
     missing = [c for c in covariates if c not in target.frame.columns]
     if missing:
         shown = ", ".join(map(str, target.frame.columns[:30]))

@@ -276,8 +276,9 @@ def survey_benchmark(
                  "use the respondents who answered it"},
         "questions": qs, "covariates": cov, "levels": levels,
         "answered": {q: int(answers[q].notna().sum()) for q in qs},
-        "intervals": "Taylor linearisation, residualised on the weighting covariates (calibration), waves as "
-                     "strata; distances and kappa by bootstrap",
+        "intervals": "Taylor linearisation residualised on the weighting covariates (calibration, leverage-"
+                     "corrected), waves as strata; distances by a multiplier bootstrap of it (basic intervals, "
+                     "bias-corrected), kappa by resampling respondents",
         "n_bootstrap": n_bootstrap, "seed": seed, "confidence": level,
     }
     checks: list[Check] = []
@@ -289,21 +290,7 @@ def survey_benchmark(
         values["max_asmd_before"] = max(weights.asmd_before.values())
         values["max_asmd_after"] = max(weights.asmd_after.values())
         diagnostics["balance_notes"] = weights.notes
-        checks.append(Check(name="weighting converged", passed=weights.converged,
-                            message=f"balance's {weights.method} {'converged' if weights.converged else 'did not converge'}"))
-        worst = max(weights.asmd_after, key=lambda c: weights.asmd_after[c])
-        checks.append(Check(name="weights balance the covariates", passed=values["max_asmd_after"] <= ASMD_BALANCED,
-                            message=f"largest ASMD after weighting {values['max_asmd_after']:.3f} ({worst}); "
-                                    f"{ASMD_BALANCED} or less counts as balanced"))
-        calm = stats["extreme_weight_share"] <= EXTREME_SHARE and stats["design_effect"] <= MAX_DEFF
-        checks.append(Check(name="weights not extreme", passed=calm,
-                            message=f"{100 * stats['extreme_weight_share']:.1f}% of respondents weigh more than 5× the "
-                                    f"mean (largest {stats['max_weight_ratio']:.1f}×); design effect "
-                                    f"{stats['design_effect']:.2f}, effective sample size "
-                                    f"{stats['effective_sample_size']:.0f} of {len(frame)}"
-                                    + ("" if calm else f" — beyond {100 * EXTREME_SHARE:.0f}% extreme weights or design "
-                                       f"effect {MAX_DEFF:g} the intervals undercover (0.91 for 95% at design effect "
-                                       "8.5 in the ANES validation); collapse sparse covariate levels or trim")))
+        checks += _weight_checks(weights, stats, len(frame))
     values["distribution"] = distributions(survey)
     latest = np.ones(len(frame), dtype=bool)
     if waves is not None:
@@ -358,6 +345,27 @@ def survey_benchmark(
     findings += notes
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks,
                         artifacts=artifacts, findings=findings)
+
+
+def _weight_checks(weights: Weighting, stats: dict[str, float], n: int) -> list[Check]:
+    """Did balance converge, do the weights balance the covariates, are they calm enough for the intervals."""
+    after = max(weights.asmd_after.values())
+    worst = max(weights.asmd_after, key=lambda c: weights.asmd_after[c])
+    calm = stats["extreme_weight_share"] <= EXTREME_SHARE and stats["design_effect"] <= MAX_DEFF
+    return [
+        Check(name="weighting converged", passed=weights.converged,
+              message=f"balance's {weights.method} {'converged' if weights.converged else 'did not converge'}"),
+        Check(name="weights balance the covariates", passed=after <= ASMD_BALANCED,
+              message=f"largest ASMD after weighting {after:.3f} ({worst}); {ASMD_BALANCED} or less counts as "
+                      "balanced"),
+        Check(name="weights not extreme", passed=calm,
+              message=f"{100 * stats['extreme_weight_share']:.1f}% of respondents weigh more than 5× the mean "
+                      f"(largest {stats['max_weight_ratio']:.1f}×); design effect {stats['design_effect']:.2f}, "
+                      f"effective sample size {stats['effective_sample_size']:.0f} of {n}"
+                      + ("" if calm else f" — beyond {100 * EXTREME_SHARE:.0f}% extreme weights or design effect "
+                         f"{MAX_DEFF:g} the intervals undercover (0.91 for 95% at design effect 8.5 in the ANES "
+                         "validation); collapse sparse covariate levels or trim")),
+    ]
 
 
 def _headline(values: dict[str, Any]) -> dict[str, Any]:
