@@ -320,7 +320,7 @@ def compositional_diversity(
     trends = {m: trend(ks, [[runs[k][i][m] for k in ks] for i in range(len(seeds))])
               for m in ("unseen_accuracy", "additive_r2")}
     values: dict[str, Any] = {"per_k": table, "trend": trends, "spearman_unseen_accuracy": rho_acc,
-                              "spearman_additive_r2": rho_r2, "per_seed": {str(k): rs for k, rs in runs.items()}}
+                              "spearman_additive_r2": rho_r2}
     checks = [
         _rises("unseen accuracy", trends["unseen_accuracy"]),
         _rises("additive R²", trends["additive_r2"]),
@@ -342,7 +342,8 @@ def compositional_diversity(
                + f" for k = {ks} (means over {len(seeds)} seeds). Trend over seeds: unseen accuracy "
                + slope(trends["unseen_accuracy"]) + "; additive R² " + slope(trends["additive_r2"]) + ".")
     return MethodResult(summary=summary, values=values, checks=checks, artifacts=[str(figure)],
-                        diagnostics={"seconds": time.perf_counter() - start, "seeds": seeds})
+                        diagnostics={"seconds": time.perf_counter() - start, "seeds": seeds,
+                                     "per_seed": {str(k): rs for k, rs in runs.items()}})
 
 
 def _plot(path: str, table: list[dict[str, float]], n: int, n_train: int) -> None:
