@@ -243,7 +243,10 @@ def _check_number(req: Requirement, steps: Mapping[str, StepRecord], code: Calla
             return RequirementCheck(requirement=req, met=True, step_id=record.id,
                                     evidence=f"step {record.id} used {value:g}")
     last = methods[-1].id if methods else "task"
-    return RequirementCheck(requirement=req, met=False, severity="error" if methods else "warning", step_id=last,
+    # a setting the analysis ran without contradicts the task; a threshold may as well describe a result
+    # ("lengths with ≥ 85% of the base score"), so an unused one is a warning to look at, not a contradiction
+    contradicts = bool(methods) and req.quantity != "threshold"
+    return RequirementCheck(requirement=req, met=False, severity="error" if contradicts else "warning", step_id=last,
                             evidence=f"the task states {req.quantity} {value:g}; nothing that ran used it"
                                      + (f" (step {last} ran {methods[-1].method} without it)" if methods else ""))
 
