@@ -163,6 +163,15 @@ def _negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(window))
 
 
+def _words_pattern(value: str) -> str:
+    """A pattern for the words of a choice as prose writes them: ``MountainCarContinuous-v0`` as "mountain car
+    (continuous)", ``random_forest`` as "random forest(s)", ``Pendulum-v1`` as "pendulum"."""
+    stem = re.sub(r"[-_]v\d+$", "", value)
+    words = [w for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", stem) if w]
+    joined = r"[\s_-]*".join(re.escape(w) for w in words)
+    return rf"(?<![\w-]){joined}s?(?![\w])"
+
+
 def argument_phrases(spec: Any) -> dict[str, Any]:
     """How prose states each argument of ``spec``: the method's own ``phrases`` first, then its field's
     (:func:`cmbagent.agents._fields.words_of`); value patterns of both are tried, the method's first."""
@@ -374,6 +383,12 @@ class _Reader:
                 spans.append((match.start(), match.end()))
                 if not _negated(normed, match.start()):
                     found.setdefault(choice, match.start())
+        if not found:  # the choice's words ("mountain car" for MountainCarContinuous-v0, "logistic" for logistic)
+            for choice in choices:
+                match = next((m for m in re.finditer(_words_pattern(choice), self.text, re.I)
+                              if not _negated(self.text, m.start())), None)
+                if match is not None and len(choice) > 3:
+                    found.setdefault(choice, match.start())
         if len(found) > 1:
             shown = ", ".join(sorted(found))
             self.notes.append(f"the text names several values of {name!r} ({shown}); the offline backend used the "
@@ -384,6 +399,33 @@ class _Reader:
             return False
         value, start = next(iter(found.items()))
         self.record(name, value, self.sentence_of(min(start, len(self.text) - 1)))
+        return True
+
+    def choices(self, name: str, schema: Mapping[str, Any]) -> bool:
+        """A list argument whose items are choices (``baselines``, ``strategies``, ``environments``): every
+        choice the phrases (value -> patterns) or the choice's own words name, in the order the text names
+        them ("compare with an isolation forest and XGBOD" -> ``["iforest", "xgbod"]``); "only" keeps them,
+        "all" takes every choice."""
+        items = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
+        values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
+        if "array" not in _types(schema) or not values:
+            return False
+        declared = self.phrases.get(name)
+        found: dict[str, int] = {}
+        for value in values:
+            patterns = list(declared.get(value, ())) if isinstance(declared, dict) else []
+            patterns += [_words_pattern(value)]
+            for pattern in patterns:
+                match = next((m for m in re.finditer(pattern, self.text, re.I) if not _negated(self.text, m.start())),
+                             None)
+                if match is not None:
+                    found.setdefault(value, match.start())
+                    break
+        if not found:
+            return False
+        chosen = sorted(found, key=found.__getitem__)
+        first = min(found.values())
+        self.record(name, chosen, self.sentence_of(first), confidence=0.85)
         return True
 
     def flag(self, name: str) -> bool:
@@ -681,7 +723,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
             continue
         if name in col_args:
             continue  # columns come after every scalar argument (their values must not be taken twice)
-        if reader.choice(name, schema) or reader.flag(name):
+        if reader.choices(name, schema) or reader.choice(name, schema) or reader.flag(name):
             continue
     for name in col_args:  # scalar column arguments first, so a list does not swallow the outcome
         if name not in reader.args and name not in reader.paths and "array" not in _types(spec.arguments[name]):
