@@ -406,7 +406,7 @@ class _Reader:
         choice the phrases (value -> patterns) or the choice's own words name, in the order the text names
         them ("compare with an isolation forest and XGBOD" -> ``["iforest", "xgbod"]``); "only" keeps them,
         "all" takes every choice."""
-        items = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
+        items: dict[str, Any] = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
         values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
         if "array" not in _types(schema) or not values:
             return False

@@ -273,7 +273,7 @@ def lora_symmetry(
     sample = {"training_rows": n_train, "raw_numbers": raw.shape[1], "raw_degree2_features": width,
               "rows_needed": need, "adapters_needed": rows_needed(raw.shape[1]),
               "raw_fitted": n_train * width <= MAX_DESIGN, "raw_judged": n_train >= need}
-    table = {t: {"invariant_r2": _r2(inv, values, seed),
+    table: dict[str, dict[str, Any]] = {t: {"invariant_r2": _r2(inv, values, seed),
                  "raw_r2": _r2(raw, values, seed) if sample["raw_fitted"] else None} for t, values in y.items()}
     # the symmetry check: invariant features do not move along an orbit of general G while raw weights do
     invariance = invariance_error(invariant_features, pairs, seed=seed + 1)
@@ -319,7 +319,7 @@ def lora_symmetry(
                                                                                  "raw": raw.shape[1]}})
 
 
-def _plot(path: str, table: dict[str, dict[str, float | None]]) -> None:
+def _plot(path: str, table: dict[str, dict[str, Any]]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

@@ -274,7 +274,7 @@ def tubal_tensor_gd(
         for a in alphas:
             runs[a].append(_run(problem, rank=rank, alpha=a, learning_rate=learning_rate, iterations=iterations,
                                 tol=rank_tol, seed=seed + 1000 * s + 1))
-    table = {f"{a:g}": {"test_error": spread([r["test_error"] for r in runs[a]]),
+    table: dict[str, dict[str, Any]] = {f"{a:g}": {"test_error": spread([r["test_error"] for r in runs[a]]),
                         "train_error": spread([r["train_error"] for r in runs[a]]),
                         "tubal_rank": spread([r["tubal_rank"] for r in runs[a]])} for a in alphas}
     sweeps: dict[str, Any] = {}
