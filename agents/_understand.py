@@ -624,6 +624,13 @@ class _Reader:
                    if n not in self.args and "array" not in _types(self.spec.arguments[n])}
         for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
             self.take(mapped, table, required=mapped.argument in self.spec.required)
+        for name, role in scalars.items():  # a label the method would find by itself, among several 0/1 columns
+            binary_columns = [c.name for c in table.columns if c.binary and c.name not in taken]
+            if name not in self.args and role in {"label", "treatment"} and len(binary_columns) > 1 and \
+                    not any(q.startswith(f"which column is {name!r}") for q in self.questions):
+                self.questions.append(f"which column is {name!r}? the table has several 0/1 columns "
+                                      f"({', '.join(binary_columns[:6])}); add `{name}: <column>` under "
+                                      "`arguments:` in the front matter")
         for name in col_args:
             if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
                 continue  # the front matter's list stands
