@@ -372,7 +372,9 @@ def approve(rt: Runtime, state: RunState) -> Any:
         return _start(state.plan)
     from langgraph.types import interrupt
 
-    decision = interrupt({"kind": "plan_approval", "plan": plan_data, "run_dir": str(rt.folder.path)}) or {}
+    understanding = rt.folder.read_run().get("understanding")  # the mapping the plan rests on, for the person
+    decision = interrupt({"kind": "plan_approval", "plan": plan_data, "run_dir": str(rt.folder.path),
+                          "understanding": understanding}) or {}
     action = decision.get("action", "approve")
     comment = str(decision.get("comment", ""))
     if action == "reject":

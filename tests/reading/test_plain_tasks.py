@@ -167,3 +167,21 @@ def test_a_task_that_needs_no_method_is_not_mapped_to_one(tmp_path: Path) -> Non
     with pytest.raises(TaskUnclear) as raised:
         _run(task, tmp_path)
     assert "could not map this task to a method tool" in str(raised.value)
+
+
+def test_with_approve_plan_the_mapping_is_shown_with_its_confidences(tmp_path: Path) -> None:
+    from cmbagent.report import reading_lines
+    from cmbagent.ui._tasks import chat_messages
+    from cmbagent.ui._view import RunView
+
+    task = _task(tmp_path / "t", SN_TASK, _make.hubble_bins)
+    result = solve(task, workspace=tmp_path / "ws", executor=InMemoryExecutor, approve_plan=True)
+    assert result.status == "awaiting_approval"
+    understanding = json.loads((result.run_dir / "run.json").read_text())["understanding"]
+    assert understanding["method"] == "cosmology.fit_supernovae"
+    assert understanding["arguments"]["covariance"]["value"] == "data/hubble_cov.txt"
+    lines = reading_lines(understanding)
+    assert lines[0].startswith("method cosmology.fit_supernovae (chosen by meaning, words and data")
+    assert any(line.startswith("covariance = data/hubble_cov.txt (") and "%" in line for line in lines)
+    said = chat_messages(RunView(run_id=result.run_id), "awaiting_approval", "t", None, lines)
+    assert any("how I read the task" in m["content"] and "hubble_cov.txt" in m["content"] for m in said)
