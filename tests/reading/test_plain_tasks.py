@@ -95,12 +95,29 @@ def test_a_covariance_the_text_names_is_the_fits_covariance(tmp_path: Path) -> N
     assert files == {"data/hubble_bins.csv": ("data", True), "data/hubble_cov.txt": ("covariance", True)}
 
 
-def test_a_fit_that_leaves_out_the_named_covariance_is_unmet_and_says_so_first(tmp_path: Path) -> None:
-    """The executor's arguments pinned the covariance away (front matter); the checklist's own reading of the
-    text still expects `hubble_cov.txt` as the covariance, so the run cannot end `done`."""
+def test_front_matter_that_contradicts_the_text_is_a_question(tmp_path: Path) -> None:
+    """The front matter pins the covariance away while the text names one: the reading does not run on either."""
     text = "---\nmethod: cosmology.fit_supernovae\narguments: {data: hubble_bins.csv, covariance: null}\n---\n" + SN_TASK
     task = _task(tmp_path / "t", text, _make.hubble_bins)
-    result = _run(task, tmp_path)
+    with pytest.raises(TaskUnclear, match="hubble_cov.txt"):
+        _run(task, tmp_path)
+
+
+def test_a_fit_that_leaves_out_the_named_covariance_is_unmet_and_says_so_first(tmp_path: Path) -> None:
+    """A model's plan runs the fit without the covariance the text names (file arguments are the model's to
+    fill); the checklist's own reading of the text still expects `hubble_cov.txt` as the covariance, so the run
+    cannot end `done`, and its first lines say why."""
+    from cmbagent.state import MethodCall, PlanDraft, StepDraft
+    from tests.planner._support import brain
+
+    def planner(request: Any) -> PlanDraft:
+        call = MethodCall(name="cosmology.fit_supernovae", arguments={"data": "data/hubble_bins.csv", "model": "wcdm"})
+        return PlanDraft(steps=[StepDraft(title="Fit", agent="method_operator", goal="Fit w and the matter density.",
+                                          method=call, acceptance_criteria=["the fit converged"])])
+
+    task = _task(tmp_path / "t", SN_TASK, _make.hubble_bins)
+    result = solve(task, workspace=tmp_path / "ws", model="offline", agent_models={"planner": "scripted"},
+                   models={"scripted": brain(planner=planner)}, executor=InMemoryExecutor, n_reviews=0)
     assert _method_step(result)["status"] == "done"
     assert result.status == "unmet", result.error
     unmet = [f for f in _findings(result) if f["code"] == "task.requirement_unmet" and f["severity"] == "error"]
