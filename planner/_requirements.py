@@ -254,6 +254,19 @@ def _check_number(req: Requirement, steps: Mapping[str, StepRecord], code: Calla
 _ASPECT_ARGUMENTS = {"model": ("model",), "classifier": ("model", "classifier")}
 
 
+def _choices_of(method: str | None, argument: str) -> list[str]:
+    """The values an enum argument of ``method`` takes ([] for an unknown method or a free argument)."""
+    from cmbagent.exceptions import UnknownMethodError
+    from cmbagent.tools.methods import get_method
+
+    try:
+        schema = get_method(method or "").arguments.get(argument) or {}
+    except UnknownMethodError:
+        return []
+    values = list(schema.get("enum") or []) + [v for o in schema.get("anyOf", []) for v in o.get("enum", [])]
+    return [str(v) for v in values]
+
+
 def _check_word(req: Requirement, steps: Mapping[str, StepRecord]) -> RequirementCheck:
     """Model and estimand words fix what ran: the method's value for that aspect is one the words allow."""
     accepted = [a.lower() for a in req.accepted or []]
@@ -262,8 +275,9 @@ def _check_word(req: Requirement, steps: Mapping[str, StepRecord]) -> Requiremen
         if aspect == "estimand":
             actual = record.values.get("estimand")
         else:
-            argument = next((a for a in _ASPECT_ARGUMENTS.get(aspect, ()) if a in record.arguments), None)
-            actual = record.arguments.get(argument) if argument else None
+            argument = next((a for a in _ASPECT_ARGUMENTS.get(aspect, ()) if a in record.arguments
+                             and set(accepted) & {c.lower() for c in _choices_of(record.method, a)}), None)
+            actual = record.arguments.get(argument) if argument else None  # only an argument that offers the words
         if not isinstance(actual, str):
             continue
         if actual.lower() in accepted or any(a in actual.lower().split() for a in accepted):
