@@ -25,6 +25,7 @@ from cmbagent.tools.methods.cosmology._io import (
 from cmbagent.tools.methods.cosmology._likelihood import DEFAULT_PRIORS, MODELS, SNLikelihood
 from cmbagent.tools.methods.cosmology._sampler import SamplerSettings, run_emcee, split_rhat
 from cmbagent.tools.methods.cosmology._summary import load_chain, summarize_samples
+from cmbagent.tools.methods.cosmology.planck import fit_cmb
 from cmbagent.tools.methods.cosmology.spectra import cmb_spectra
 from cmbagent.tools.methods.cosmology.supernovae import fit_supernovae, summarize_chain
 
@@ -49,6 +50,7 @@ __all__ = [
     "detect_format",
     "expansion_rate",
     "fiducial_mu",
+    "fit_cmb",
     "fit_supernovae",
     "load_chain",
     "load_sn_data",

@@ -127,8 +127,7 @@ def run_cobaya(post: CMBPosterior, best: Array, proposal_cov: Array, *, seed: in
             return -np.inf
         return float(-0.5 * sum(float(v[0]) for v in post.chi2_parts(x).values()))
 
-    # Cobaya passes only the declared input parameters to an external likelihood given their names
-    loglike.__signature__ = _signature(names)  # type: ignore[attr-defined]
+    # a **kwargs external likelihood receives the parameters named in input_params
     params: dict[str, Any] = {}
     sd = np.sqrt(np.diag(proposal_cov))
     for j, n in enumerate(names):
@@ -163,12 +162,6 @@ def run_cobaya(post: CMBPosterior, best: Array, proposal_cov: Array, *, seed: in
              "acceptance_rate": float(table.shape[0] / max(weights.sum(), 1.0)),
              "rminus1_last": _last_rminus1(sampler)}
     return table, weights, mlp, state
-
-
-def _signature(names: tuple[str, ...]) -> Any:
-    import inspect
-
-    return inspect.Signature([inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in names])
 
 
 def _last_rminus1(sampler: Any) -> dict[str, float | None]:

@@ -20,6 +20,7 @@ quotes τ = 0.0506 ± 0.0086 from lowE alone, which is the default here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -75,15 +76,37 @@ class BandPowers:
         return max(lo + w.shape[1] - 1 for lo, w in self.windows.values())
 
     def bin_theory(self, dl: dict[str, Array], a_planck: Array | float = 1.0) -> Array:
-        """Binned theory C_b (n_samples, n_bins) from D_ℓ arrays indexed by ℓ (each (n_samples, ≥ lmax+1))."""
+        """Binned theory C_b (n_samples, n_bins) from D_ℓ arrays indexed by ℓ (each (n_samples, ≥ lmax+1)).
+
+        Bins that tile their ℓ range (every plik_lite block does) are summed with ``np.add.reduceat`` over the
+        weighted D_ℓ: linear in the number of multipoles and free of BLAS threads, which on a busy machine
+        made the dense product 30x slower than the sum."""
         parts = []
         for spec in ("TT", "TE", "EE"):
             if spec in self.windows:
                 lo, w = self.windows[spec]
                 d = np.atleast_2d(dl[spec])[:, lo:lo + w.shape[1]]
-                parts.append(d @ w.T)
+                tiled = self._tiles.get(spec)
+                if tiled is not None:
+                    weight, starts = tiled
+                    parts.append(np.add.reduceat(d * weight, starts, axis=1))
+                else:
+                    parts.append(d @ w.T)
         a = np.atleast_1d(np.asarray(a_planck, dtype=float))[:, None]
         return np.concatenate(parts, axis=1) / (a * a)
+
+    @cached_property
+    def _tiles(self) -> dict[str, tuple[Array, NDArray[np.intp]] | None]:
+        out: dict[str, tuple[Array, NDArray[np.intp]] | None] = {}
+        for spec, (_, w) in self.windows.items():
+            nz = w != 0
+            first = np.argmax(nz, axis=1)
+            last = w.shape[1] - 1 - np.argmax(nz[:, ::-1], axis=1)
+            one_bin = nz.sum(axis=0) <= 1
+            tiles = bool(np.all(one_bin) and np.all(first[1:] == last[:-1] + 1) and first[0] == 0
+                         and last[-1] == w.shape[1] - 1 and np.all(nz.any(axis=1)))
+            out[spec] = (w.sum(axis=0), first.astype(np.intp)) if tiles else None
+        return out
 
     def chi2(self, binned: Array) -> Array:
         r = (np.atleast_2d(binned) - self.cl) @ self.inv_chol_t
