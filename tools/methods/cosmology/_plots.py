@@ -59,15 +59,21 @@ def corner_plot(
     return path
 
 
-def getdist_samples(samples: NDArray[np.float64], names: Sequence[str], *, weights: NDArray[np.float64] | None = None,
+def getdist_samples(samples: NDArray[np.float64] | list[NDArray[np.float64]], names: Sequence[str], *,
+                    weights: NDArray[np.float64] | list[NDArray[np.float64]] | None = None,
                     labels: dict[str, str] | None = None) -> Any:
-    """A GetDist ``MCSamples`` of (weighted) samples whose burn-in has already been removed."""
+    """A GetDist ``MCSamples`` of (weighted) samples whose burn-in has already been removed; a list of arrays
+    is several chains (for GetDist's R-1 between them)."""
     from getdist import MCSamples
 
     names = list(names)
     text = {n: (labels or {}).get(n, LABELS.get(n, n)).strip("$") for n in names}
+    data: Any = [np.asarray(c, dtype=float) for c in samples] if isinstance(samples, list) else \
+        np.asarray(samples, dtype=float)
+    # GetDist splits combined chains with their log-likelihoods; ours are not needed, zeros stand in
+    loglikes: Any = [np.zeros(len(c)) for c in data] if isinstance(data, list) else np.zeros(len(data))
     with contextlib.redirect_stdout(io.StringIO()):  # GetDist prints "Removed no burn in"
-        return MCSamples(samples=np.asarray(samples, dtype=float), weights=weights, names=names,
+        return MCSamples(samples=data, weights=weights, loglikes=loglikes, names=names,
                          labels=[text[n] for n in names], sampler="mcmc", ignore_rows=0,
                          settings={"smooth_scale_2D": 0.3, "smooth_scale_1D": 0.3})
 

@@ -69,7 +69,8 @@ def _band_figure(bands: Any, binned_best: np.ndarray, path: Path, title: str) ->
     fig = Figure(figsize=(13.0, 7.0))
     FigureCanvasAgg(fig)
     specs = [s for s in ("TT", "TE", "EE") if s in names]
-    axes = fig.subplots(2, len(specs), squeeze=False, gridspec_kw={"height_ratios": (3, 1.3), "hspace": 0.08})
+    axes = fig.subplots(2, len(specs), squeeze=False,
+                        gridspec_kw={"height_ratios": (3, 1.3), "hspace": 0.08, "wspace": 0.3})
     for j, spec in enumerate(specs):
         sel = names == spec
         ell = bands.ell_eff[sel]
