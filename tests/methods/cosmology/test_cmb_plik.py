@@ -65,7 +65,7 @@ def test_bad_folders_are_refused(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no cl_cmb_plik"):
         load_plik_lite(tmp_path)
     (tmp_path / "cl_cmb_plik_v22.dat").write_text("30 1 1\n")
-    with pytest.raises(DataError, match="missing c_matrix_plik_v22.dat"):
+    with pytest.raises(DataError, match=r"missing c_matrix_plik_v22\.dat"):
         load_plik_lite(tmp_path)
     with pytest.raises(UserError, match="spectra must be"):
         load_plik_lite(spectra="BB")  # type: ignore[arg-type]

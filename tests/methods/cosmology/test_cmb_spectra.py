@@ -46,7 +46,7 @@ def test_spectra_equal_a_plain_camb_run_with_the_stated_settings() -> None:
 
 
 def test_bad_parameters_are_refused_with_the_fix() -> None:
-    with pytest.raises(UserError, match="unknown cosmological parameter.*Omega_b"):
+    with pytest.raises(UserError, match=r"unknown cosmological parameter.*Omega_b"):
         camb_spectra({"Omega_b": 0.05})
     with pytest.raises(UserError, match="either H0 or theta_MC_100"):
         camb_spectra({"H0": 67.0, "theta_MC_100": 1.04})
