@@ -45,6 +45,8 @@ def register(app: typer.Typer) -> None:
         paths: list[Path] = typer.Argument(None, help="Files and folders to index (PDF, markdown, text, Python, notebooks)."),
         package: list[str] = typer.Option([], "--package", help="An installed package to index (its docstrings, "
                                           "signatures and source; repeatable), e.g. --package camb."),
+        module: list[str] = typer.Option([], "--module", help="With --package: only these modules (repeatable), "
+                                         "e.g. --module camb.results."),
         collection: str = typer.Option("default", "--collection", help="Collection to add them to."),
         index_dir: Path | None = typer.Option(None, "--index-dir", help="Index folder (default: CMBAGENT_INDEX_DIR, "
                                               "[index] dir in --config, else the user data folder)."),
@@ -65,7 +67,7 @@ def register(app: typer.Typer) -> None:
         if package:
             if paths:
                 fail("give files and folders or --package, not both in one call")
-            _index_packages(package, _index_dir(index_dir, config), as_json)
+            _index_packages(package, _index_dir(index_dir, config), as_json, module)
             return
         if not paths:
             fail("nothing to index: give files or folders, or --package NAME")
@@ -127,14 +129,14 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"   {text[:400]}{'…' if len(text) > 400 else ''}")
 
 
-def _index_packages(names: list[str], folder: Path, as_json: bool) -> None:
+def _index_packages(names: list[str], folder: Path, as_json: bool, modules: list[str]) -> None:
     from cmbagent.exceptions import UserError
     from cmbagent.literature import index_package
 
     reports = []
     try:
         for name in names:
-            reports.append((name, index_package(name, folder, embedder=_embedder())))
+            reports.append((name, index_package(name, folder, embedder=_embedder(), modules=modules or None)))
     except UserError as exc:
         fail(str(exc))
     if as_json:

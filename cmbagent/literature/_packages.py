@@ -17,6 +17,7 @@ import ast
 import importlib.util
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,8 +108,9 @@ def _chunks_of_module(path: Path, module: str, text: str) -> list[Chunk]:
     return out
 
 
-def package_documents(name: str) -> dict[str, list[Chunk]]:
-    """The chunks of every public function, class and method of an installed package, by module file."""
+def package_documents(name: str, modules: Sequence[str] | None = None) -> dict[str, list[Chunk]]:
+    """The chunks of every public function, class and method of an installed package, by module file
+    (only the modules named in ``modules`` and their submodules, when given: ``["camb.results"]``)."""
     root, files = _package_root(name)
     base = root.parent if root.name == name else root
     docs: dict[str, list[Chunk]] = {}
@@ -117,6 +119,8 @@ def package_documents(name: str) -> dict[str, list[Chunk]]:
             continue  # a package's own tests are not its API
         rel = path.relative_to(base).with_suffix("")
         module = ".".join(p for p in rel.parts if p != "__init__")
+        if modules and not any(module == m or module.startswith(m + ".") for m in modules):
+            continue
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -125,16 +129,18 @@ def package_documents(name: str) -> dict[str, list[Chunk]]:
         if chunks:
             docs[str(path)] = chunks
     if not docs:
-        raise UserError(f"package {name!r} has no public functions or classes with docstrings to index")
+        which = f" in modules {', '.join(modules)}" if modules else ""
+        raise UserError(f"package {name!r} has no public functions or classes with docstrings to index{which}")
     return docs
 
 
 def index_package(name: str, folder: str | os.PathLike[str] | None = None, *,
-                  embedder: Embedder | None = None) -> IngestReport:
-    """Index an installed package into the ``pkg-<name>`` collection (only changed modules are embedded)."""
+                  embedder: Embedder | None = None, modules: Sequence[str] | None = None) -> IngestReport:
+    """Index an installed package into the ``pkg-<name>`` collection (only changed modules are embedded;
+    with ``modules``, the collection holds those modules only)."""
     index = Index(Path(folder) if folder is not None else default_index_dir(), collection=_collection(name),
                   embedder=embedder)
-    return index.sync_documents(package_documents(name))
+    return index.sync_documents(package_documents(name, modules))
 
 
 def indexed_packages(folder: str | os.PathLike[str] | None = None) -> list[str]:

@@ -2,8 +2,9 @@
 uses an indexed package (``cmbagent index --package camb``) gets that package's docstrings in its context:
 the retrieval of a CAMB function's docstring for a cell that imports camb.
 
-Slow: indexing camb embeds its 458 API chunks with the packaged MiniLM model (about 10-20 s on two idle
-cores)."""
+Slow: the fixture indexes camb's ``camb.results`` and ``camb.camb`` modules (the calls a spectra cell makes; 80
+chunks of the package's 458), embedded with the packaged MiniLM model: a few seconds on two idle cores, about a
+minute on the shared development machine."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from cmbagent.planner import GraphSettings, RunState, Runtime, build_graph
 from cmbagent.run import RunFolder, open_checkpoints
 from cmbagent.sandbox import InMemoryExecutor
 from cmbagent.session import task_spec
-from cmbagent.state import MethodCall, PlanDraft, StepDraft
+from cmbagent.state import PlanDraft, StepDraft
 from cmbagent.task import load_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::UserWarning")]
@@ -36,8 +37,8 @@ powers = results.get_cmb_power_spectra(pars, CMB_unit="muK")
 @pytest.fixture(scope="module")
 def camb_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("index")
-    report = index_package("camb", folder, embedder=MiniLMEmbedder(threads=1))
-    assert report.ok and report.chunks_total > 300
+    report = index_package("camb", folder, embedder=MiniLMEmbedder(threads=1), modules=["camb.results", "camb.camb"])
+    assert report.ok and 50 < report.chunks_total < 120
     return folder
 
 
@@ -66,11 +67,10 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
 
     def planner(request: ModelRequest) -> PlanDraft:
         return PlanDraft(steps=[
-            StepDraft(title="Lensed spectra with CAMB", goal="Lensed TT/EE/BB from CAMB to ell = 300.",
-                      agent="camb_engineer",
-                      method=MethodCall(name="cosmology.cmb_spectra", arguments={"lmax": 300})),
-            StepDraft(title="Summarise the chain", goal="Posterior summaries with GetDist.", agent="cobaya_engineer",
-                      method=MethodCall(name="cosmology.summarize_chain", arguments={"chain": "data/chain.txt"})),
+            StepDraft(title="Lensed spectra with CAMB", goal="Look at the inputs before computing CAMB spectra.",
+                      agent="camb_engineer", inputs=["data/chain.txt"]),
+            StepDraft(title="Chain for Cobaya", goal="Describe the chain GetDist will summarise.",
+                      agent="cobaya_engineer", inputs=["data/chain.txt"]),
             StepDraft(title="Inputs for CLASS", goal="Describe the input chain.", agent="class_engineer",
                       inputs=["data/chain.txt"]),
         ])
@@ -90,7 +90,6 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     assert state.status == "done", state.stop_reason
     assert [state.steps[s].status for s in ("s1", "s2", "s3")] == ["done", "done", "done"]
     assert {c.agent for c in client.ledger.calls} >= {"camb_engineer", "cobaya_engineer", "class_engineer"}
-    assert state.steps["s1"].values["first_peak_ell"] in range(215, 226)
     # the CAMB step was told CAMB's own documentation, and the run recorded which passages it used
     step_dir = folder.path / state.steps["s1"].dir
     used = json.loads((step_dir / "package_docs.json").read_text())
@@ -102,3 +101,21 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     # the CLASS step names no indexed package: its context has no package section
     class_calls = [r for r in asked if r.get("agent") == "class_engineer"]
     assert class_calls and "Documentation of the packages" not in json.dumps(class_calls[0])
+
+
+def test_cli_indexes_a_package_and_refuses_an_unknown_one(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cmbagent.cli import app
+
+    runner = CliRunner()
+    done = runner.invoke(app, ["index", "--package", "camb", "--module", "camb.bbn", "--index-dir", str(tmp_path),
+                               "--json"])
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.output)["camb"]
+    assert report["collection"] == "pkg-camb" and report["chunks"]["total"] > 5
+    again = runner.invoke(app, ["index", "--package", "camb", "--module", "camb.bbn", "--index-dir", str(tmp_path),
+                                "--json"])
+    assert json.loads(again.output)["camb"]["files"]["unchanged"] == 1  # nothing embedded twice
+    missing = runner.invoke(app, ["index", "--package", "no_such_package_xyz", "--index-dir", str(tmp_path)])
+    assert missing.exit_code != 0 and "not installed" in missing.output

@@ -115,7 +115,9 @@ def run_cobaya(post: CMBPosterior, best: Array, proposal_cov: Array, *, seed: in
                rminus1_cl_stop: float, max_samples: int) -> tuple[Array, Array, Array, dict[str, Any]]:
     """Cobaya MCMC from ``best`` with ``proposal_cov``; returns (samples, weights, -log posterior, info)."""
     import logging
+    import warnings
 
+    import pandas.errors
     from cobaya.run import run
 
     names = post.names
@@ -148,11 +150,15 @@ def run_cobaya(post: CMBPosterior, best: Array, proposal_cov: Array, *, seed: in
         "stop_at_error": True,
     }
     previous = logging.getLogger().level
-    try:
-        _, sampler = run(info)
-    finally:
-        logging.getLogger().setLevel(previous)
-    sample = sampler.products()["sample"]
+    with warnings.catch_warnings():
+        # Cobaya 3.6 writes its sample table with pandas' DataFrame.at on new rows, which pandas 3 deprecates
+        # (PandasChangeWarning): their noise, not a problem of this run
+        warnings.simplefilter("ignore", getattr(pandas.errors, "PandasChangeWarning", FutureWarning))
+        try:
+            _, sampler = run(info)
+        finally:
+            logging.getLogger().setLevel(previous)
+        sample = sampler.products()["sample"]
     table = np.column_stack([sample[n].to_numpy(dtype=float) for n in names])
     weights = sample["weight"].to_numpy(dtype=float)
     mlp = sample["minuslogpost"].to_numpy(dtype=float)

@@ -5,7 +5,7 @@ way, with the seed and sizes below)::
 
     python -m cmbagent.tools.methods.cosmology._emulator_build generate --out build/cmb_train --workers 2
     python -m cmbagent.tools.methods.cosmology._emulator_build generate --out build/cmb_train_wide --box wide --n 28
-    python -m cmbagent.tools.methods.cosmology._emulator_build fit --train build/cmb_train --extra build/cmb_train_wide
+    python -m cmbagent.tools.methods.cosmology._emulator_build fit --train build/cmb_train --extra build/cmb_train_wide --degree 2
 
 ``generate`` evaluates CAMB (:func:`._camb.camb_spectra`, the accuracy settings stated there) at the points of a
 scrambled Sobol sequence over the emulator's box (:data:`._emulator.BOX`), in order, one ``.npz`` per point, so
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     fit = sub.add_parser("fit", help="fit the emulator and write it into the package")
     fit.add_argument("--train", type=Path, required=True)
     fit.add_argument("--extra", type=Path, nargs="*", default=[], help="more training folders (training only)")
-    fit.add_argument("--degree", type=int, default=3)
+    fit.add_argument("--degree", type=int, default=2)
     fit.add_argument("--holdout", type=int, default=8, help="every n-th point is held out for validation")
     fit.add_argument("--output", type=Path, default=Path(__file__).parent / "data" / "camb_emulator.npz")
     args = parser.parse_args(argv)
