@@ -99,7 +99,7 @@ class Retriever:
 def with_package_docs(call: Any, context: Any) -> Any:
     """A code step's context plus the passages of indexed packages (``cmbagent index --package NAME``) that
     the step's last cell imports or its words name, bounded to :data:`PACKAGE_PASSAGES` passages; what was
-    given is written to the step's ``package_docs.json`` and emitted as a ``package_docs`` event.
+    given is written to the step's ``package_docs.json``.
 
     The index folder is the run's knowledge index when it has one, else the default index folder.  No
     indexed package, or none that the step uses, leaves the context as it was (and loads no model).
@@ -127,5 +127,4 @@ def with_package_docs(call: Any, context: Any) -> Any:
         return context
     used = describe(found)
     write_json(call.files.path / "package_docs.json", used)
-    rt.events.emit("package_docs", step_id=step.id, passages=used)
     return context.model_copy(update={"package_docs": [p.block(_PACKAGE_PASSAGE_CHARS) for p in found]})

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from cmbagent.agents import load_registry
-from cmbagent.events import EventLog, read_events
+from cmbagent.events import EventLog
 from cmbagent.literature import MiniLMEmbedder, index_package, package_passages
 from cmbagent.models import ModelClient, ModelRequest, Routing, ScriptedModel
 from cmbagent.planner import GraphSettings, RunState, Runtime, build_graph
@@ -97,7 +97,6 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     asked = [json.loads(line) for line in folder.transcript.read_text().splitlines()]
     camb_calls = [r for r in asked if r.get("agent") == "camb_engineer"]
     assert camb_calls and "Documentation of the packages this step uses" in json.dumps(camb_calls[0])
-    assert any(e.type == "package_docs" and e.data["step_id"] == "s1" for e in read_events(folder.events))
     # the CLASS step names no indexed package: its context has no package section
     class_calls = [r for r in asked if r.get("agent") == "class_engineer"]
     assert class_calls and "Documentation of the packages" not in json.dumps(class_calls[0])
