@@ -207,7 +207,10 @@ def fit_cmb(
     best_all = dict(zip(names, best.tolist(), strict=True)) | {"H0": float(best_derived["H0"][0]),
                                                                "Omega_m": float(best_derived["Omega_m"][0])}
     stats = summarize_samples(table, table_names, weights)
-    reported = [n for n in table_names if n != "A_planck"]
+    # τ is set by its Gaussian prior (which stands in for the low-ell EE likelihood: the high-ell band powers
+    # measure A_s e^-2τ, not τ), and A_planck by its calibration prior: both are nuisances here, summarised in
+    # the diagnostics, not reported as measurements
+    reported = [n for n in table_names if n not in ("A_planck", "tau")]
     values: dict[str, Any] = {n: stats[n] | {"best_fit": best_all[n]} for n in reported}
     parts = post.chi2_parts(best[None, :])
     chi2_cmb = float(parts["cmb"][0])
@@ -227,8 +230,10 @@ def fit_cmb(
         "data": bands.description, "model": model, "parameters": list(names), "n_bins": bands.n,
         "priors": {n: bounds[j].tolist() for j, n in enumerate(names)},
         "gaussian_priors": {n: {"mean": m, "std": s} for n, (m, s) in gaussian.items()},
-        "nuisance": {"A_planck": "Planck's overall calibration, sampled with its prior 1 ± 0.0025 and marginalised"},
-        "nuisance_summary": {"A_planck": stats["A_planck"]},
+        "nuisance": {"A_planck": "Planck's overall calibration, sampled with its prior 1 ± 0.0025 and marginalised",
+                     "tau": f"the optical depth follows its Gaussian prior {tau_mean} ± {tau_std}, which stands in "
+                            "for the low-ell EE likelihood (the high-ell band powers constrain A_s e^-2tau, not tau)"},
+        "nuisance_summary": {"A_planck": stats["A_planck"], "tau": stats["tau"] | {"best_fit": best_all["tau"]}},
         "low_ell": ("2 binned low-ell TT points (Prince & Dunkley 2019) and " if low_ell_tt and data is None else "")
         + f"a Gaussian tau prior {tau_mean} ± {tau_std} in place of the low-ell EE likelihood (lowE)",
         "emulator": {"box": box, "training": emulator.meta.get("report", {}), "camb": emulator.meta.get("camb"),
@@ -293,8 +298,8 @@ def fit_cmb(
     if data is None and spectra == "TTTEEE" and model == "lcdm" and sn_like is None:
         published: dict[str, Any] = {}
         for n, (m, s) in PLANCK_2018_TTTEEE_LOWE.items():
-            published[n] = {"published_mean": m, "published_std": s, "shift_sigma": (values[n]["mean"] - m) / s,
-                            "std_ratio": values[n]["std"] / s}
+            published[n] = {"published_mean": m, "published_std": s, "shift_sigma": (stats[n]["mean"] - m) / s,
+                            "std_ratio": stats[n]["std"] / s}
         diagnostics["planck2018_published"] = published
         ok = all(abs(v["shift_sigma"]) < VALIDATION["shift_sigma"] and abs(v["std_ratio"] - 1) < VALIDATION["sigma_ratio"]
                  for v in published.values())
@@ -328,6 +333,7 @@ def fit_cmb(
     artifacts.append(str(chain))
 
     quoted = "; ".join(f"{n} = {_fmt(values[n]['mean'], values[n]['std'])}" for n in reported)
+    quoted += f"; tau = {_fmt(stats['tau']['mean'], stats['tau']['std'])} (set by its prior)"
     what = "flat LCDM" if model == "lcdm" else "flat wCDM (constant w)"
     summary = (f"{what} fit to {bands.description}" + (f" and {sn_like.data.n} supernovae from "
                                                         f"{Path(supernovae).name}" if sn_like is not None else "")
