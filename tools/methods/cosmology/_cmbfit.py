@@ -149,14 +149,18 @@ def run_cobaya(post: CMBPosterior, best: Array, proposal_cov: Array, *, seed: in
                              "max_tries": 10000, "measure_speeds": False}},
         "stop_at_error": True,
     }
-    previous = logging.getLogger().level
+    previous, disabled = logging.getLogger().level, logging.root.manager.disable
     with warnings.catch_warnings():
         # Cobaya 3.6 writes its sample table with pandas' DataFrame.at on new rows, which pandas 3 deprecates
         # (PandasChangeWarning): their noise, not a problem of this run
         warnings.simplefilter("ignore", getattr(pandas.errors, "PandasChangeWarning", FutureWarning))
+        # Cobaya's INFO lines carry wall-clock timestamps ("Progress @ <time>"): a cell's output would then differ
+        # between a run and its replay. Its warnings still show; R-1 and acceptance are in the result.
+        logging.disable(logging.INFO)
         try:
             _, sampler = run(info)
         finally:
+            logging.disable(disabled)
             logging.getLogger().setLevel(previous)
         sample = sampler.products()["sample"]
     table = np.column_stack([sample[n].to_numpy(dtype=float) for n in names])

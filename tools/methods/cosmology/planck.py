@@ -220,6 +220,7 @@ def fit_cmb(
     if sn_like is not None:
         chi2_sn = float(parts["sn"][0])
         values |= {"chi2_sn": chi2_sn, "n_sne": sn_like.data.n}
+        sn_rows = sn_like.data.rows  # read/used/why, as fit_supernovae states them (the data audit reads it)
         chi2_total += chi2_sn
         n_data += sn_like.data.n - 1  # the marginalised absolute magnitude
     values |= {"chi2": chi2_total, "dof": n_data - n_free}
@@ -243,6 +244,9 @@ def fit_cmb(
         "acceptance_rate": state["acceptance_rate"], "converged": state["converged"],
         "best_fit": best_all, "best_log_posterior": best_lp,
     }
+    if sn_like is not None:
+        diagnostics |= {"rows": sn_rows, "sn_format": sn_like.data.format,
+                        "sn_error_model": "covariance" if sn_like.data.covariance is not None else "diagonal"}
     diagnostics |= _convergence(samples, weights, list(names))
     checks.append(Check(
         name="convergence_rminus1", passed=state["converged"],
@@ -335,8 +339,12 @@ def fit_cmb(
     quoted = "; ".join(f"{n} = {_fmt(values[n]['mean'], values[n]['std'])}" for n in reported)
     quoted += f"; tau = {_fmt(stats['tau']['mean'], stats['tau']['std'])} (set by its prior)"
     what = "flat LCDM" if model == "lcdm" else "flat wCDM (constant w)"
+    kept = ""
+    if sn_like is not None and sn_like.data.n_read is not None and sn_like.data.n_read != sn_like.data.n:
+        kept = f" ({sn_like.data.n} of {sn_like.data.n_read} rows kept: " + ", ".join(
+            f"{n} {why} dropped" for why, n in sn_like.data.dropped) + ")"
     summary = (f"{what} fit to {bands.description}" + (f" and {sn_like.data.n} supernovae from "
-                                                        f"{Path(supernovae).name}" if sn_like is not None else "")
+                                                        f"{Path(supernovae).name}{kept}" if sn_like is not None else "")
                + f"; {diagnostics['low_ell']}: {quoted}. Best fit chi2 = {chi2_total:.1f} for {n_data - n_free} dof. "
                f"Cobaya MCMC {'converged' if state['converged'] else 'NOT converged'} (R-1 "
                f"{state['rminus1_last']['means']}, {state['n_accepted']} accepted samples); theory from the CAMB "
