@@ -30,6 +30,8 @@ say() { printf '[install] %s\n' "$*"; }
 # --- system packages -------------------------------------------------------------------------
 apt_packages=()
 command -v bwrap >/dev/null 2>&1 || apt_packages+=(bubblewrap)
+# classy (CLASS, the cosmology extra) has only a source release on PyPI: pip builds it with a C compiler
+command -v gcc >/dev/null 2>&1 || apt_packages+=(gcc)
 if [ "$DEV" = 1 ]; then
   command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium)
   # a real PostgreSQL server for the checkpoint tests (started by the tests on a Unix socket in a temp dir)
