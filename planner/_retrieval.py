@@ -105,7 +105,6 @@ def with_package_docs(call: Any, context: Any) -> Any:
     indexed package, or none that the step uses, leaves the context as it was (and loads no model).
     """
     from cmbagent.literature import MiniLMEmbedder, default_index_dir, indexed_packages, package_passages
-    from cmbagent.literature._packages import describe
     from cmbagent.run import write_json
 
     rt, step = call.rt, call.step
@@ -125,6 +124,6 @@ def with_package_docs(call: Any, context: Any) -> Any:
     found = package_passages(words, code=code, text=words, folder=folder, k=PACKAGE_PASSAGES, embedder=_EMBEDDER[0])
     if not found:
         return context
-    used = describe(found)
+    used = [passage.record() for passage in found]
     write_json(call.files.path / "package_docs.json", used)
     return context.model_copy(update={"package_docs": [p.block(_PACKAGE_PASSAGE_CHARS) for p in found]})

@@ -197,6 +197,11 @@ class PackagePassage:
         text = self.chunk.text if len(self.chunk.text) <= max_chars else self.chunk.text[:max_chars] + " …"
         return f"[{self.package}: {where}]\n{text}"
 
+    def record(self) -> dict[str, Any]:
+        """What a run records about a passage it used: package, qualified name, file, lines, chunk id."""
+        return {"package": self.package, "name": self.chunk.heading, "source": self.chunk.source,
+                "locator": self.chunk.locator, "chunk_id": self.chunk.chunk_id}
+
 
 def package_passages(query: str, *, code: str = "", text: str = "", folder: str | os.PathLike[str] | None = None,
                      k: int = 4, embedder: Embedder | None = None, max_packages: int = 3) -> list[PackagePassage]:
@@ -227,7 +232,3 @@ def package_passages(query: str, *, code: str = "", text: str = "", folder: str 
     return out[:max(k, len(wanted))]
 
 
-def describe(passages: list[PackagePassage]) -> list[dict[str, Any]]:
-    """What a run records about the passages it used: package, qualified name, file, lines, chunk id."""
-    return [{"package": p.package, "name": p.chunk.heading, "source": p.chunk.source, "locator": p.chunk.locator,
-             "chunk_id": p.chunk.chunk_id} for p in passages]

@@ -50,12 +50,12 @@ def _fmt(mean: float, std: float) -> str:
 def _convergence(samples: np.ndarray, weights: np.ndarray, names: list[str]) -> dict[str, Any]:
     """τ, ESS and split R-hat of the Metropolis chain, on the chain with each sample repeated by its weight
     (a Metropolis chain's weights are repeat counts, so this restores the chain step by step)."""
-    from cmbagent.tools.methods.cosmology.supernovae import _chain_convergence
+    from cmbagent.tools.methods.cosmology.supernovae import chain_convergence
 
     counts = np.rint(weights).astype(int)
     if np.allclose(counts, weights) and counts.min() >= 1:
         expanded = np.repeat(samples, counts, axis=0)
-        out = _chain_convergence(expanded, names, None, float(expanded.shape[0]))
+        out = chain_convergence(expanded, names, None, float(expanded.shape[0]))
         out["n_steps"] = int(expanded.shape[0])
         return out
     return {}

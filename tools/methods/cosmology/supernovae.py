@@ -285,7 +285,7 @@ def fit_supernovae(
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)
 
 
-def _chain_convergence(samples: np.ndarray, names: list[str], weights: np.ndarray | None, n_eff: float,
+def chain_convergence(samples: np.ndarray, names: list[str], weights: np.ndarray | None, n_eff: float,
                        walkers: int | None = None) -> dict[str, Any]:
     """Autocorrelation time, effective sample size and split R-hat, as the convergence audit reads them.
 
@@ -420,7 +420,7 @@ def summarize_chain(
         summary += f" {rminus1['n_chains']} chains pooled; GetDist R-1 between them {rminus1['rminus1']:.4f}."
     diagnostics = {"columns": list(loaded.raw_names), "parameters": names, "weighted": loaded.weights is not None,
                    "n_total": loaded.n_total, "n_dropped": loaded.n_dropped, "chain_source": "file",
-                   **_chain_convergence(samples, wanted, loaded.weights, n_eff, loaded.walkers)}
+                   **chain_convergence(samples, wanted, loaded.weights, n_eff, loaded.walkers)}
     if rminus1:
         diagnostics["between_chains"] = rminus1
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)
