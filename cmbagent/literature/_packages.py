@@ -91,7 +91,7 @@ def _chunks_of_module(path: Path, module: str, text: str) -> list[Chunk]:
             else:
                 head = f"def {qual}{_signature(node)}"
             end = node.end_lineno or node.lineno
-            body_start = node.body[0].end_lineno if doc and node.body else node.lineno
+            body_start = (node.body[0].end_lineno or node.lineno) if doc and node.body else node.lineno
             src = "\n".join(lines[body_start:min(end, body_start + SOURCE_LINES)]) if not isinstance(node, ast.ClassDef) else ""
             if doc or src.strip():
                 piece = head + ("\n" + doc[:_DOC_CHARS] if doc else "") + ("\n# source\n" + src if src.strip() else "")

@@ -198,7 +198,8 @@ def load_training_set(folder: Path) -> tuple[Array, dict[str, Array]]:
     files = [f for f in files if not f.name.endswith(".tmp.npz")]
     if not files:
         raise DataError(f"no point_*.npz training files in {folder}")
-    xs, out = [], {b: [] for b in (*BLOCKS, *DERIVED, "omnuh2", "index")}  # type: dict[str, list[Any]]
+    xs: list[Any] = []
+    out: dict[str, list[Any]] = {b: [] for b in (*BLOCKS, *DERIVED, "omnuh2", "index")}
     for f in files:
         with np.load(f) as z:
             tt, ee, te = z["tt"], z["ee"], z["te"]
@@ -219,7 +220,7 @@ def _fit_outputs(u: Array, y: Array, exponents: NDArray[np.int64], rbf: bool, ri
     """Least-squares polynomial, then an r³ interpolant of its residuals (solved with the polynomial
     constraint implicitly satisfied by fitting residuals of a least-squares fit)."""
     phi = _features(u, exponents)
-    poly, *_ = np.linalg.lstsq(phi, y, rcond=None)
+    poly: Array = np.asarray(np.linalg.lstsq(phi, y, rcond=None)[0], dtype=np.float64)
     if not rbf:
         return poly, np.zeros((0, y.shape[1]))
     resid = y - phi @ poly
@@ -294,12 +295,12 @@ def fit_emulator(x: Array, y: dict[str, Array], *, holdout: int = 8, output: Pat
         spectra, der = emu.predict(x[test])
         truth = {"TT": np.exp(y["log_tt"][test]), "EE": np.exp(y["log_ee"][test])}
         truth["TE"] = y["r_te"][test] * np.sqrt(truth["TT"] * truth["EE"])
-        for s in ("TT", "TE", "EE"):
-            diff = spectra[s][:, 2:] - truth[s]
-            scale = np.sqrt(truth["TT"] * truth["EE"]) if s == "TE" else truth[s]
+        for name in ("TT", "TE", "EE"):
+            diff = spectra[name][:, 2:] - truth[name]
+            scale = np.sqrt(truth["TT"] * truth["EE"]) if name == "TE" else truth[name]
             rel = np.abs(diff) / scale
             high, low = rel[:, 28:], rel[:, :28]  # 30 <= ell <= LMAX (the high-ell band powers), 2 <= ell < 30
-            report["held_out"][s] = {"max_rel": float(high.max()), "rms_rel": float(np.sqrt(np.mean(high**2))),
+            report["held_out"][name] = {"max_rel": float(high.max()), "rms_rel": float(np.sqrt(np.mean(high**2))),
                                      "max_rel_low_ell": float(low.max()), "ell_range": [30, LMAX]}
         for d in DERIVED:
             rel = np.abs(der[d] - y[d][test]) / np.abs(y[d][test])

@@ -330,7 +330,7 @@ def fit_cmb(
 
         theta = post.sn_theta(best[None, :], best_derived["Omega_m"])[0]
         artifacts.append(str(hubble_diagram(sn_like, theta, out / f"{stem}_hubble.png",
-                                            title=f"{Path(supernovae).name} at the joint best fit")))
+                                            title=f"{Path(str(supernovae)).name} at the joint best fit")))
     chain = out / f"{stem}_chain.txt"
     np.savetxt(chain, np.column_stack([weights, mlp_all[skip:], table]), fmt="%.8g",
                header="weight minuslogpost " + " ".join(table_names))
@@ -344,7 +344,7 @@ def fit_cmb(
         kept = f" ({sn_like.data.n} of {sn_like.data.n_read} rows kept: " + ", ".join(
             f"{n} {why} dropped" for why, n in sn_like.data.dropped) + ")"
     summary = (f"{what} fit to {bands.description}" + (f" and {sn_like.data.n} supernovae from "
-                                                        f"{Path(supernovae).name}{kept}" if sn_like is not None else "")
+                                                        f"{Path(str(supernovae)).name}{kept}" if sn_like is not None else "")
                + f"; {diagnostics['low_ell']}: {quoted}. Best fit chi2 = {chi2_total:.1f} for {n_data - n_free} dof. "
                f"Cobaya MCMC {'converged' if state['converged'] else 'NOT converged'} (R-1 "
                f"{state['rminus1_last']['means']}, {state['n_accepted']} accepted samples); theory from the CAMB "

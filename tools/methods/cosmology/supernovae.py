@@ -328,10 +328,10 @@ def _gelman_rubin(chains: list[np.ndarray], weights: list[np.ndarray], names: li
     """GetDist's R-1 between several chains: all parameters together and each alone."""
     from cmbagent.tools.methods.cosmology._plots import getdist_samples
 
-    pooled = getdist_samples(chains, names, weights=weights)  # type: ignore[arg-type]
+    pooled = getdist_samples(chains, names, weights=weights)
     per = {}
     for j, name in enumerate(names):
-        single = getdist_samples([c[:, [j]] for c in chains], [name], weights=weights)  # type: ignore[arg-type]
+        single = getdist_samples([c[:, [j]] for c in chains], [name], weights=weights)
         per[name] = float(single.getGelmanRubin())
     return {"rminus1": float(pooled.getGelmanRubin()), "per_parameter": per, "n_chains": len(chains),
             "method": "GetDist MCSamples.getGelmanRubin"}
@@ -388,7 +388,8 @@ def summarize_chain(
         rminus1 = _gelman_rubin(parts, weights, wanted)
         samples = np.concatenate(parts)
         pooled_weights: np.ndarray | None = np.concatenate(weights)
-        loaded = replace(loaded, weights=pooled_weights if np.ptp(pooled_weights) > 0 else None)
+        loaded = replace(loaded, weights=pooled_weights if pooled_weights is not None and np.ptp(pooled_weights) > 0
+                         else None)
     values: dict[str, Any] = dict(summarize_samples(samples, wanted, loaded.weights))
     n = samples.shape[0]
     n_eff = n if loaded.weights is None else float(loaded.weights.sum() ** 2 / np.sum(loaded.weights**2))
