@@ -645,7 +645,7 @@ class _Reader:
                 if not set(named) < set(item.value):
                     continue
                 self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
-            self.take(item, table, required=True)
+            self.take(item, table, required=name in self.spec.required)
 
     def adjustment_set(self, name: str, table: FileProfile) -> None:
         """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct
