@@ -177,8 +177,7 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
     for n, sentence in enumerate(sentences):  # "m ± s" in a sentence that calls it a prior, or right before one
         following = sentences[n + 1] if n + 1 < len(sentences) else ""
         prior_here = re.search(r"(?<!\bits )(?<!\bits own )\bpriors?\b", sentence, re.I)  # "its prior" describes
-        prior_next = re.search(r"\bpriors?\b", following, re.I) and re.search(
-            r"\b(?:that|this|it|these|those|the same)\b", following, re.I)
+        prior_next = re.search(r"\b(?:that|this|it|these|those|the same)\b[^.;]{0,40}\bpriors?\b", following, re.I)
         if prior_next or (prior_here and not _RESULTS.search(sentence) and not _NOT_SETTINGS.search(sentence)):
             for match in _PAIR.finditer(sentence):
                 for raw in match.groups():
