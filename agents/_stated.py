@@ -46,7 +46,7 @@ _ARGUMENT_ROLES = {"covariance": ("covariance", "cov"), "test": ("test",), "embe
 #: in "5 folds" and "2000 steps", or "either"; "after" numbers may be joined to their cue by "of", "=", ":" and
 #: a parameter's name)
 _SETTINGS: tuple[tuple[str, str, str], ...] = (
-    ("prior", r"\bpriors?\b|\bfrom (?:Planck|the CMB|another experiment|BBN|SH0ES)\b", "after"),
+    ("prior", r"(?<!\bits )\bpriors?\b|\bfrom (?:Planck|the CMB|another experiment|BBN|SH0ES)\b", "after"),
     ("seed", r"\b(?:random )?seeds?\b", "after"),
     ("threshold", r"\bthreshold\b|\bcut(?:off)?\b|\babove\b|\bbelow\b|\bgreater than\b|\bless than\b|[<>≤≥]",
      "after"),
