@@ -264,7 +264,7 @@ def icl_posterior(
     noise_std: float = 1.0,
     n_min: int = 10,
     n_max: int = 60,
-    train_steps: int = 1500,
+    train_steps: int = 3000,
     batch_size: int = 64,
     width: int = 64,
     n_samples: int = 2000,
