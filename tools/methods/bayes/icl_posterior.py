@@ -96,12 +96,13 @@ class InContextPosterior(nn.Module):
         self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
         out = rank * (p + 1)
         self.site = nn.Sequential(nn.LayerNorm(width), nn.Linear(width, width), nn.GELU(), nn.Linear(width, out))
-        self.skip = nn.ModuleList(nn.Linear(columns, out) for _ in range(refinements + 1))
-        self.refine = nn.ModuleList(_mlp(width + columns + family.n_predictors + 2 * p + 1, width, out)
-                                    for _ in range(refinements))
-        for lin in self.skip:
+        skips = [nn.Linear(columns, out) for _ in range(refinements + 1)]
+        for lin in skips:  # the shortcut starts at zero: the site network owns the start of training
             nn.init.zeros_(lin.weight)
             nn.init.zeros_(lin.bias)
+        self.skip = nn.ModuleList(skips)
+        self.refine = nn.ModuleList(_mlp(width + columns + family.n_predictors + 2 * p + 1, width, out)
+                                    for _ in range(refinements))
         self.pool = nn.Sequential(nn.Linear(width + 2, width), nn.GELU(), nn.Linear(width, width))
         self.velocity = _mlp(p + 8 + width, 2 * width, p)
         last = cast(nn.Linear, self.velocity[-1])
