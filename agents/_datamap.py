@@ -216,14 +216,16 @@ def _why(evidence: Mapping[str, float], role: str) -> str:
 def column_role(name: str, doc: str) -> str:
     """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
     and documentation."""
-    lowered = f"{name} {doc.split('. ')[0]}".lower()
-    for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
-                        ("instruments", ("instrument",)), ("outcome", ("outcome",)),
-                        ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),
-                        ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
-                        ("features", ("feature",)), ("target", ("target", "response"))):
-        if any(w in lowered for w in words):
-            return role
+    roles = (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
+             ("instruments", ("instrument",)), ("outcome", ("outcome",)),
+             ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),
+             ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
+             ("features", ("feature",)), ("target", ("target", "response")))
+    # the argument's own name first: ``features`` documented as "in the order used by classifier_weights"
+    for lowered in (name.lower(), f"{name} {doc.split('. ')[0]}".lower()):
+        for role, words in roles:
+            if any(w in lowered for w in words):
+                return role
     return "target" if name in {"y", "response"} else "features"
 
 
@@ -385,6 +387,10 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
             continue
         tail = clause[cue.end():]
         tail = re.split(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b", tail)[0]
+        # "four features in `screen.csv`: years of experience, ...": the list follows the file's colon
+        tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
+        head, colon, rest = tail.partition(": ")
+        tail = rest if colon and "," not in head else tail
         if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
                      r"covariates?)\b|\beverything else\b", tail, re.I):
             return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")

@@ -318,7 +318,7 @@ class _Reader:
         naming a feature) is made of the table's columns; "make it look unimportant" names no feature."""
         columns = self.table_columns()
         first = self.spec.argument_docs.get(name, "").split(". ")[0].lower()
-        if not columns or not (name in column_arguments(self.spec) or re.search(r"features?", first)):
+        if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
             return True
         return all(v in columns for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
 
@@ -446,10 +446,12 @@ class _Reader:
         them ("compare with an isolation forest and XGBOD" -> ``["iforest", "xgbod"]``); "only" keeps them,
         "all" takes every choice."""
         items: dict[str, Any] = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
+        declared = self.phrases.get(name)
         values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
+        if not values and items.get("type") == "string" and isinstance(declared, dict):
+            values = list(declared)  # the choices are only documented ("from iforest, xgbod, devnet"): the phrases' keys
         if "array" not in _types(schema) or not values:
             return False
-        declared = self.phrases.get(name)
         found: dict[str, int] = {}
         for value in values:
             patterns = list(declared.get(value, ())) if isinstance(declared, dict) else []
