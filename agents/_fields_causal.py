@@ -131,7 +131,8 @@ field_words(
     cues={r"\bcounterfactual(?:s| explanation)?\b": 2.5, r"\brecourse\b": 3.0, r"\bflip (?:the )?(?:decision|"
           r"prediction|outcome)\b": 2.0, r"\bbacktracking\b": 3.0, r"\bstructural causal model\b": 1.5,
           r"\b(?:rejected|denied) (?:applicant|loan)": 1.5, r"\bimmutable\b": 1.5,
-          r"\bwhat (?:would|should) (?:they|he|she|the applicant) (?:have to )?change\b": 2.0},
+          r"\bwhat (?:would|should) (?:they|he|she|the applicant) (?:have to )?change\b": 2.0,
+          r"\blatent\s+causes?\b": 2.0, r"\bclosest\s+(?:approved|accepted|admitted|positive)\b": 2.0},
     data=lambda files: labelled_table(files),
     arguments={
         "label": [r"\b(?:model|classifier|predictor|screen)\s+(?:of|for|predicting)\b", r"\bpredicts?\b"],
@@ -140,7 +141,10 @@ field_words(
                          0: [r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?0\b"]},
         # names only; a word that is no column ("Experience cannot be changed") is left to the person
         "immutable": [r"`?([A-Za-z_]\w*)`?\s+(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:changed|altered|modified)",
-                      r"\b(?:keep|keeping|hold|holding)\s+`?([A-Za-z_]\w*)`?\s+(?:fixed|constant|unchanged)\b"],
+                      r"\b(?:keep|keeping|hold|holding)\s+`?([A-Za-z_]\w*)`?\s+(?:fixed|constant|unchanged)\b",
+                      # said of a feature in words only: a question
+                      r"\b(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:changed|altered|modified)\b",
+                      r"\bimmutable\b", r"\b(?:kept|held)\s+(?:fixed|constant)\b"],
         "instances": [r"\brows?\s+(\d+(?:\s*(?:,|and)\s*\d+)*)(?![\d.]|\s*(?:to|–|-|—)\s*\d)"],
         "lambdas": [r"(?:λ|\blambda)\s*(?:values?\s+)?(?:=|:|of|set\s+to|∈|in)?\s*[\[{(]?\s*"
                     r"(-?\d+(?:\.\d+)?(?:\s*(?:,|and)\s*-?\d+(?:\.\d+)?)+)"],
@@ -150,6 +154,6 @@ field_words(
         "scm_weights": [r"\b[A-Za-z_]\w*\s*=\s*[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*\s*[-+−]"],
         "noise_std": [r"\bnoise\s+(?:with\s+)?(?:sd|s\.d\.|std|standard\s+deviation|σ)\b", r"\((?:sd|σ)\s*=?\s*\d"],
         "classifier_weights": [r"[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*\s*[-+−]\s*[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*"
-                               r"[^.]{0,40}[<>]"],
+                               r"(?:[^.;]|\.\d){0,40}[<>]"],
     },
 )
