@@ -216,16 +216,15 @@ def _why(evidence: Mapping[str, float], role: str) -> str:
 def column_role(name: str, doc: str) -> str:
     """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
     and documentation."""
-    roles = (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
-             ("instruments", ("instrument",)), ("outcome", ("outcome",)),
-             ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),
-             ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
-             ("features", ("feature",)), ("target", ("target", "response")))
-    # the argument's own name first: ``features`` documented as "in the order used by classifier_weights"
-    for lowered in (name.lower(), f"{name} {doc.split('. ')[0]}".lower()):
-        for role, words in roles:
-            if any(w in lowered for w in words):
-                return role
+    # whole words: the ``features`` "in the order used by classifier_weights" are no class label
+    lowered = f"{name} {doc.split('. ')[0]}".replace("_", " ").lower()
+    for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
+                        ("instruments", ("instrument",)), ("outcome", ("outcome",)),
+                        ("label", ("label", "class", r"anomal\w*")), ("prediction", ("prediction",)),
+                        ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
+                        ("features", ("feature",)), ("target", ("target", "response"))):
+        if any(re.search(rf"\b{w}(?:e?s)?\b", lowered) for w in words):
+            return role
     return "target" if name in {"y", "response"} else "features"
 
 

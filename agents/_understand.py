@@ -41,7 +41,7 @@ from cmbagent.state import Requirement
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_NEGATION = re.compile(r"\b(?:no|not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|leave out|"
                         r"leaving out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
@@ -587,8 +587,11 @@ class _Reader:
         excluded: list[str] = []
         quotes: dict[str, list[str]] = {"in": [], "out": []}
         for sentence in self.sentences:
-            # a parenthesis ends a clause but stays with the words it explains ("days absent (`days_absent`)")
-            for clause in re.split(r"\)|;\s|\s[—–]\s|,\s+(?=but\b)", sentence):
+            # a parenthesis stays with the words it explains ("the effect of the uptake (`d`) on `y`"), unless it
+            # leaves columns out ("adjusting for `age` (not `age_sq`)"): that is a clause of its own
+            asides = [m.group(0) for m in re.finditer(r"\([^()]*\)", sentence) if _LEAVE_OUT.search(m.group(0))]
+            plain = re.sub(r"\([^()]*\)", lambda m: " " if _LEAVE_OUT.search(m.group(0)) else m.group(0), sentence)
+            for clause in [*re.split(r";\s|\s[—–]\s|,\s+(?=but\b)", plain), *asides]:
                 cue = next((m for p in self.cues(name) if (m := re.search(p, clause, re.I))), None)
                 if cue is None:
                     continue
@@ -686,7 +689,8 @@ class _Reader:
         if table is None:
             return
         taken = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
-        binary = self.args.get("model") == "irm"  # "auto" takes a continuous treatment too (partially linear)
+        binary = self.args.get("model") == "irm" or bool(  # "auto" takes a continuous treatment too (partially linear)
+            re.match(r"binary\b", self.spec.argument_docs.get("treatment", "").strip(), re.I))  # "Binary treatment column."
         scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
                    if n not in self.args and "array" not in _types(self.spec.arguments[n])}
         cues = {n: self.declared_cues(n) for n in col_args}  # the field's words for each column's role
