@@ -38,14 +38,15 @@ field_words(
             rf"\blabel(?:s|led)?\s+(?:for\s+)?(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}",
         ],
         "unlabeled_anomalies": {  # the WSAD-DT paper's clean unlabelled set, or ADBench's contaminated one
-            0.0: [rf"\b{_UNLABELLED}\s+(?:is|are)\s+(?:assumed\s+)?(?:to\s+be\s+)?clean\b",
+            0.0: [rf"\b{_UNLABELLED}\s+(?:is|are)\s+(?:assumed\s+|taken\s+)?(?:to\s+be\s+|as\s+)?clean\b",
+                  rf"\btreat\w*\s+the\s+{_UNLABELLED}\s+as\s+clean\b",
                   rf"\bassum\w*\s+(?:that\s+)?the\s+{_UNLABELLED}\s+(?:is|are)\s+clean\b",
                   rf"\bclean\s+{_UNLABELLED}\b", rf"\bno\s+(?:hidden\s+|unlabell?ed\s+)?{_RARE}\s+(?:among|in)\s+"
                   r"(?:it|them|the\s+unlabell?ed)\b"],
             1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
                   rf"\bhidden\s+{_RARE}\s+(?:among|in)\s+the\s+unlabell?ed\b"],
         },
-        "baselines": {"iforest": [r"\bisolation[\s-]+forests?\b", r"\biForest\b"], "xgbod": [r"\bXGBOD\b"],
+        "baselines": {"iforest": [r"\bisolation[\s-]*forests?\b", r"\biForest\b"], "xgbod": [r"\bXGBOD\b"],
                       "devnet": [r"\bdeviation\s+networks?\b", r"\bDevNet\b"]},
     },
 )

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from cmbagent.agents._fields import field_words, labelled_table, optional_table, treatment_table
 
-#: a column defined as an indicator: "`new_drug` (1 if given)", "`tutored` is 1 for them"
-_INDICATOR = r"(?:\(\s*|\b(?:is|=)\s*)1\s+(?:if|when|for)\b"
+#: a column defined as an indicator: "`new_drug` (1 if given)", "`tutored` is 1 for them"; the cue runs to the
+#: clause's end, so the column it defines is the one before it, not the next one listed
+_INDICATOR = r"(?:\(\s*|\b(?:is|=)\s*)1\s+(?:if|when|for)\b[^.;]*"
 #: "the effect of X on `y`": an outcome named right after its cue
 _EFFECT_ON = r"\beffects?\s+(?:of\s+[^.;]{1,60}?\s+)?on\s+(?=`)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|0?\.\d+|(?:a\s+)?(?:half|third|quarter|fifth|tenth))"
+#: "use a ...", "report the ...", but not "compare with a ..."
+_REPORTED = r"(?<!compare )(?<!compared )\b(?:use|using|with|report|from|by)\s+(?:a\s+|the\s+)?"
 _COST = r"(?:costs?|is\s+priced\s+at|at\s+a\s+cost\s+of)\s+(?:about\s+)?[$€£]?\s*(\d+(?:\.\d+)?)"
 
 _CAUSAL_EFFECT = {
@@ -76,11 +79,14 @@ field_words(
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:known\s+to\s+|assumed\s+to\s+)?(?:lie|lies|be|bounded|"
             r"ranges?)\s+(?:\w+\s+)?between\s+(-?\d+(?:\.\d+)?\s+and\s+-?\d+(?:\.\d+)?)",
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:in|on|within)\s+\[\s*(-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?)\s*\]"],
-        # the partition whose bounds are reported; one only compared with is not it
+        # the partition whose bounds are reported; one only compared with is not it ("compare with quantile
+        # cells" reports the learned one, the default)
         "partition": {
-            p: [rf"(?<!compare )(?<!compared )\b(?:use|using|with|report|from|by)\s+(?:a\s+|the\s+)?{w}", rf"\b{w}\s+(?:is|are)\s+reported"]
-            for p, w in (("learned", r"learn(?:ed|t)\s+(?:neural\s+)?partition"), ("kmeans", r"k-?means\s+(?:cells|partition|clusters)"),
-                         ("quantile", r"quantile\s+(?:cells|partition|bins)"))},
+            "kmeans": [rf"{_REPORTED}k-?means\s+(?:cells|partition|clusters)"],
+            "quantile": [rf"{_REPORTED}quantile\s+(?:cells|partition|bins)"],
+            "learned": [rf"{_REPORTED}learn(?:ed|t)\s+(?:neural\s+)?partition",
+                        r"\bcompar(?:e|ed|ing)\s+(?:\w+\s+)?(?:with|to|against)\s+(?:a\s+|the\s+)?(?:k-?means|quantile)"],
+        },
     },
 )
 

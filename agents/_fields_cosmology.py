@@ -49,6 +49,7 @@ field_words(
             "wcdm": [r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
                      r"\bw\s+(?:as\s+)?a\s+free\s+(?:parameter|constant)\b"],
             "lcdm": [r"\bwithout\s+(?:assuming\s+)?flatness\b", r"\b(?:free|spatial)\s+curvature\b",
+                     r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness|\s+universe|\s+geometry)?\b",
                      r"\bopen\s+or\s+closed\b", r"\bis\s+the\s+universe\s+flat\b"],
             "flat_lcdm": [r"\bflat\s+(?:universe|cosmology|geometry)\b", r"\bspatially\s+flat\b",
                           r"\bassum\w*\s+flatness\b", r"\bflat\s+(?:Λ|L|lambda[\s-]?)CDM\b"],
