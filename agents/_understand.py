@@ -305,6 +305,8 @@ class _Reader:
             if compiled.groups != 1:
                 continue
             for match in compiled.finditer(self.text):
+                if re.fullmatch(r"\d[,.]", self.text[max(0, match.start(1) - 2):match.start(1)]):
+                    continue  # the capture begins inside a number ("000" of "2,000")
                 value = _cast(match.group(1), kinds, fraction=fraction)
                 if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
                     value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1)) if p.strip(" `'\"")]
