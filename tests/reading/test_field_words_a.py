@@ -1,6 +1,6 @@
-"""How prose states the arguments of the causal, cosmology, anomaly and robustness methods (issue 29, item 1).
+"""How prose states the arguments of the causal, cosmology, anomaly, robustness and alignment methods (issue 29).
 
-Every pattern in ``agents/_fields_{causal,cosmology,anomaly,robustness}.py`` is read here from sentences written
+Every pattern in ``agents/_fields_{causal,cosmology,anomaly,robustness,alignment}.py`` is read here from sentences written
 for this test — not the prose set's (``tests/understanding``) — and next to each, sentences that must not set
 the argument: negations, nearby numbers that mean something else, words that name no column.  The reader's
 general mechanisms these entries rely on are tested at the end (a numeric choice, a prior that refers back, a
@@ -439,6 +439,49 @@ def test_features_listed_after_the_files_colon(tmp_path: Path) -> None:
     reading = read_data(tmp_path, BRACE, "A logistic model of `approved` on three features in `table.csv`: years "
                         "of experience, training hours and skill score.", csv)
     assert reading.arguments["features"] == ["experience_years", "training_hours", "skill_score"]
+
+
+# -- alignment.survey_benchmark ----------------------------------------------------------------------------
+SURVEY = "alignment.survey_benchmark"
+RESPONDENTS = ["age_group", "education", "region", "vote", "ideology"]
+
+
+@pytest.mark.parametrize(("text", "replicates"), [
+    ("Use 2,000 bootstrap replicates for the distances.", 2000),
+    ("Bootstrap with 500 resamples.", 500),
+])
+def test_bootstrap_replicates(text: str, replicates: int) -> None:
+    assert read(SURVEY, text, RESPONDENTS)["n_bootstrap"] == replicates
+
+
+def test_a_bootstrap_without_a_count_sets_nothing() -> None:
+    assert "n_bootstrap" not in read(SURVEY, "Bootstrap the distances; there are 2,000 respondents.", RESPONDENTS)
+
+
+@pytest.mark.parametrize(("text", "level"), [
+    ("Report 90% design-based intervals.", 90.0),
+    ("Give 99% CIs for every share.", 99.0),
+    ("Test at the 90% level.", 90.0),
+])
+def test_the_interval_level(text: str, level: float) -> None:
+    assert read(SURVEY, text, RESPONDENTS)["confidence"] == level
+
+
+def test_an_unrelated_percentage_is_no_level() -> None:
+    assert "confidence" not in read(SURVEY, "About 40% of the panel are graduates.", RESPONDENTS)
+
+
+@pytest.mark.parametrize(("text", "weighting"), [
+    ("Weight with inverse probability weights from a logistic model.", "ipw"),
+    ("Use covariate-balancing propensity scores.", "cbps"),
+])
+def test_the_weighting_in_other_words(text: str, weighting: str) -> None:
+    assert read(SURVEY, text, RESPONDENTS)["weighting"] == weighting
+
+
+def test_the_subgroup_a_comparison_is_broken_down_by() -> None:
+    assert read(SURVEY, "Compare the model with the public broken down by `education`.", RESPONDENTS)[
+        "subgroup"] == "education"
 
 
 # -- the reader's general mechanisms -----------------------------------------------------------------------
