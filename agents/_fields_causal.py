@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from cmbagent.agents._fields import field_words, labelled_table, optional_table, treatment_table
 
-#: a column defined as an indicator: "`new_drug` (1 if given)", "`tutored` is 1 for them"; the cue runs to the
-#: clause's end, so the column it defines is the one before it, not the next one listed
-_INDICATOR = r"(?:\(\s*|\b(?:is|=)\s*)1\s+(?:if|when|for)\b[^.;]*"
+#: a column defined as the treatment's indicator: "`new_drug` (1 if given)", "`tutored` is 1 for them" (not
+#: "`female` (1 if female)"); the cue runs to the clause's end, so the column it defines is the one before it
+_INDICATOR = (r"(?:\(\s*|\b(?:is|=)\s*)1\s+(?:if|when|for)\s+(?:\w+\s+){0,3}?(?:given|treated|received|took|enrolled|"
+              r"assigned|offered|exposed|participated|dosed|vaccinated|selected|picked|chosen|them|those)\b[^.;]*")
 #: "the effect of X on `y`": an outcome named right after its cue
 _EFFECT_ON = r"\beffects?\s+(?:of\s+[^.;]{1,60}?\s+)?on\s+(?=`)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|0?\.\d+|(?:a\s+)?(?:half|third|quarter|fifth|tenth))"
@@ -73,8 +74,10 @@ field_words(
         "covariates": [r"\bas\s+a\s+function\s+of\b", r"\bcondition(?:al|ed)?\s+on\b",
                        r"\bheterogene\w*\s+(?:in|by|across|over|with)\b", r"\bvar(?:y|ies|ying)\s+with\b"],
         "instruments": [r"\binstruments?\b", r"\brandomi[sz]ed\b", r"\blotter(?:y|ies)\b", r"\bencouragement\b"],
-        "reference_cate": [r"\btrue\s+(?:conditional\s+)?(?:treatment\s+)?effects?\b",
-                           r"\bsimulated\s+(?:true\s+)?(?:conditional\s+)?effects?\b", r"\b(?:known|true)\s+CATE\b"],
+        # a column that holds the known effect (simulations): "`cate_sim` is the simulated true effect"
+        "reference_cate": [r"\b(?:holds?|contains?|is|gives?|stores?)\s+the\s+(?:simulated\s+|known\s+)?true\s+"
+                           r"(?:conditional\s+)?(?:treatment\s+)?effects?\b",
+                           r"\bsimulated\s+true\s+(?:conditional\s+)?effects?\b", r"\b(?:known|true)\s+CATE\b"],
         "outcome_support": [  # "the outcome is known to lie between 0 and 100"
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:known\s+to\s+|assumed\s+to\s+)?(?:lie|lies|be|bounded|"
             r"ranges?)\s+(?:\w+\s+)?between\s+(-?\d+(?:\.\d+)?\s+and\s+-?\d+(?:\.\d+)?)",
@@ -122,7 +125,7 @@ field_words(
         "higher_is_worse": [r"\b(?:more|higher)\s+(?:[\w-]+\s+){0,3}?(?:is|are|means?)\s+worse\b",
                             r"\bhigh(?:er)?\s+(?:values|scores|outcomes)\s+(?:mark|indicate|mean)\s+(?:the\s+)?worse"],
         "prediction": [r"\brisk\s+scores?\b", r"\bpredict(?:ed|ion|ions|s)\b"],
-        "outcome": [r"\bthat\s+followed\b", r"\b(?:realised|realized|actual|observed|later|subsequent)\b", r"\boutcomes?\b"],
+        "outcome": [r"\bthat\s+followed\b", r"\b(?:realised|realized|actual|observed|subsequent)\b", r"\boutcomes?\b"],
     },
 )
 

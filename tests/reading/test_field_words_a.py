@@ -291,6 +291,11 @@ def test_a_range_of_backticked_instrument_columns() -> None:
     assert arguments["instruments"] == ["z0", "z1", "z2", "z3"] and arguments["covariates"] == ["x"]
 
 
+def test_a_true_effect_that_is_the_question_is_no_reference_column() -> None:
+    text = "We want the true effect of taking up (`took`) on `grade`, as a function of `age`."
+    assert "reference_cate" not in read(IV, text, ["took", "grade", "age", "offer"])
+
+
 def test_a_numeric_column_is_no_binary_treatment(tmp_path: Path) -> None:
     csv = table("hours,went,score,age", [f"{i % 7},{i % 2},{50 + i},{20 + i % 30}" for i in range(40)])
     reading = read_data(tmp_path, IV, "Attendance hours are in `hours`; whether someone attended at all is `went`. "
@@ -324,6 +329,11 @@ def test_an_outcome_written_as_a_gain_and_an_indicator_treatment() -> None:
 def test_an_indicator_defines_the_column_before_it_not_the_next_one_listed() -> None:
     text = "One row per patient: `dosed` (1 if given the drug), `stay_days`, and a triage note."
     assert read(DML, text, ["dosed", "stay_days", "note"])["treatment"] == "dosed"
+
+
+def test_an_indicator_of_a_covariate_is_no_treatment() -> None:
+    text = "Columns: `female` (1 if female), `enrolled` (1 if they enrolled) and the outcome `wage`."
+    assert read(DML, text, ["female", "enrolled", "wage"]).get("treatment") == "enrolled"
 
 
 def test_an_uplift_names_the_outcome() -> None:
