@@ -602,11 +602,15 @@ class _Reader:
                             if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
                 if not is_list:  # a column whose content cannot play the role (a number as the text) is not meant
                     mentions = [m for m in mentions if self.fits(name, m[1])]
-                if _LEAVE_OUT.search(clause):
-                    if is_list and mentions:
-                        excluded += [c for _, c, _ in mentions if c not in excluded]
+                leave = _LEAVE_OUT.search(clause)
+                if leave:  # what follows the negation is left out; what comes before it ("`black`, ..., not
+                    # having a degree") stands, unless the cue itself is negated ("do not adjust for `x`")
+                    if is_list and (out := [m for m in mentions if m[0] >= leave.start()]):
+                        excluded += [c for _, c, _ in out if c not in excluded]
                         quotes["out"].append(sentence)
-                    continue
+                    if cue.start() >= leave.start():
+                        continue
+                    mentions = [m for m in mentions if m[0] < leave.start()]
                 if is_list and re.search(r"\b(?:all|every|the)\s+(?:other|remaining)\s+columns?\b", clause, re.I):
                     mentions = [(0.0, c, False) for c in columns if c not in taken]
                 if not mentions:
@@ -708,9 +712,10 @@ class _Reader:
         for name in col_args:
             if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
                 continue  # the front matter's list stands
+            listed = {c for k, v in self.args.items() if k in col_args and k != name and isinstance(v, list) for c in v}
             item = map_column_list(self.text, table, name, column_role(name, self.spec.argument_docs.get(name, "")),
-                                   taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)},
-                                   cues=cues[name])
+                                   taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)} | listed,
+                                   cues=cues[name])  # a column another list took plays that role, not this one
             if item is None:
                 if column_role(name, self.spec.argument_docs.get(name, "")) == "covariates" and name not in self.args:
                     self.adjustment_set(name, table)

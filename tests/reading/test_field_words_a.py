@@ -315,6 +315,16 @@ def test_the_covariates_by_the_fields_words_and_the_data(tmp_path: Path) -> None
     assert reading.arguments["covariates"] == ["distance_km"]
 
 
+def test_a_column_one_list_took_plays_no_other_lists_role(tmp_path: Path) -> None:
+    """"Partition the instrument into 8 cells, ... as a function of distance": distance is the covariate, not also
+    an instrument column."""
+    csv = table("distance_km,took_offer,employed,cate_sim", [f"{i % 17},{i % 2},{(i // 2) % 2},0.1" for i in range(40)])
+    reading = read_data(tmp_path, IV, "Whether someone took the offer up (`took_offer`) is confounded. Partition the "
+                        "instrument into 8 cells with a learned partition, bound the effect of taking it on "
+                        "`employed` as a function of distance, and compare with k-means cells of the same number.", csv)
+    assert reading.arguments["covariates"] == ["distance_km"] and "instruments" not in reading.arguments
+
+
 # -- causal.dml_ate ----------------------------------------------------------------------------------------
 DML = "causal.dml_ate"
 
@@ -329,6 +339,16 @@ def test_an_outcome_written_as_a_gain_and_an_indicator_treatment() -> None:
 def test_an_indicator_defines_the_column_before_it_not_the_next_one_listed() -> None:
     text = "One row per patient: `dosed` (1 if given the drug), `stay_days`, and a triage note."
     assert read(DML, text, ["dosed", "stay_days", "note"])["treatment"] == "dosed"
+
+
+def test_a_negation_leaves_out_what_follows_it_only() -> None:
+    columns = ["d", "y", "age", "black", "no_degree", "id"]
+    reading = understand_task(DML, "The effect of `d` on `y` (US$), adjusting for `age`, race (`black`), not having "
+                              "a degree and marital status, not `id`.", {}, ["table.csv"],
+                              columns={"table.csv": columns})
+    assert {"age", "black"} <= set(reading.arguments["covariates"]) and "id" not in reading.arguments["covariates"]
+    excluded = [r.value for r in reading.requirements if r.argument == "covariates" and r.relation == "excludes"]
+    assert excluded == [["id"]]
 
 
 def test_an_indicator_of_a_covariate_is_no_treatment() -> None:
