@@ -216,13 +216,14 @@ def _why(evidence: Mapping[str, float], role: str) -> str:
 def column_role(name: str, doc: str) -> str:
     """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
     and documentation."""
-    lowered = f"{name} {doc.split('. ')[0]}".lower()
+    # whole words: the ``features`` "in the order used by classifier_weights" are no class label
+    lowered = f"{name} {doc.split('. ')[0]}".replace("_", " ").lower()
     for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
                         ("instruments", ("instrument",)), ("outcome", ("outcome",)),
-                        ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),
+                        ("label", ("label", "class", r"anomal\w*")), ("prediction", ("prediction",)),
                         ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
                         ("features", ("feature",)), ("target", ("target", "response"))):
-        if any(w in lowered for w in words):
+        if any(re.search(rf"\b{w}(?:e?s)?\b", lowered) for w in words):
             return role
     return "target" if name in {"y", "response"} else "features"
 
@@ -303,15 +304,21 @@ def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     return tail[: stop.start()] if stop else tail[:80]
 
 
+def _cue_pattern(role: str, name: str, cues: Sequence[str] = ()) -> re.Pattern[str]:
+    """The words that cue a column argument: its role's, and the ones its method's field declares."""
+    return re.compile("|".join([COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), *cues]), re.I)
+
+
 def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, taken: set[str],
-                binary_treatment: bool = True) -> list[Mapped]:
+                binary_treatment: bool = True, cues: Mapping[str, Sequence[str]] | None = None) -> list[Mapped]:
     """Scalar column arguments (name -> role) of one table, mapped by where the text names them, by the phrase it
-    uses for them and by their content; see the module docstring for the confidence scale."""
+    uses for them and by their content; see the module docstring for the confidence scale.  ``cues`` adds, per
+    argument, the words its method's field uses for it."""
     clauses = _clauses(text)
     mapped: list[Mapped] = []
     for name, role in arguments.items():
         columns = [c for c in table.columns if c.name not in taken]  # an earlier argument's column is not free
-        cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+        cue_pattern = _cue_pattern(role, name, (cues or {}).get(name, ()))
         scores: dict[str, float] = {}
         why: dict[str, str] = {}
         # the role's words end where another role's list begins ("..., adjusting for age, ...")
@@ -365,11 +372,13 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
     return mapped
 
 
-def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str]) -> Mapped | None:
-    """A list argument (covariates, features) from the phrase after its cue: "adjusting for age, years of
-    schooling and earnings in 1974 and 1975" — each item mapped with :func:`match_phrase`; the list's
-    confidence is its least sure item's.  "all other columns" takes every column not taken."""
-    cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str],
+                    cues: Sequence[str] = ()) -> Mapped | None:
+    """A list argument (covariates, features) from the phrase after its cue (its role's words or ``cues``):
+    "adjusting for age, years of schooling and earnings in 1974 and 1975" — each item mapped with
+    :func:`match_phrase`; the list's confidence is its least sure item's.  "all other columns" takes every
+    column not taken."""
+    cue_pattern = _cue_pattern(role, name, cues)
     names = [c.name for c in table.columns]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
@@ -377,6 +386,10 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
             continue
         tail = clause[cue.end():]
         tail = re.split(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b", tail)[0]
+        # "four features in `screen.csv`: years of experience, ...": the list follows the file's colon
+        tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
+        head, colon, rest = tail.partition(": ")
+        tail = rest if colon and "," not in head else tail
         if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
                      r"covariates?)\b|\beverything else\b", tail, re.I):
             return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")

@@ -19,10 +19,13 @@ an entry only sharpens it.  Third-party method families add entries with :func:`
 
 * a list of patterns for an argument: a pattern with one group captures its value — cast to the argument's
   type, so "eight", "2,000", "a fifth", "30%" (as 0.3 for a fraction) and "60, 240 and 960" (a list) are
-  numbers — and a pattern without a group sets a boolean argument;
-* a mapping of values to patterns for a choice (an enum), or for a list of choices (every value whose pattern
-  matches is taken, in the order of the text); for a ``priors`` mapping, parameter names to the ways prose
-  writes them.
+  numbers, "`a` and `b`" a list of names (which must be columns of the data when the argument names columns
+  or features) — and a pattern without a group sets a boolean argument, cues a column argument (where its
+  column is named), or, for any other argument, marks where the text states it in a form the reader cannot
+  read (a causal graph in words): a question instead of a silent default;
+* a mapping of values to patterns for a choice (an enum, or a number: "a clean unlabelled set" -> 0), or for
+  a list of choices (every value whose pattern matches is taken, in the order of the text); for a ``priors``
+  mapping, parameter names to the ways prose writes them.
 
 Patterns are matched case-insensitively on the task's text; a match right after a negation ("not", "without")
 does not count.  Write them for the ways a field's scientists phrase the setting, not for one task's words.

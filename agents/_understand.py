@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cmbagent.agents._datamap import (
+    _content_fits,
     argument_role,
     column_role,
     map_column_list,
@@ -40,7 +41,7 @@ from cmbagent.state import Requirement
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_NEGATION = re.compile(r"\b(?:no|not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|leave out|"
                         r"leaving out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
@@ -134,7 +135,8 @@ def _is_fraction(schema: Mapping[str, Any], doc: str = "") -> bool:
     """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so)."""
     high = schema.get("maximum", schema.get("exclusiveMaximum"))
     return (high is not None and high <= 1) or bool(re.match(r"(?:fraction|share|proportion|ratio|probability)\b",
-                                                             doc.strip(), re.I))
+                                                             doc.strip(), re.I)) or bool(
+        re.search(r"\bin \(0, ?1\)|\be\.g\. 0?\.\d+ for \d+ ?%", doc))  # "in (0, 1)", "e.g. 0.1 for 10%"
 
 
 def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
@@ -155,6 +157,12 @@ def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
             if "number" in kinds:
                 return value
     return raw if "string" in kinds else None
+
+
+def _string_items(schema: Mapping[str, Any]) -> bool:
+    """A list of strings (names)."""
+    items = [schema.get("items") or {}] + [o.get("items") or {} for o in schema.get("anyOf", [])]
+    return "array" in _types(schema) and any(i.get("type") == "string" for i in items)
 
 
 def _negated(text: str, start: int) -> bool:
@@ -201,6 +209,24 @@ def column_arguments(spec: Any) -> list[str]:
         if stringy and "column" in first and "path" not in first and "file" not in first:
             out.append(name)
     return out
+
+
+def _prior_value(head: str, sentence: str) -> Any:
+    """The prior ``sentence`` gives the parameter written as ``head``: a Gaussian ``{"mean", "std"}`` (``0.30 ±
+    0.02``, ``N(0.3, 0.02)``), flat bounds ``[lower, upper]`` (``∈ [0.1, 0.9]``, ``between 0.1 and 0.9``), or None."""
+    flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER
+                     + r")\s*,\s*(" + _NUMBER + r")\s*[\])]", sentence, re.I)
+    between = re.search(head + r"[^.;]{0,20}?\bbetween\s+(" + _NUMBER + r")\s+and\s+(" + _NUMBER + ")",
+                        sentence, re.I)
+    gauss = re.search(head + r"\s*(?:[=:~]|\bof\b|\bis\b)?\s*(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
+                      + _NUMBER + ")", sentence, re.I) or re.search(
+        head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
+        + _NUMBER + r")\s*\)", sentence, re.I)
+    match = gauss or flat or between
+    if match is None:
+        return None
+    low, high = float(match.group(1).replace("−", "-")), float(match.group(2).replace("−", "-"))
+    return {"mean": low, "std": high} if gauss else [low, high]
 
 
 class _Reader:
@@ -279,11 +305,24 @@ class _Reader:
             if compiled.groups != 1:
                 continue
             for match in compiled.finditer(self.text):
+                if re.fullmatch(r"\d[,.]", self.text[max(0, match.start(1) - 2):match.start(1)]):
+                    continue  # the capture begins inside a number ("000" of "2,000")
                 value = _cast(match.group(1), kinds, fraction=fraction)
-                if value is not None and not _negated(self.text, match.start()):
+                if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
+                    value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1)) if p.strip(" `'\"")]
+                if value not in (None, []) and self.names_columns(name, value) and not _negated(self.text, match.start()):
                     self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
                     return True
         return False
+
+    def names_columns(self, name: str, value: Any) -> bool:
+        """Whether a value captured for an argument that names columns (a column argument, or one documented as
+        naming a feature) is made of the table's columns; "make it look unimportant" names no feature."""
+        columns = self.table_columns()
+        first = self.spec.argument_docs.get(name, "").split(". ")[0].lower()
+        if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
+            return True
+        return all(v in columns for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
 
     def named(self, name: str, schema: Mapping[str, Any]) -> bool:
         """A number the prose gives after the argument's own words ("width 4 and depth 1", "latencies 1 and 2",
@@ -352,11 +391,13 @@ class _Reader:
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
-        and a note names the others), else one named in the text; several names and no phrase: a note."""
+        and a note names the others), else one named in the text; several names and no phrase: a note.  A
+        numeric argument may be described the same way (values -> patterns: "a clean unlabelled set" -> 0)."""
         declared = self.phrases.get(name)
-        if not (_choices(schema) or "string" in _types(schema)):
+        numeric = isinstance(declared, dict) and bool(_types(schema) & {"integer", "number"})  # "clean" -> 0
+        if not (_choices(schema) or "string" in _types(schema) or numeric):
             return False  # a mapping of phrases for a mapping argument (priors) names keys, not values
-        hits: dict[str, int] = {}
+        hits: dict[Any, int] = {}
         for value, patterns in (declared.items() if isinstance(declared, dict) else ()):
             for pattern in patterns:
                 match = next((m for m in re.finditer(pattern, self.text, re.I)
@@ -407,10 +448,12 @@ class _Reader:
         them ("compare with an isolation forest and XGBOD" -> ``["iforest", "xgbod"]``); "only" keeps them,
         "all" takes every choice."""
         items: dict[str, Any] = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
+        declared = self.phrases.get(name)
         values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
+        if not values and items.get("type") == "string" and isinstance(declared, dict):
+            values = list(declared)  # the choices are only documented ("from iforest, xgbod, devnet"): the phrases' keys
         if "array" not in _types(schema) or not values:
             return False
-        declared = self.phrases.get(name)
         found: dict[str, int] = {}
         for value in values:
             patterns = list(declared.get(value, ())) if isinstance(declared, dict) else []
@@ -451,29 +494,21 @@ class _Reader:
         for n, sentence in enumerate(self.sentences):
             if not re.search(r"\bpriors?\b", sentence, re.I):
                 continue
-            if not re.search(r"\d", sentence) and n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b",
-                                                                      sentence, re.I):
+            back = n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b", sentence, re.I)
+            if not re.search(r"\d", sentence) and back:
                 sentence = f"{self.sentences[n - 1]} {sentence}"
             for param, patterns in names.items():
                 head = "(?:" + "|".join(patterns) + r")(?![\w])"
-                flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER
-                                 + r")\s*,\s*(" + _NUMBER + r")\s*[\])]", sentence, re.I)
-                between = re.search(head + r"[^.;]{0,20}?\bbetween\s+(" + _NUMBER + r")\s+and\s+(" + _NUMBER + ")",
-                                    sentence, re.I)
-                gauss = re.search(head + r"\s*(?:[=:~]|\bof\b|\bis\b)?\s*(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
-                                  + _NUMBER + ")", sentence, re.I) or re.search(
-                    head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
-                    + _NUMBER + r")\s*\)", sentence, re.I)
-                numbers = lambda m: [float(m.group(1).replace("−", "-")), float(m.group(2).replace("−", "-"))]  # noqa: E731
-                if gauss:
-                    mean, std = numbers(gauss)
-                    found[param] = {"mean": mean, "std": std}
-                elif flat or between:
-                    found[param] = numbers(flat or between)
-                else:
+                said, value = sentence, _prior_value(head, sentence)
+                if value is None and back and re.search(head, sentence, re.I):
+                    # "BAO gives Ω_m = 0.300 ± 0.012. Combine that, as a Gaussian prior on Ω_m, with 40 SNe"
+                    said = f"{self.sentences[n - 1]} {sentence}"
+                    value = _prior_value(head, said)
+                if value is None:
                     continue
-                if sentence not in quotes:
-                    quotes.append(sentence)
+                found[param] = value
+                if said not in quotes:
+                    quotes.append(said)
         if not found:
             return False
         self.record(name, found, " ".join(quotes))
@@ -490,8 +525,8 @@ class _Reader:
         """``(position, column, backticked)`` of every column named in ``clause`` as a whole word (not inside
         ``pre-treatment``), in order, with ranges such as ``x1–x25`` expanded."""
         hits: list[tuple[float, str, bool]] = []
-        for match in re.finditer(r"\b([A-Za-z_]\w*?)(\d+)\s*(?:–|-|—|to|\.\.\.?|,\s*…,?|,\s*\.\.\.,)\s*\1(\d+)\b",
-                                 clause):
+        for match in re.finditer(r"\b([A-Za-z_]\w*?)(\d+)`?\s*(?:–|-|—|to|…|\.\.\.?|,\s*…,?|,\s*\.\.\.,)\s*`?\1(\d+)\b",
+                                 clause):  # "x1–x25", "`letter_f0` … `letter_f5`"
             stem, lo, hi = match.group(1), int(match.group(2)), int(match.group(3))
             names = [f"{stem}{i}" for i in range(lo, hi + 1)]
             if lo < hi and all(n in columns for n in names):
@@ -505,12 +540,43 @@ class _Reader:
                 hits.append((match.start(), column, ticked))
         return sorted(hits)
 
-    def cues(self, name: str) -> list[str]:
+    def declared_cues(self, name: str) -> list[str]:
+        """The patterns without a group the method's or its field's phrases give ``name``."""
         declared = self.phrases.get(name)
-        patterns = [p for p in declared if re.compile(p).groups == 0] if isinstance(declared, tuple) else []
+        return [p for p in declared if re.compile(p).groups == 0] if isinstance(declared, tuple) else []
+
+    def cues(self, name: str) -> list[str]:
+        patterns = self.declared_cues(name)
         words = name.replace("_column", "").replace("_", " ")
         singular = words[:-1] if words.endswith("s") else words
         return [*patterns, rf"\b{re.escape(singular)}s?\b"]
+
+    def fits(self, name: str, column: str) -> bool:
+        """Whether ``column``'s content can play the role of the column argument ``name`` (unknown: yes)."""
+        table = self.table()
+        profile = table.column(column) if table is not None else None
+        doc = self.spec.argument_docs.get(name, "")
+        binary = bool(re.match(r"binary\b", doc.strip(), re.I))  # "Binary treatment column."
+        return profile is None or _content_fits(column_role(name, doc), profile, binary_treatment=binary)
+
+    def asked(self, name: str) -> str | None:
+        """The sentence in which the text asks for the argument ``name`` by one of its declared cues (patterns
+        without a group, in the method's or its field's phrases), or None."""
+        for pattern in self.declared_cues(name):
+            match = next((m for m in re.finditer(pattern, self.text, re.I) if not _negated(self.text, m.start())), None)
+            if match is not None:
+                return self.sentence_of(match.start())
+        return None
+
+    def unreadable(self, name: str, schema: Mapping[str, Any]) -> None:
+        """A cue of an argument that is neither a boolean nor a column marks where the text states it in a form
+        the reader cannot turn into a value (a causal graph in words, a matrix as equations): a question."""
+        said = None if "boolean" in _types(schema) else self.asked(name)
+        if said is not None:
+            doc = self.spec.argument_docs.get(name, "").split(". ")[0].rstrip(".")
+            self.questions.append(f"the text states {name!r} (“{clip_quote(said, 100)}”) in a form the offline "
+                                  f"reader cannot read; add `{name}: <{doc.lower() or 'value'}>` under `arguments:` "
+                                  "in the front matter")
 
     def columns_for(self, name: str, schema: Mapping[str, Any], taken: set[str], *, exclusions_only: bool = False) -> None:
         """The columns a column argument means: per clause that cues it, the columns it names (the one nearest
@@ -523,18 +589,28 @@ class _Reader:
         excluded: list[str] = []
         quotes: dict[str, list[str]] = {"in": [], "out": []}
         for sentence in self.sentences:
-            for clause in re.split(r"[()]|;\s|\s[—–]\s|,\s+(?=but\b)", sentence):
+            # a parenthesis stays with the words it explains ("the effect of the uptake (`d`) on `y`"), unless it
+            # leaves columns out ("adjusting for `age` (not `age_sq`)"): that is a clause of its own
+            asides = [m.group(0) for m in re.finditer(r"\([^()]*\)", sentence) if _LEAVE_OUT.search(m.group(0))]
+            plain = re.sub(r"\([^()]*\)", lambda m: " " if _LEAVE_OUT.search(m.group(0)) else m.group(0), sentence)
+            for clause in [*re.split(r";\s|\s[—–]\s|,\s+(?=but\b)", plain), *asides]:
                 cue = next((m for p in self.cues(name) if (m := re.search(p, clause, re.I))), None)
                 if cue is None:
                     continue
                 # a column named like the cue word itself ("average treatment effect") is not a mention
                 mentions = [m for m in self.column_mentions(clause, columns)
                             if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
-                if _LEAVE_OUT.search(clause):
-                    if is_list and mentions:
-                        excluded += [c for _, c, _ in mentions if c not in excluded]
+                if not is_list:  # a column whose content cannot play the role (a number as the text) is not meant
+                    mentions = [m for m in mentions if self.fits(name, m[1])]
+                leave = _LEAVE_OUT.search(clause)
+                if leave:  # what follows the negation is left out; what comes before it ("`black`, ..., not
+                    # having a degree") stands, unless the cue itself is negated ("do not adjust for `x`")
+                    if is_list and (out := [m for m in mentions if m[0] >= leave.start()]):
+                        excluded += [c for _, c, _ in out if c not in excluded]
                         quotes["out"].append(sentence)
-                    continue
+                    if cue.start() >= leave.start():
+                        continue
+                    mentions = [m for m in mentions if m[0] < leave.start()]
                 if is_list and re.search(r"\b(?:all|every|the)\s+(?:other|remaining)\s+columns?\b", clause, re.I):
                     mentions = [(0.0, c, False) for c in columns if c not in taken]
                 if not mentions:
@@ -619,10 +695,12 @@ class _Reader:
         if table is None:
             return
         taken = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
-        binary = self.args.get("model") == "irm"  # "auto" takes a continuous treatment too (partially linear)
+        binary = self.args.get("model") == "irm" or bool(  # "auto" takes a continuous treatment too (partially linear)
+            re.match(r"binary\b", self.spec.argument_docs.get("treatment", "").strip(), re.I))  # "Binary treatment column."
         scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
                    if n not in self.args and "array" not in _types(self.spec.arguments[n])}
-        for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
+        cues = {n: self.declared_cues(n) for n in col_args}  # the field's words for each column's role
+        for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary, cues=cues):
             self.take(mapped, table, required=mapped.argument in self.spec.required)
         for name, role in scalars.items():  # a label the method would find by itself, among several 0/1 columns
             binary_columns = [c.name for c in table.columns if c.binary and c.name not in taken]
@@ -634,8 +712,10 @@ class _Reader:
         for name in col_args:
             if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
                 continue  # the front matter's list stands
+            listed = {c for k, v in self.args.items() if k in col_args and k != name and isinstance(v, list) for c in v}
             item = map_column_list(self.text, table, name, column_role(name, self.spec.argument_docs.get(name, "")),
-                                   taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)})
+                                   taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)} | listed,
+                                   cues=cues[name])  # a column another list took plays that role, not this one
             if item is None:
                 if column_role(name, self.spec.argument_docs.get(name, "")) == "covariates" and name not in self.args:
                     self.adjustment_set(name, table)
@@ -732,6 +812,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
             continue  # columns come after every scalar argument (their values must not be taken twice)
         if reader.choices(name, schema) or reader.choice(name, schema) or reader.flag(name):
             continue
+        reader.unreadable(name, schema)
     for name in col_args:  # scalar column arguments first, so a list does not swallow the outcome
         if name not in reader.args and name not in reader.paths and "array" not in _types(spec.arguments[name]):
             reader.columns_for(name, spec.arguments[name], taken)
