@@ -215,8 +215,9 @@ def _why(evidence: Mapping[str, float], role: str) -> str:
 # -- columns ----------------------------------------------------------------------------------------------
 def column_role(name: str, doc: str) -> str:
     """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
-    and documentation."""
-    lowered = f"{name} {doc.split('. ')[0]}".lower()
+    and documentation's first sentence, less what it says in brackets ("Input columns (default: every column
+    except the target)" are features, not the target)."""
+    lowered = f"{name} {re.sub(r'[(][^()]*[)]', ' ', doc.split('. ')[0])}".lower()
     for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
                         ("instruments", ("instrument",)), ("outcome", ("outcome",)),
                         ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),

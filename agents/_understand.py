@@ -191,9 +191,15 @@ def argument_phrases(spec: Any) -> dict[str, Any]:
 
 def column_arguments(spec: Any) -> list[str]:
     """Arguments that name columns of the data: string or string-list arguments whose documentation opens by
-    calling them a column (``Outcome column.``, ``Name of the CSV column that marks ...``)."""
+    calling them a column (``Outcome column.``, ``Name of the CSV column that marks ...``).  A file argument is
+    never one, though its documentation speak of columns (``CSV/TSV with the input columns and the response``)."""
+    from cmbagent.tools.methods import path_arguments
+
+    files = path_arguments(spec.name)
     out = []
     for name, schema in spec.arguments.items():
+        if name in files:
+            continue
         first = spec.argument_docs.get(name, "").split(". ")[0].lower()
         kinds = _types(schema)
         items = [schema.get("items", {})] + [o.get("items", {}) for o in schema.get("anyOf", [])]
