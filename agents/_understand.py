@@ -358,7 +358,9 @@ class _Reader:
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
-        and a note names the others), else one named in the text; several names and no phrase: a note."""
+        and a note names the others), else one named in the text; several names and no phrase: a note.  When
+        the phrases declare every value, they alone are read (a bare "random" in "answers at random" does not
+        choose ``selection='random'``); a free string (a gymnasium id) the phrases describe twice is a note."""
         declared = self.phrases.get(name)
         if not (_choices(schema) or "string" in _types(schema)):
             return False  # a mapping of phrases for a mapping argument (priors) names keys, not values
@@ -372,6 +374,11 @@ class _Reader:
                     break
         if hits:
             value, start = next(iter(hits.items()))
+            if len(hits) > 1 and not _choices(schema):  # free strings (gymnasium ids) have no order of precedence
+                self.notes.append(f"the text names several values of {name!r} ({', '.join(hits)}); the offline "
+                                  f"backend used the method's default — add `{name}: <one of {', '.join(hits)}>` "
+                                  "under `arguments:` in the front matter")
+                return False
             if len(hits) > 1:
                 self.notes.append(f"the text describes several values of {name!r} ({', '.join(hits)}); the offline "
                                   f"backend used {value!r} — if that is wrong add `{name}: <value>` under "
@@ -379,6 +386,8 @@ class _Reader:
             self.record(name, value, self.sentence_of(start))
             return True
         choices = [c for c in _choices(schema) if isinstance(c, str) and c != "auto"]
+        if choices and isinstance(declared, dict) and set(choices) <= set(declared):
+            return False  # phrases for every value say how each is written: a bare "random" is not one of them
         normed = _norm(self.text)
         spans: list[tuple[int, int]] = []
         found: dict[str, int] = {}
@@ -411,16 +420,21 @@ class _Reader:
         """A list argument whose items are choices (``baselines``, ``strategies``, ``environments``): every
         choice the phrases (value -> patterns) or the choice's own words name, in the order the text names
         them ("compare with an isolation forest and XGBOD" -> ``["iforest", "xgbod"]``); "only" keeps them,
-        "all" takes every choice."""
+        "all" takes every choice.  A list of free strings (gymnasium ids, group generators) takes the values its
+        phrases declare."""
         items: dict[str, Any] = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
+        declared = self.phrases.get(name)
         values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
+        free = not values and items.get("type") == "string" and isinstance(declared, dict)
+        if free and isinstance(declared, dict):  # a list of free strings (gymnasium ids): the values its phrases
+            values = list(declared)  # declare, each as written out or in its phrases' words (not "mountain car"
+            # in "continuous mountain car")
         if "array" not in _types(schema) or not values:
             return False
-        declared = self.phrases.get(name)
         found: dict[str, int] = {}
         for value in values:
             patterns = list(declared.get(value, ())) if isinstance(declared, dict) else []
-            patterns += [_words_pattern(value)]
+            patterns += [rf"(?<![\w-]){re.escape(value)}(?![\w-])" if free else _words_pattern(value)]
             for pattern in patterns:
                 match = next((m for m in re.finditer(pattern, self.text, re.I) if not _negated(self.text, m.start())),
                              None)
