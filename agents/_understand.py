@@ -111,7 +111,7 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 def _number(raw: str, *, fraction: bool = False) -> float | None:
     """A number as prose writes it: ``2,000``, ``1e-6``, ``10⁻⁶``, ``30%`` (0.3 when ``fraction``), ``eight``,
     ``a fifth``; None when ``raw`` is not one."""
-    text = raw.strip().strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()
+    text = " ".join(raw.split()).strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()  # "a\nquarter"
     if text in _WORD_FRACTIONS:
         return _WORD_FRACTIONS[text]
     if text in _WORD_NUMBERS:
@@ -131,10 +131,12 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
 
 
 def _is_fraction(schema: Mapping[str, Any], doc: str = "") -> bool:
-    """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so)."""
+    """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so: "Fraction
+    of ...", "noise on the actions, as a fraction of the action range")."""
     high = schema.get("maximum", schema.get("exclusiveMaximum"))
     return (high is not None and high <= 1) or bool(re.match(r"(?:fraction|share|proportion|ratio|probability)\b",
-                                                             doc.strip(), re.I))
+                                                             doc.strip(), re.I)
+                                                    or re.search(r"\bas a (?:fraction|share|proportion) of\b", doc, re.I))
 
 
 def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
