@@ -231,6 +231,7 @@ class _Reader:
         self.assumed: dict[str, str] = {}
         self.sentences = sentences(text)
         self.lowered = text.lower()
+        self.spent: list[tuple[int, int]] = []  # where the text gave a value already read for an argument
 
     def record(self, name: str, value: Any, quote: str, *, relation: Literal["equals", "excludes"] = "equals",
                confidence: float = 0.95) -> None:
@@ -265,33 +266,65 @@ class _Reader:
         if name in column_arguments(self.spec) and columns and value not in columns:
             return False  # "outcome: grain yield" describes the column; it does not name it
         self.record(name, value, self.sentence_of(match.start()))
+        self.spent.append(match.span(1))
         return True
 
     def cued(self, name: str, schema: Mapping[str, Any]) -> bool:
         """A value the method's (or its field's) phrases capture ("(\\d+) labelled anomalies", "first (\\w+) of
         the chain"), cast to the argument's type (words and percentages as numbers); a boolean argument is
-        set by a phrase without a group ("sample H0 as a parameter")."""
+        set by a phrase without a group ("sample H0 as a parameter"), and a ``(pattern, value)`` pair sets its
+        value ("standard-normal priors" is a prior width of 1).  A column argument takes a capture only as a
+        column of the data (:meth:`column_of`); a number already read for another argument is not read again."""
         declared = self.phrases.get(name)
         patterns = list(declared) if isinstance(declared, tuple) else []
         patterns += _GENERIC_CUES.get(name, ())
         kinds = _types(schema)
         fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
-        for pattern in patterns:
+        is_column = name in column_arguments(self.spec)
+        for entry in patterns:
+            pattern, fixed = entry if isinstance(entry, tuple) else (entry, None)
             compiled = re.compile(pattern, re.I)
-            if compiled.groups == 0 and "boolean" in kinds:
-                match = next((m for m in compiled.finditer(self.text) if not _negated(self.text, m.start())), None)
+            if compiled.groups == 0 and ("boolean" in kinds or fixed is not None):
+                match = next((m for m in compiled.finditer(self.text) if not _negated(self.text, m.start())
+                              and not (fixed is not None and self.spent_at(m.span()))), None)
                 if match is not None:
-                    self.record(name, True, self.sentence_of(match.start()), confidence=0.85)
+                    self.record(name, True if fixed is None else _cast(str(fixed), kinds),
+                                self.sentence_of(match.start()), confidence=0.85)
+                    if fixed is not None:
+                        self.spent.append(match.span())
                     return True
                 continue
             if compiled.groups != 1:
                 continue
             for match in compiled.finditer(self.text):
-                value = _cast(match.group(1), kinds, fraction=fraction)
-                if value is not None and not _negated(self.text, match.start()):
+                if _negated(self.text, match.start()) or self.spent_at(match.span(1)):
+                    continue
+                value = self.column_of(match.group(1)) if is_column else _cast(match.group(1), kinds,
+                                                                                  fraction=fraction)
+                if value is not None:
                     self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
+                    self.spent.append(match.span(1))
                     return True
         return False
+
+    def spent_at(self, span: tuple[int, int]) -> bool:
+        """Whether the text at ``span`` was already read as another argument's value ("32 importance samples"
+        sets the importance samples, not also the samples drawn)."""
+        return any(a < span[1] and span[0] < b for a, b in self.spent)
+
+    def column_of(self, words: str) -> str | None:
+        """The column of the data that captured words name: the column itself ("`flux`"), or words that read as
+        exactly one column ("the test heights" as ``height_m``); None when no data are known or it is unclear."""
+        from cmbagent.agents._datamap import match_phrase
+
+        columns = self.table_columns()
+        words = words.strip(" `'\"")
+        if words in columns:
+            return words
+        ranked = sorted(((match_phrase(words, c), c) for c in columns), reverse=True)
+        if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.6):
+            return ranked[0][1]
+        return None
 
     def named(self, name: str, schema: Mapping[str, Any]) -> bool:
         """A number the prose gives after the argument's own words ("width 4 and depth 1", "latencies 1 and 2",
@@ -314,14 +347,15 @@ class _Reader:
         # a number that is not the start of a range or a choice ("depth 1–3", "width 4 or 8": no single value)
         number = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
                   r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)")
-        found: dict[str, tuple[Any, int]] = {}
+        found: dict[str, tuple[Any, int, tuple[int, int]]] = {}
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
             span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
             pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b)?\s*\[?\s*(?:"
                        rf"{span}|({_NUMBER}(?:{join}{_NUMBER})*))(?!\w|\.\d)")
             for match in re.finditer(pattern, self.text, re.I):
-                if _negated(self.text, match.start()):
+                numbers = (match.start(1), match.end(2)) if match.group(1) else match.span(3)
+                if _negated(self.text, match.start()) or self.spent_at(numbers):
                     continue
                 if match.group(1):
                     lo, hi = int(match.group(1)), int(match.group(2))
@@ -331,7 +365,7 @@ class _Reader:
                     cast = [_cast(r, item_kinds) for r in raw]
                     value = cast if all(c is not None for c in cast) else None
                 if value:
-                    found.setdefault(repr(value), (value, match.start()))
+                    found.setdefault(repr(value), (value, match.start(), numbers))
         else:
             count = words != name  # n_layers: "2 layers" or "layers: 2", while "layer 0" names one of them
             plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
@@ -341,12 +375,13 @@ class _Reader:
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
                     cast_value = _cast(match.group(1).replace(",", ""), kinds)
-                    if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()):
+                    if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()) \
+                            or self.spent_at(match.span(1)):
                         continue
                     low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
                     if (low is not None and cast_value < low) or (high is not None and cast_value > high):
                         continue
-                    found.setdefault(repr(cast_value), (cast_value, match.start()))
+                    found.setdefault(repr(cast_value), (cast_value, match.start(), match.span(1)))
         if not found:
             return False
         if len(found) > 1:
@@ -354,8 +389,9 @@ class _Reader:
             self.notes.append(f"the text gives several values of {name!r} ({shown}); the offline backend used the "
                               f"method's default — add `{name}: <value>` under `arguments:` in the front matter")
             return False
-        value, start = next(iter(found.values()))
+        value, start, numbers = next(iter(found.values()))
         self.record(name, value, self.sentence_of(start))
+        self.spent.append(numbers)
         return True
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
@@ -529,7 +565,8 @@ class _Reader:
 
     def cues(self, name: str) -> list[str]:
         declared = self.phrases.get(name)
-        patterns = [p for p in declared if re.compile(p).groups == 0] if isinstance(declared, tuple) else []
+        patterns = [p for p in declared if isinstance(p, str) and re.compile(p).groups == 0] \
+            if isinstance(declared, tuple) else []
         words = name.replace("_column", "").replace("_", " ")
         singular = words[:-1] if words.endswith("s") else words
         return [*patterns, rf"\b{re.escape(singular)}s?\b"]
@@ -743,10 +780,15 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
                                                    method=method, argument=name, value=value))
     col_args = column_arguments(spec)
     taken: set[str] = {v for k, v in given.items() if k in col_args and isinstance(v, str)}
-    for name, schema in spec.arguments.items():
-        if name in reader.args or (name in _BOOKKEEPING and name not in _GENERIC_CUES) or name in reader.paths:
-            continue  # file arguments come from the run's input files
-        if reader.explicit(name, schema) or reader.cued(name, schema) or reader.named(name, schema):
+    # file arguments come from the run's input files; the words written for an argument (its name and a value,
+    # its phrases) read their numbers first, so that "32 importance samples" is not also 32 samples drawn
+    todo = [name for name in spec.arguments if name not in reader.args and name not in reader.paths
+            and (name not in _BOOKKEEPING or name in _GENERIC_CUES)]
+    todo = [name for name in todo if not (reader.explicit(name, spec.arguments[name])
+                                          or reader.cued(name, spec.arguments[name]))]
+    for name in todo:
+        schema = spec.arguments[name]
+        if reader.named(name, schema):
             continue
         if name == "priors" and reader.priors(name):
             continue
