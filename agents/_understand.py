@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cmbagent.agents._datamap import (
+    Mapped,
     argument_role,
     column_role,
     map_column_list,
@@ -690,6 +691,7 @@ class _Reader:
                 self.questions.append(f"which column is {name!r}? the table has several 0/1 columns "
                                       f"({', '.join(binary_columns[:6])}); add `{name}: <column>` under "
                                       "`arguments:` in the front matter")
+        self.absent_defaults(col_args, table)
         for name in col_args:
             if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
                 continue  # the front matter's list stands
@@ -705,6 +707,28 @@ class _Reader:
                     continue
                 self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
             self.take(item, table, required=True)
+
+    def absent_defaults(self, col_args: Sequence[str], table: FileProfile) -> None:
+        """A column argument still at a default the method's table does not have (``target='y'`` for a table
+        of ``depth_cm`` and ``temperature_c``) cannot run as it stands: the only column of a one-column table
+        is it, otherwise it is a question."""
+        if table.name not in self.args.values():
+            return  # the method does not read this table
+        names = table.column_names
+        open_ = [n for n in col_args if n not in self.args and "array" not in _types(self.spec.arguments[n])
+                 and isinstance(self.spec.arguments[n].get("default"), str)
+                 and self.spec.arguments[n]["default"] not in names]
+        if len(open_) == 1 and len(names) == 1:
+            self.take(Mapped(open_[0], names[0], 0.8, f"the only column of {table.name} is {names[0]}"), table,
+                      required=True)
+            return
+        for name in open_:
+            if any(q.startswith(f"which column is {name!r}") for q in self.questions):
+                continue  # asked already (a label among several 0/1 columns)
+            shown = ", ".join(names[:14]) + (", ..." if len(names) > 14 else "")
+            self.questions.append(f"which column is {name!r} (the default {self.spec.arguments[name]['default']!r} "
+                                  f"is not a column of {table.name})? columns: {shown}; add `{name}: <column>` "
+                                  "under `arguments:` in the front matter")
 
     def adjustment_set(self, name: str, table: FileProfile) -> None:
         """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct
