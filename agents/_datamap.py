@@ -136,6 +136,29 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
     return out
 
 
+_ORDINALS = ("first", "second", "third", "fourth")
+_FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv)"
+#: the text pointing at an input file it does not name: "the attached table", "the second file"
+_POINTED = re.compile(rf"\b(?:the|this|that|my|our)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\s+(?:(?:I|we)\s+)?"
+                      r"(?:provided|attached|supplied|uploaded|enclosed|sent|given|shared)\b|"
+                      rf"\b(?:attached|provided|supplied|uploaded|enclosed)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}\b|"
+                      r"\bthe (first|second|third|fourth|only) (?:file|table)\b", re.I)
+
+
+def _referred(text: str, name: str, profiles: Sequence[FileProfile]) -> bool:
+    """Whether the text points at the file ``name`` without naming it: "the attached table", "the one-column
+    table provided" (any file), "the second file" (the second input, in the order the files were given)."""
+    for match in _POINTED.finditer(text):
+        ordinal = (match.group(1) or "").lower()
+        if ordinal in _ORDINALS:
+            index = _ORDINALS.index(ordinal)
+            if index < len(profiles) and profiles[index].name == name:
+                return True
+        else:
+            return True
+    return False
+
+
 def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str, float]]:
     """Per input file, the roles it may play with the weight of the evidence: the words around its mention in
     the text (0.6), its file name (0.3), its content (a symmetric square matrix is a covariance: 0.5; an array
@@ -195,8 +218,9 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
         confidence = min(1.0, 0.35 + best) if role != "data" else min(1.0, 0.55 + best)
         if runner >= best - 0.1 and runner > 0:  # two files fit as well: not sure which
             confidence = min(confidence, 0.45)
-        if role == "data" and name not in required and not _mentions(text, chosen):
-            continue  # an optional data argument gets a file only when the text names it
+        if role == "data" and name not in required and not (_mentions(text, chosen)
+                                                            or _referred(text, chosen, profiles)):
+            continue  # an optional data argument gets a file only when the text names it or points at it
         evidence = f"{chosen} looks like the {role} ({_why(roles.get(chosen, {}), role)})"
         mapped.append(Mapped(name, chosen, round(confidence, 2), evidence,
                              tuple(f for s, f in scored[1:3] if s > 0)))
@@ -215,9 +239,10 @@ def _why(evidence: Mapping[str, float], role: str) -> str:
 # -- columns ----------------------------------------------------------------------------------------------
 def column_role(name: str, doc: str) -> str:
     """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
-    and documentation."""
-    # whole words: the ``features`` "in the order used by classifier_weights" are no class label
-    lowered = f"{name} {doc.split('. ')[0]}".replace("_", " ").lower()
+    and documentation's first sentence, less what it says in brackets ("Input columns (default: every column
+    except the target)" are features, not the target); whole words, so the ``features`` "in the order used by
+    classifier_weights" are no class label."""
+    lowered = f"{name} {re.sub(r'[(][^()]*[)]', ' ', doc.split('. ')[0])}".replace("_", " ").lower()
     for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
                         ("instruments", ("instrument",)), ("outcome", ("outcome",)),
                         ("label", ("label", "class", r"anomal\w*")), ("prediction", ("prediction",)),

@@ -166,6 +166,9 @@ def _nearest_setting(text: str, start: int, end: int) -> str | None:
     return best[1] if best else None
 
 
+#: a normal distribution as written: N(μ, σ²), N(μ, σ^2), Normal(μ, σ)
+_NORMAL = re.compile(r"(?<![\w])(?:N|𝒩|Normal|Gaussian)\s*\(\s*([-+−]?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*"
+                     r"(?:²|\^\s*2|\*\*\s*2)?\s*\)")
 _PAIR = re.compile(r"(?<![\w.])([-+−]?\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*(\d+(?:\.\d+)?)")
 
 
@@ -192,6 +195,14 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
             clean = clean.replace(name, " ")
         clean = re.sub(r"`[^`]*`|\b[\w-]+\.(?:csv|txt|dat|npz|npy|json|tsv)\b|\[\d+\]|\(\d{4}\)|\bet al\.[^.]*", " ",
                        clean)
+        for normal in _NORMAL.finditer(clean):  # its centre and its width (σ of "σ²"); a zero centre is no setting
+            quantity = _nearest_setting(clean, normal.start(), normal.end())
+            for value in [v for v in (_as_number(normal.group(1)), _as_number(normal.group(2))) if v]:
+                if quantity is not None and (quantity, value) not in seen:
+                    seen.add((quantity, value))
+                    items.append(Requirement(kind="number", text=_quote(sentence), source="rule", quantity=quantity,
+                                             value=value))
+        clean = _NORMAL.sub(lambda m: " " * len(m.group(0)), clean)
         for match in re.finditer(_NUMBER, clean):
             raw = match.group(0)
             left = clean[max(0, match.start() - 50):match.start()]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cmbagent.agents._datamap import (
+    Mapped,
     _content_fits,
     argument_role,
     column_role,
@@ -112,7 +113,7 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 def _number(raw: str, *, fraction: bool = False) -> float | None:
     """A number as prose writes it: ``2,000``, ``1e-6``, ``10⁻⁶``, ``30%`` (0.3 when ``fraction``), ``eight``,
     ``a fifth``; None when ``raw`` is not one."""
-    text = raw.strip().strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()
+    text = " ".join(raw.split()).strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()  # "a\nquarter"
     if text in _WORD_FRACTIONS:
         return _WORD_FRACTIONS[text]
     if text in _WORD_NUMBERS:
@@ -132,11 +133,13 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
 
 
 def _is_fraction(schema: Mapping[str, Any], doc: str = "") -> bool:
-    """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so)."""
+    """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so: "Fraction
+    of ...", "noise on the actions, as a fraction of the action range")."""
     high = schema.get("maximum", schema.get("exclusiveMaximum"))
     return (high is not None and high <= 1) or bool(re.match(r"(?:fraction|share|proportion|ratio|probability)\b",
                                                              doc.strip(), re.I)) or bool(
-        re.search(r"\bin \(0, ?1\)|\be\.g\. 0?\.\d+ for \d+ ?%", doc))  # "in (0, 1)", "e.g. 0.1 for 10%"
+        re.search(r"\bin \(0, ?1\)|\be\.g\. 0?\.\d+ for \d+ ?%", doc)  # "in (0, 1)", "e.g. 0.1 for 10%"
+        or re.search(r"\bas a (?:fraction|share|proportion) of\b", doc, re.I))
 
 
 def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
@@ -199,9 +202,15 @@ def argument_phrases(spec: Any) -> dict[str, Any]:
 
 def column_arguments(spec: Any) -> list[str]:
     """Arguments that name columns of the data: string or string-list arguments whose documentation opens by
-    calling them a column (``Outcome column.``, ``Name of the CSV column that marks ...``)."""
+    calling them a column (``Outcome column.``, ``Name of the CSV column that marks ...``).  A file argument is
+    never one, though its documentation speak of columns (``CSV/TSV with the input columns and the response``)."""
+    from cmbagent.tools.methods import path_arguments
+
+    files = path_arguments(spec.name)
     out = []
     for name, schema in spec.arguments.items():
+        if name in files:
+            continue
         first = spec.argument_docs.get(name, "").split(". ")[0].lower()
         kinds = _types(schema)
         items = [schema.get("items", {})] + [o.get("items", {}) for o in schema.get("anyOf", [])]
@@ -249,6 +258,7 @@ class _Reader:
         self.assumed: dict[str, str] = {}
         self.sentences = sentences(text)
         self.lowered = text.lower()
+        self.spent: list[tuple[int, int]] = []  # where the text gave a value already read for an argument
 
     def record(self, name: str, value: Any, quote: str, *, relation: Literal["equals", "excludes"] = "equals",
                confidence: float = 0.95) -> None:
@@ -283,23 +293,32 @@ class _Reader:
         if name in column_arguments(self.spec) and columns and value not in columns:
             return False  # "outcome: grain yield" describes the column; it does not name it
         self.record(name, value, self.sentence_of(match.start()))
+        self.spent.append(match.span(1))
         return True
 
     def cued(self, name: str, schema: Mapping[str, Any]) -> bool:
         """A value the method's (or its field's) phrases capture ("(\\d+) labelled anomalies", "first (\\w+) of
         the chain"), cast to the argument's type (words and percentages as numbers); a boolean argument is
-        set by a phrase without a group ("sample H0 as a parameter")."""
+        set by a phrase without a group ("sample H0 as a parameter"), and a ``(pattern, value)`` pair sets its
+        value ("standard-normal priors" is a prior width of 1).  A column argument takes a capture only as a
+        column of the data (:meth:`column_of`); a number already read for another argument is not read again."""
         declared = self.phrases.get(name)
         patterns = list(declared) if isinstance(declared, tuple) else []
         patterns += _GENERIC_CUES.get(name, ())
         kinds = _types(schema)
         fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
-        for pattern in patterns:
+        is_column = name in column_arguments(self.spec)
+        for entry in patterns:
+            pattern, fixed = entry if isinstance(entry, tuple) else (entry, None)
             compiled = re.compile(pattern, re.I)
-            if compiled.groups == 0 and "boolean" in kinds:
-                match = next((m for m in compiled.finditer(self.text) if not _negated(self.text, m.start())), None)
+            if compiled.groups == 0 and ("boolean" in kinds or fixed is not None):
+                match = next((m for m in compiled.finditer(self.text) if not _negated(self.text, m.start())
+                              and not (fixed is not None and self.spent_at(m.span()))), None)
                 if match is not None:
-                    self.record(name, True, self.sentence_of(match.start()), confidence=0.85)
+                    self.record(name, True if fixed is None else _cast(str(fixed), kinds),
+                                self.sentence_of(match.start()), confidence=0.85)
+                    if fixed is not None:
+                        self.spent.append(match.span())
                     return True
                 continue
             if compiled.groups != 1:
@@ -307,11 +326,20 @@ class _Reader:
             for match in compiled.finditer(self.text):
                 if re.fullmatch(r"\d[,.]", self.text[max(0, match.start(1) - 2):match.start(1)]):
                     continue  # the capture begins inside a number ("000" of "2,000")
-                value = _cast(match.group(1), kinds, fraction=fraction)
-                if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
-                    value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1)) if p.strip(" `'\"")]
-                if value not in (None, []) and self.names_columns(name, value) and not _negated(self.text, match.start()):
+                if _negated(self.text, match.start()) or self.spent_at(match.span(1)):
+                    continue
+                if is_column and "array" not in kinds:
+                    value = self.column_of(match.group(1))
+                else:
+                    value = _cast(match.group(1), kinds, fraction=fraction)
+                    if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
+                        value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1))
+                                 if p.strip(" `'\"")]
+                    if value == [] or (value is not None and not self.names_columns(name, value)):
+                        value = None
+                if value is not None:
                     self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
+                    self.spent.append(match.span(1))
                     return True
         return False
 
@@ -323,6 +351,25 @@ class _Reader:
         if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
             return True
         return all(v in columns for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+
+    def spent_at(self, span: tuple[int, int]) -> bool:
+        """Whether the text at ``span`` was already read as another argument's value ("32 importance samples"
+        sets the importance samples, not also the samples drawn)."""
+        return any(a < span[1] and span[0] < b for a, b in self.spent)
+
+    def column_of(self, words: str) -> str | None:
+        """The column of the data that captured words name: the column itself ("`flux`"), or words that read as
+        exactly one column ("the test heights" as ``height_m``); None when no data are known or it is unclear."""
+        from cmbagent.agents._datamap import match_phrase
+
+        columns = self.table_columns()
+        words = words.strip(" `'\"")
+        if words in columns:
+            return words
+        ranked = sorted(((match_phrase(words, c), c) for c in columns), reverse=True)
+        if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.6):
+            return ranked[0][1]
+        return None
 
     def named(self, name: str, schema: Mapping[str, Any]) -> bool:
         """A number the prose gives after the argument's own words ("width 4 and depth 1", "latencies 1 and 2",
@@ -345,14 +392,15 @@ class _Reader:
         # a number that is not the start of a range or a choice ("depth 1–3", "width 4 or 8": no single value)
         number = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
                   r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)")
-        found: dict[str, tuple[Any, int]] = {}
+        found: dict[str, tuple[Any, int, tuple[int, int]]] = {}
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
             span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
             pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b)?\s*\[?\s*(?:"
                        rf"{span}|({_NUMBER}(?:{join}{_NUMBER})*))(?!\w|\.\d)")
             for match in re.finditer(pattern, self.text, re.I):
-                if _negated(self.text, match.start()):
+                numbers = (match.start(1), match.end(2)) if match.group(1) else match.span(3)
+                if _negated(self.text, match.start()) or self.spent_at(numbers):
                     continue
                 if match.group(1):
                     lo, hi = int(match.group(1)), int(match.group(2))
@@ -362,7 +410,7 @@ class _Reader:
                     cast = [_cast(r, item_kinds) for r in raw]
                     value = cast if all(c is not None for c in cast) else None
                 if value:
-                    found.setdefault(repr(value), (value, match.start()))
+                    found.setdefault(repr(value), (value, match.start(), numbers))
         else:
             count = words != name  # n_layers: "2 layers" or "layers: 2", while "layer 0" names one of them
             plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
@@ -372,12 +420,13 @@ class _Reader:
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
                     cast_value = _cast(match.group(1).replace(",", ""), kinds)
-                    if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()):
+                    if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()) \
+                            or self.spent_at(match.span(1)):
                         continue
                     low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
                     if (low is not None and cast_value < low) or (high is not None and cast_value > high):
                         continue
-                    found.setdefault(repr(cast_value), (cast_value, match.start()))
+                    found.setdefault(repr(cast_value), (cast_value, match.start(), match.span(1)))
         if not found:
             return False
         if len(found) > 1:
@@ -385,14 +434,17 @@ class _Reader:
             self.notes.append(f"the text gives several values of {name!r} ({shown}); the offline backend used the "
                               f"method's default — add `{name}: <value>` under `arguments:` in the front matter")
             return False
-        value, start = next(iter(found.values()))
+        value, start, numbers = next(iter(found.values()))
         self.record(name, value, self.sentence_of(start))
+        self.spent.append(numbers)
         return True
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
         and a note names the others), else one named in the text; several names and no phrase: a note.  A
-        numeric argument may be described the same way (values -> patterns: "a clean unlabelled set" -> 0)."""
+        numeric argument may be described the same way (values -> patterns: "a clean unlabelled set" -> 0).  When
+        the phrases declare every value, they alone are read (a bare "random" in "answers at random" does not
+        choose ``selection='random'``); a free string (a gymnasium id) the phrases describe twice is a note."""
         declared = self.phrases.get(name)
         numeric = isinstance(declared, dict) and bool(_types(schema) & {"integer", "number"})  # "clean" -> 0
         if not (_choices(schema) or "string" in _types(schema) or numeric):
@@ -407,6 +459,11 @@ class _Reader:
                     break
         if hits:
             value, start = next(iter(hits.items()))
+            if len(hits) > 1 and not _choices(schema):  # free strings (gymnasium ids) have no order of precedence
+                self.notes.append(f"the text names several values of {name!r} ({', '.join(hits)}); the offline "
+                                  f"backend used the method's default — add `{name}: <one of {', '.join(hits)}>` "
+                                  "under `arguments:` in the front matter")
+                return False
             if len(hits) > 1:
                 self.notes.append(f"the text describes several values of {name!r} ({', '.join(hits)}); the offline "
                                   f"backend used {value!r} — if that is wrong add `{name}: <value>` under "
@@ -414,6 +471,8 @@ class _Reader:
             self.record(name, value, self.sentence_of(start))
             return True
         choices = [c for c in _choices(schema) if isinstance(c, str) and c != "auto"]
+        if choices and isinstance(declared, dict) and set(choices) <= set(declared):
+            return False  # phrases for every value say how each is written: a bare "random" is not one of them
         normed = _norm(self.text)
         spans: list[tuple[int, int]] = []
         found: dict[str, int] = {}
@@ -446,18 +505,21 @@ class _Reader:
         """A list argument whose items are choices (``baselines``, ``strategies``, ``environments``): every
         choice the phrases (value -> patterns) or the choice's own words name, in the order the text names
         them ("compare with an isolation forest and XGBOD" -> ``["iforest", "xgbod"]``); "only" keeps them,
-        "all" takes every choice."""
+        "all" takes every choice.  A list of free strings (gymnasium ids, group generators) takes the values its
+        phrases declare."""
         items: dict[str, Any] = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
         declared = self.phrases.get(name)
         values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
-        if not values and items.get("type") == "string" and isinstance(declared, dict):
-            values = list(declared)  # the choices are only documented ("from iforest, xgbod, devnet"): the phrases' keys
+        free = not values and items.get("type") == "string" and isinstance(declared, dict)
+        if free and isinstance(declared, dict):  # a list of free strings (gymnasium ids): the values its phrases
+            values = list(declared)  # declare, each as written out or in its phrases' words (not "mountain car"
+            # in "continuous mountain car")
         if "array" not in _types(schema) or not values:
             return False
         found: dict[str, int] = {}
         for value in values:
             patterns = list(declared.get(value, ())) if isinstance(declared, dict) else []
-            patterns += [_words_pattern(value)]
+            patterns += [rf"(?<![\w-]){re.escape(value)}(?![\w-])" if free else _words_pattern(value)]
             for pattern in patterns:
                 match = next((m for m in re.finditer(pattern, self.text, re.I) if not _negated(self.text, m.start())),
                              None)
@@ -543,7 +605,8 @@ class _Reader:
     def declared_cues(self, name: str) -> list[str]:
         """The patterns without a group the method's or its field's phrases give ``name``."""
         declared = self.phrases.get(name)
-        return [p for p in declared if re.compile(p).groups == 0] if isinstance(declared, tuple) else []
+        return [p for p in declared if isinstance(p, str) and re.compile(p).groups == 0] \
+            if isinstance(declared, tuple) else []
 
     def cues(self, name: str) -> list[str]:
         patterns = self.declared_cues(name)
@@ -709,6 +772,7 @@ class _Reader:
                 self.questions.append(f"which column is {name!r}? the table has several 0/1 columns "
                                       f"({', '.join(binary_columns[:6])}); add `{name}: <column>` under "
                                       "`arguments:` in the front matter")
+        self.absent_defaults(col_args, table)
         for name in col_args:
             if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
                 continue  # the front matter's list stands
@@ -726,6 +790,28 @@ class _Reader:
                     continue
                 self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
             self.take(item, table, required=name in self.spec.required)
+
+    def absent_defaults(self, col_args: Sequence[str], table: FileProfile) -> None:
+        """A column argument still at a default the method's table does not have (``target='y'`` for a table
+        of ``depth_cm`` and ``temperature_c``) cannot run as it stands: the only column of a one-column table
+        is it, otherwise it is a question."""
+        if table.name not in self.args.values():
+            return  # the method does not read this table
+        names = table.column_names
+        open_ = [n for n in col_args if n not in self.args and "array" not in _types(self.spec.arguments[n])
+                 and isinstance(self.spec.arguments[n].get("default"), str)
+                 and self.spec.arguments[n]["default"] not in names]
+        if len(open_) == 1 and len(names) == 1:
+            self.take(Mapped(open_[0], names[0], 0.8, f"the only column of {table.name} is {names[0]}"), table,
+                      required=True)
+            return
+        for name in open_:
+            if any(q.startswith(f"which column is {name!r}") for q in self.questions):
+                continue  # asked already (a label among several 0/1 columns)
+            shown = ", ".join(names[:14]) + (", ..." if len(names) > 14 else "")
+            self.questions.append(f"which column is {name!r} (the default {self.spec.arguments[name]['default']!r} "
+                                  f"is not a column of {table.name})? columns: {shown}; add `{name}: <column>` "
+                                  "under `arguments:` in the front matter")
 
     def adjustment_set(self, name: str, table: FileProfile) -> None:
         """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct
@@ -801,10 +887,15 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
                                                    method=method, argument=name, value=value))
     col_args = column_arguments(spec)
     taken: set[str] = {v for k, v in given.items() if k in col_args and isinstance(v, str)}
-    for name, schema in spec.arguments.items():
-        if name in reader.args or (name in _BOOKKEEPING and name not in _GENERIC_CUES) or name in reader.paths:
-            continue  # file arguments come from the run's input files
-        if reader.explicit(name, schema) or reader.cued(name, schema) or reader.named(name, schema):
+    # file arguments come from the run's input files; the words written for an argument (its name and a value,
+    # its phrases) read their numbers first, so that "32 importance samples" is not also 32 samples drawn
+    todo = [name for name in spec.arguments if name not in reader.args and name not in reader.paths
+            and (name not in _BOOKKEEPING or name in _GENERIC_CUES)]
+    todo = [name for name in todo if not (reader.explicit(name, spec.arguments[name])
+                                          or reader.cued(name, spec.arguments[name]))]
+    for name in todo:
+        schema = spec.arguments[name]
+        if reader.named(name, schema):
             continue
         if name == "priors" and reader.priors(name):
             continue
