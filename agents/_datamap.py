@@ -36,8 +36,9 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "instruments": r"\binstrument",
     "chain": r"\bchains?\b|posterior samples|mcmc samples",
     "labels": r"\blabels? (?:file|table)\b|concept labels",
-    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|\b(?:each|every|per)[- ]adapter\b|"
-               r"\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?(?:each|every)\b",
+    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
+               r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"
+               r"(?:each|every)\b",
     "needles": r"\bneedles?\b",
     "haystack": r"\bhaystack\b|background text",
     "code": r"\blog[_ ]?prob|\bdensity function\b|python file",

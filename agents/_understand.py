@@ -313,6 +313,7 @@ class _Reader:
             for match in compiled.finditer(self.text):
                 if _negated(self.text, match.start()):
                     continue
+                value: Any
                 if parts:
                     value = _pairs(match.group(1), parts.groups())
                 elif "count" in compiled.groupindex:
@@ -326,8 +327,9 @@ class _Reader:
                 if re.search(r"\d", match.group(1)):
                     unread = unread or match.group(1)
         if unread is not None:
-            self.questions.append(f"the text gives {name!r} as “{clip_quote(unread, 80)}”, which the offline backend "
-                                  f"could not read; add `{name}: <value>` under `arguments:` in the front matter")
+            self.questions.append(f"the text gives {name!r} as “{clip_quote(unread, 80)}”, which the offline "
+                                  f"backend could not read; add `{name}: <value>` under `arguments:` in the front "
+                                  "matter")
         return False
 
     def named(self, name: str, schema: Mapping[str, Any]) -> bool:
