@@ -185,6 +185,17 @@ def test_timesteps_and_edits_of_a_stream() -> None:
     assert (read["n_timesteps"], read["edits_per_step"]) == (7, 30)
 
 
+def test_a_stream_written_as_timesteps_times_edits() -> None:
+    read = _read(KES, "Run 4 timesteps × 12 fact edits through the three strategies.")
+    assert (read["n_timesteps"], read["edits_per_step"]) == (4, 12)
+
+
+def test_prior_facts_about_people_and_a_total_that_is_a_question() -> None:
+    assert _read(KES, "Pretrain on 90 prior facts about people first.")["n_base"] == 90
+    text = "Pretrain on 200 background facts first."  # the total includes the place facts: not the argument
+    assert "n_base" not in _read(KES, text) and any("n_base" in q for q in _questions(KES, text))
+
+
 def test_a_total_is_not_edits_per_step() -> None:
     assert "edits_per_step" not in _read(KES, "The stream holds 200 edits in total.")
 
@@ -238,6 +249,15 @@ def test_the_adapted_matrix(text: str, d: int, k: int) -> None:
     assert (read["d"], read["k"]) == (d, k)
 
 
+@pytest.mark.parametrize(("text", "rank"), [
+    ("Generate 1800 rank-5 adapters.", 5),
+    ("Use adapters of rank 1 only.", 1),
+    ("Set the LoRA rank r = 6.", 6),
+])
+def test_the_adapters_rank(text: str, rank: int) -> None:
+    assert _read(LORA, text)["rank"] == rank
+
+
 def test_a_factor_shape_is_not_the_adapted_matrix() -> None:
     read = _read(LORA, "The LoRA factor matrix A of shape 2 × 16 is small.")
     assert "d" not in read and "k" not in read
@@ -288,6 +308,21 @@ def test_literal_controls_asked_or_left_out(text: str, literal: bool) -> None:
     assert _read(NOLIMA, text)["literal_controls"] is literal
 
 
+def test_a_span_of_lengths_is_a_question() -> None:
+    text = "Score haystacks from 500 to 16K tokens."  # which lengths between is not said
+    assert "lengths" not in _read(NOLIMA, text) and any("lengths" in q for q in _questions(NOLIMA, text))
+
+
+def test_saving_the_items() -> None:
+    assert _read(NOLIMA, "Save the benchmark's items for a later model.")["save_items"] is True
+    assert "save_items" not in _read(NOLIMA, "Do not save the items.")
+
+
+def test_phrases_across_a_wrapped_line() -> None:
+    text = "Score the latent questions and\nthe literal controls, at 1K and\n2K tokens."
+    assert _read(NOLIMA, text) == {"literal_controls": True, "lengths": [1000, 2000]}
+
+
 def test_literal_controls_left_unsaid() -> None:
     assert "literal_controls" not in _read(NOLIMA, "Run the BM25 baseline on the default needles.")
 
@@ -315,6 +350,25 @@ def test_adding_a_loss_is_not_addition() -> None:
 ])
 def test_the_largest_operand(text: str, largest: int) -> None:
     assert _read(NTL, text)["max_operand"] == largest
+
+
+def test_an_exclusive_bound_is_a_question() -> None:
+    text = "Add two numbers below 1000."  # 999, which the patterns do not compute
+    assert "max_operand" not in _read(NTL, text) and any("max_operand" in q for q in _questions(NTL, text))
+
+
+@pytest.mark.parametrize(("method", "text", "width"), [
+    (NTL, "A small transformer (3 layers, width 48).", 48),
+    (JOLA, "Use d_model = 96 for the toy model.", 96),
+    (NTL, "Train a 16-dimensional model.", 16),
+])
+def test_the_width_of_a_small_model(method: str, text: str, width: int) -> None:
+    assert _read(method, text)["d_model"] == width
+
+
+def test_the_layers_of_the_arithmetic_transformer() -> None:
+    assert _read(NTL, "A small transformer (3 layers, width 48).")["n_layers"] == 3
+    assert "n_layers" not in _read(NTL, "The loss acts on the last of the layers only.")
 
 
 def test_an_answer_bound_is_not_the_operand_bound() -> None:
