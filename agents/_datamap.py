@@ -36,13 +36,17 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "instruments": r"\binstrument",
     "chain": r"\bchains?\b|posterior samples|mcmc samples",
     "labels": r"\blabels? (?:file|table)\b|concept labels",
-    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter",
+    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
+               r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"
+               r"(?:each|every)\b",
     "needles": r"\bneedles?\b",
     "haystack": r"\bhaystack\b|background text",
     "code": r"\blog[_ ]?prob|\bdensity function\b|python file",
     "adapters": r"\badapters?\b",
 }
 _ROLE_PATTERNS = {role: re.compile(p, re.I) for role, p in FILE_ROLE_WORDS.items()}
+#: roles a file's own name gives it, besides the words above ("shape_labels.csv" holds labels)
+_NAME_ROLES = {"labels": re.compile(r"\blabels?\b", re.I), "targets": re.compile(r"\btargets?\b", re.I)}
 
 #: words that say which column plays an argument's role ("cue"), per kind of column argument
 COLUMN_CUES: dict[str, str] = {
@@ -177,7 +181,8 @@ def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str
                 found[role] = max(found.get(role, 0.0), weight)
         readable = re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0])
         for role, pattern in _ROLE_PATTERNS.items():
-            if pattern.search(readable) or pattern.search(base):
+            if pattern.search(readable) or pattern.search(base) or (role in _NAME_ROLES
+                                                                   and _NAME_ROLES[role].search(readable)):
                 found[role] = found.get(role, 0.0) + 0.3
         if profile.covariance_like:
             found["covariance"] = found.get("covariance", 0.0) + 0.5

@@ -112,12 +112,14 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 def _number(raw: str, *, fraction: bool = False) -> float | None:
     """A number as prose writes it: ``2,000``, ``1e-6``, ``10⁻⁶``, ``30%`` (0.3 when ``fraction``), ``eight``,
-    ``a fifth``; None when ``raw`` is not one."""
+    ``a fifth``, ``16K`` (thousands, as context lengths are written); None when ``raw`` is not one."""
     text = " ".join(raw.split()).strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()  # "a\nquarter"
     if text in _WORD_FRACTIONS:
         return _WORD_FRACTIONS[text]
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
+    if re.fullmatch(r"\d+(?:\.\d+)?\s?k", text):
+        return float(text[:-1]) * 1000.0
     power = re.fullmatch(r"10(?:\^|\*\*)\{?([-+]?\d+)\}?", text) or (
         re.fullmatch(r"10([-+]?\d+)", text.translate(_SUPERSCRIPT)) if text != text.translate(_SUPERSCRIPT) else None)
     if power:
@@ -147,6 +149,9 @@ def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
     if "boolean" in kinds and raw.lower() in {"true", "false", "yes", "no"}:
         return raw.lower() in {"true", "yes"}
     if "array" in kinds:
+        span = re.fullmatch(r"(\d+)\s*(?:–|—|-|…|\.\.\.?|\bto\b|\bthrough\b)\s*(\d+)", raw)
+        if span and 0 <= int(span.group(2)) - int(span.group(1)) <= 1000:  # "0 to 4", "0–4": every integer
+            return list(range(int(span.group(1)), int(span.group(2)) + 1))
         parts = [p for p in re.split(r"\s*(?:,|\band\b|\bor\b|;|/)\s*", raw) if p.strip()]
         values = [_number(p, fraction=fraction) for p in parts]
         if parts and all(v is not None for v in values):
@@ -166,6 +171,28 @@ def _string_items(schema: Mapping[str, Any]) -> bool:
     """A list of strings (names)."""
     items = [schema.get("items") or {}] + [o.get("items") or {} for o in schema.get("anyOf", [])]
     return "array" in _types(schema) and any(i.get("type") == "string" for i in items)
+
+
+def _pairs(raw: str, parts: Sequence[str]) -> list[list[int]] | None:
+    """Integer pairs whose parts are named ``parts`` (``("layer", "head")``), as prose lists them: "(0, 2) and
+    (2, 1)" in that order, "L0H2", or each part by its word in any order ("head 2 of layer 0 and head 1 of
+    layer 2"); None when a pair is left incomplete ("layers 0 and 2, heads 2 and 1" is not read)."""
+    tuples = re.findall(r"[(\[]\s*(\d+)\s*,\s*(\d+)\s*[)\]]", raw)
+    first, second = (p.lower() for p in parts)
+    tuples = tuples or re.findall(rf"(?<![A-Za-z]){first[0]}(\d+)\s*[.:/-]?\s*{second[0]}(\d+)\b", raw, re.I)
+    if tuples:
+        return [[int(a), int(b)] for a, b in tuples]
+    pairs: list[list[int]] = []
+    current: dict[str, int] = {}
+    for match in re.finditer(rf"\b({first}|{second})\s*(?:=|:|#|no\.)?\s*(\d+)\b", raw, re.I):
+        part = match.group(1).lower()
+        if part in current:
+            return None
+        current[part] = int(match.group(2))
+        if len(current) == 2:
+            pairs.append([current[first], current[second]])
+            current = {}
+    return pairs if pairs and not current else None
 
 
 def _negated(text: str, start: int) -> bool:
@@ -301,13 +328,19 @@ class _Reader:
         the chain"), cast to the argument's type (words and percentages as numbers); a boolean argument is
         set by a phrase without a group ("sample H0 as a parameter"), and a ``(pattern, value)`` pair sets its
         value ("standard-normal priors" is a prior width of 1).  A column argument takes a capture only as a
-        column of the data (:meth:`column_of`); a number already read for another argument is not read again."""
+        column of the data (:meth:`column_of`); a number already read for another argument is not read again.
+        A group named ``count`` gives a list of that many integers from 0 ("five seeds" -> [0, …, 4]); a list
+        of pairs whose documentation names their parts ("[layer, head] pairs") is read from those words
+        (:func:`_pairs`).  A phrase whose captured value has digits but cannot be read is a question, never a
+        silent default."""
         declared = self.phrases.get(name)
         patterns = list(declared) if isinstance(declared, tuple) else []
         patterns += _GENERIC_CUES.get(name, ())
         kinds = _types(schema)
         fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
         is_column = name in column_arguments(self.spec)
+        parts = re.search(r"\[(\w+),\s*(\w+)\]\s+pairs", self.spec.argument_docs.get(name, ""))
+        unread = None
         for entry in patterns:
             pattern, fixed = entry if isinstance(entry, tuple) else (entry, None)
             compiled = re.compile(pattern, re.I)
@@ -328,7 +361,13 @@ class _Reader:
                     continue  # the capture begins inside a number ("000" of "2,000")
                 if _negated(self.text, match.start()) or self.spent_at(match.span(1)):
                     continue
-                if is_column and "array" not in kinds:
+                value: Any
+                if parts:
+                    value = _pairs(match.group(1), parts.groups())
+                elif "count" in compiled.groupindex:
+                    count = _cast(match.group(1), {"integer"})
+                    value = list(range(count)) if isinstance(count, int) and 0 < count <= 1000 else None
+                elif is_column and "array" not in kinds:
                     value = self.column_of(match.group(1))
                 else:
                     value = _cast(match.group(1), kinds, fraction=fraction)
@@ -341,6 +380,12 @@ class _Reader:
                     self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
                     self.spent.append(match.span(1))
                     return True
+                if re.search(r"\d", match.group(1)):
+                    unread = unread or match.group(1)
+        if unread is not None:
+            self.questions.append(f"the text gives {name!r} as “{clip_quote(unread, 80)}”, which the offline "
+                                  f"backend could not read; add `{name}: <value>` under `arguments:` in the front "
+                                  "matter")
         return False
 
     def names_columns(self, name: str, value: Any) -> bool:
@@ -416,7 +461,9 @@ class _Reader:
             plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
             patterns = [rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}"]
             if plural or count:  # a count: "3 instances", "50 epochs"
-                patterns.append(rf"(?<!-){number}\s+(?:[A-Za-z][\w-]*\s+)?{forms}\b")  # "1500 rank-3 adapters"
+                # "1500 rank-3 adapters", but not "head 4 of layer 3"
+                patterns.append(rf"(?<!-){number}\s+(?:(?!(?:of|in|on|at|for|per|from|to|by)\b)[A-Za-z][\w-]*\s+)?"
+                                rf"{forms}\b")
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
                     cast_value = _cast(match.group(1).replace(",", ""), kinds)
@@ -441,13 +488,16 @@ class _Reader:
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
-        and a note names the others), else one named in the text; several names and no phrase: a note.  A
-        numeric argument may be described the same way (values -> patterns: "a clean unlabelled set" -> 0).  When
-        the phrases declare every value, they alone are read (a bare "random" in "answers at random" does not
-        choose ``selection='random'``); a free string (a gymnasium id) the phrases describe twice is a note."""
+        and a note names the others; a boolean's phrases map True and False), else one named in the text (a
+        name of three letters or fewer only in capitals or backticks: "MSE", not the word "was"); several names
+        and no phrase: a note.  A numeric argument may be described the same way (values -> patterns: "a clean
+        unlabelled set" -> 0).  When the phrases declare every value, they alone are read (a bare "random" in
+        "answers at random" does not choose ``selection='random'``); a free string (a gymnasium id) the phrases
+        describe twice is a note."""
         declared = self.phrases.get(name)
         numeric = isinstance(declared, dict) and bool(_types(schema) & {"integer", "number"})  # "clean" -> 0
-        if not (_choices(schema) or "string" in _types(schema) or numeric):
+        boolean = "boolean" in _types(schema) and isinstance(declared, dict)
+        if not (_choices(schema) or "string" in _types(schema) or numeric or boolean):
             return False  # a mapping of phrases for a mapping argument (priors) names keys, not values
         hits: dict[Any, int] = {}
         for value, patterns in (declared.items() if isinstance(declared, dict) else ()):
@@ -465,7 +515,8 @@ class _Reader:
                                   "under `arguments:` in the front matter")
                 return False
             if len(hits) > 1:
-                self.notes.append(f"the text describes several values of {name!r} ({', '.join(hits)}); the offline "
+                shown = ", ".join(map(str, hits))
+                self.notes.append(f"the text describes several values of {name!r} ({shown}); the offline "
                                   f"backend used {value!r} — if that is wrong add `{name}: <value>` under "
                                   "`arguments:` in the front matter")
             self.record(name, value, self.sentence_of(start))
@@ -481,6 +532,9 @@ class _Reader:
                 if any(a <= match.start() and match.end() <= b for a, b in spans):
                     continue
                 spans.append((match.start(), match.end()))
+                ticked = self.text[max(0, match.start() - 1):match.start()] == "`"
+                if len(choice) <= 3 and not (self.text[match.start():match.end()].isupper() or ticked):
+                    continue  # "was" and "add" in running prose are words, not the choices `was` and ADD
                 if not _negated(normed, match.start()):
                     found.setdefault(choice, match.start())
         if not found:  # the choice's words ("mountain car" for MountainCarContinuous-v0, "logistic" for logistic)
@@ -512,8 +566,8 @@ class _Reader:
         values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
         free = not values and items.get("type") == "string" and isinstance(declared, dict)
         if free and isinstance(declared, dict):  # a list of free strings (gymnasium ids): the values its phrases
-            values = list(declared)  # declare, each as written out or in its phrases' words (not "mountain car"
-            # in "continuous mountain car")
+            values = [str(v) for v in declared]  # declare, each as written out or in its phrases' words (not
+            # "mountain car" in "continuous mountain car")
         if "array" not in _types(schema) or not values:
             return False
         found: dict[str, int] = {}
