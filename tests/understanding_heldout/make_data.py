@@ -223,15 +223,15 @@ def cosmic_shear_chain(out: Path) -> Truths:
 
 @writer
 def bearing_vibration(out: Path) -> Truths:
-    """Vibration features of 1500 bearings; 4% are faulty (heavier tails, higher crest factor)."""
+    """Vibration features of 1500 bearings; 4% are faulty (somewhat heavier tails, higher crest factor)."""
     rng = np.random.default_rng(2108)
     n = 1500
     fault = (rng.uniform(size=n) < 0.04).astype(int)
-    rms = rng.lognormal(-0.5, 0.2, n) * (1 + 0.6 * fault)
-    kurt = 3 + rng.gamma(2.0, 0.3, n) + fault * rng.gamma(4.0, 1.0, n)
-    crest = 3.5 + rng.normal(0, 0.4, n) + 1.8 * fault
-    peak = rng.normal(120, 15, n) + fault * rng.choice([-40.0, 60.0], n)
-    temp = rng.normal(48, 4, n) + 5 * fault
+    rms = rng.lognormal(-0.5, 0.2, n) * (1 + 0.2 * fault)
+    kurt = 3 + rng.gamma(2.0, 0.3, n) + fault * rng.gamma(1.5, 0.5, n)
+    crest = 3.5 + rng.normal(0, 0.4, n) + 0.5 * fault
+    peak = rng.normal(120, 15, n) + fault * rng.choice([-15.0, 20.0], n)
+    temp = rng.normal(48, 4, n) + 2 * fault
     table(out / "bearing_vibration_features.csv", {
         "rms_g": rms, "kurtosis": kurt, "crest_factor": crest, "peak_freq_hz": peak, "temp_c": temp,
         "fault_flag": fault}, {"rms_g": ".4f", "kurtosis": ".3f", "crest_factor": ".3f", "peak_freq_hz": ".1f",
@@ -386,12 +386,15 @@ def patch_embeddings(out: Path) -> Truths:
 
 @writer
 def cabinet_changes(out: Path) -> Truths:
-    """Four rounds of fictional ministerial reshuffles: who holds which portfolio, one edit per row."""
+    """Four rounds of fictional ministerial reshuffles: who holds which portfolio, one edit per row, each with a
+    fact that must not change (the country's capital)."""
     rng = np.random.default_rng(2116)
     countries = ["Norland", "Vesteria", "Kallmark", "Oridia", "Tessaly"]
     posts = ["minister of fisheries", "minister of culture", "minister of transport"]
     first = ["Ilse", "Tomas", "Mirela", "Aksel", "Renata", "Jonas", "Petra", "Luka", "Sanna", "Oskar", "Vera"]
     last = ["Varga", "Lindqvist", "Moreau", "Halloran", "Brandt", "Okafor", "Sato", "Novak", "Reyes", "Kerr"]
+    capitals = {"Norland": "Skarvik", "Vesteria": "Almont", "Kallmark": "Dunholt", "Oridia": "Peravel",
+                "Tessaly": "Mirenne"}
     records = []
     for step in range(1, 5):
         for c in countries:
@@ -401,7 +404,8 @@ def cabinet_changes(out: Path) -> Truths:
                 who = f"{rng.choice(first)} {rng.choice(last)}"
                 records.append({"timestep": step, "subject": c, "relation": p,
                                 "prompt": f"The {p} of {c} is", "object": who,
-                                "rephrase": f"Who serves as {c}'s {p}? The answer is"})
+                                "rephrase": f"Who serves as {c}'s {p}? The answer is",
+                                "locality_prompt": f"The capital of {c} is", "locality_answer": capitals[c]})
     table(out / "cabinet_changes.csv", {k: [r[k] for r in records] for k in records[0]})
     return {"edits": len(records)}
 
