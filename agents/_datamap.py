@@ -314,8 +314,9 @@ def _named(clause: str, column: str) -> bool:
 
 
 def sentences(text: str) -> list[str]:
-    """The text cut into sentences and list items (a decimal point does not end a sentence)."""
-    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ-])|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
+    """The text cut into sentences and list items (a decimal point, "et al." and "e.g." end no sentence)."""
+    parts = re.split(r"(?<=[.!?;])(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)\s+(?=[A-Z(*`\"'ΩΛ-])"
+                     r"|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
     return [p.strip() for p in parts if p and p.strip()]
 
 

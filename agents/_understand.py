@@ -721,11 +721,13 @@ class _Reader:
                     mentions = [m for m in mentions if self.fits(name, m[1])]
                 leave = _LEAVE_OUT.search(clause)
                 if leave:  # what follows the negation is left out; what comes before it ("`black`, ..., not
-                    # having a degree") stands, unless the cue itself is negated ("do not adjust for `x`")
-                    if is_list and (out := [m for m in mentions if m[0] >= leave.start()]):
+                    # having a degree") stands, unless the cue itself is negated: then every column of the clause
+                    # is left out ("do not adjust for `x`", "`mu0` and `mu1` must not be used as covariates")
+                    negated_cue = cue.start() >= leave.start()
+                    if is_list and (out := [m for m in mentions if negated_cue or m[0] >= leave.start()]):
                         excluded += [c for _, c, _ in out if c not in excluded]
                         quotes["out"].append(sentence)
-                    if cue.start() >= leave.start():
+                    if negated_cue:
                         continue
                     mentions = [m for m in mentions if m[0] < leave.start()]
                 if is_list and re.search(r"\b(?:all|every|the)\s+(?:other|remaining)\s+columns?\b", clause, re.I):
