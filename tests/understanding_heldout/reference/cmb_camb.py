@@ -8,9 +8,9 @@ neutrino of 0.06 eV and N_eff = 3.046 — the convention CAMB's own defaults and
 - ``h0_from_theta``: the H0 CAMB solves for at fixed 100 θ_MC with CPL dark energy (PPF, which lets w cross −1)
   and a stated N_eff.
 - ``dl_tt``: lensed D_ℓ^TT in μK² at one multipole.  Linear lensing at lens_potential_accuracy 0 keeps one
-  call to a few seconds; at ℓ = 1000 it differs from HMcode lensing at lens_potential_accuracy 1 by 0.02%
-  (1034.68 against 1034.86 μK² for the tensor task), a tenth of the answer's tolerance.  Tensors add
-  nothing to TT at ℓ = 1000, so they are left out.
+  call to a few seconds; at ℓ = 1000 it differs from HMcode (mead2020) lensing at lens_potential_accuracy 1
+  by 0.01% (1034.68 against 1034.76 μK² for the tensor task, CAMB 2.0.5), far inside the answer's 0.25%
+  tolerance.  Tensors add nothing visible to TT at ℓ = 1000, so they are left out.
 """
 
 from __future__ import annotations
