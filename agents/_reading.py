@@ -115,6 +115,12 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             arguments = ", ".join(n for n in spec.arguments if n != "output_dir")
             out.append(f"the task names {item.file} (as the {item.role}), which no argument of {method} takes "
                        f"({arguments}); say which argument should read it, or remove it from the task")
+    asked = " ".join(out)
+    for name in understood.unplaced:  # an input the run was given but would not read
+        if name not in placed and name not in asked:
+            arguments = ", ".join(n for n in spec.arguments if n != "output_dir")
+            out.append(f"the task gives {name}, which no argument of {method} was read to take ({arguments}); "
+                       f"say which argument should read it, or leave it out of the task")
     out += unread_arguments(spec, understood, text, used)
     return out
 
