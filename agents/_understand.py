@@ -735,6 +735,10 @@ class _Reader:
                 # a column named like the cue word itself ("average treatment effect") is not a mention
                 mentions = [m for m in self.column_mentions(clause, columns)
                             if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
+                inside = next((p for p in re.finditer(r"\([^()]*\)", clause)
+                               if p.start() < cue.start() < p.end()), None)
+                if inside is not None:  # a cue inside brackets names what they hold ("(retest column `x`)")
+                    mentions = [m for m in mentions if inside.start() < m[0] < inside.end()]
                 if not is_list:  # a column whose content cannot play the role (a number as the text) is not meant
                     mentions = [m for m in mentions if self.fits(name, m[1])]
                 leave = _LEAVE_OUT.search(clause)
