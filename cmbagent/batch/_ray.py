@@ -29,33 +29,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from cmbagent.batch._items import BatchItem, item_task
+from cmbagent.batch._settings import BatchSettings
 from cmbagent.batch._summary import BatchRecord, ItemRecord, read_batch, write_batch
 from cmbagent.exceptions import BudgetExceeded, ConfigError, UserError
 
-__all__ = ["BatchSettings", "RayBudget", "connect_ray", "run_batch"]
+__all__ = ["RayBudget", "connect_ray", "run_batch"]
 
 #: the local cluster's object store: runs return small summaries, never data (Ray's default is 30 % of RAM)
 OBJECT_STORE_BYTES = 96 * 1024**2
 #: statuses of a run that a resumed batch does not run again
 FINAL = ("done", "unmet", "failed")
-
-
-class BatchSettings(BaseModel):
-    """How every run of a batch is made and scheduled (stored in ``batch.json``; no secrets)."""
-
-    model: str | None = None
-    sandbox: str = "auto"
-    budget_usd: float | None = Field(default=None, gt=0)
-    budget_usd_per_run: float | None = Field(default=None, gt=0)
-    timeout_per_run: float | None = Field(default=None, gt=0)
-    max_concurrent: int | None = Field(default=None, ge=1)
-    cpus_per_run: float = Field(default=1.0, gt=0)
-    memory_per_run: int | None = Field(default=None, gt=0)  # bytes Ray reserves for each run
-    ray_address: str | None = None
-    data_dirs: list[str] = Field(default_factory=list)
 
 
 class RayBudget:
