@@ -103,7 +103,10 @@ def test_openai_compatible_falls_back_to_json_object_with_the_schema(status: int
         assert len(rejected) == (2 if status == 500 else 1)  # a 5xx is retried before the next mode
         schema = accepted.body["response_format"]
         assert schema["type"] == "json_object" and schema["schema"]["required"] == ["x", "y"]  # a grammar
-        assert '"x"' in accepted.body["messages"][0]["content"] and accepted.body["messages"][0]["role"] == "system"
+        # the schema comes last, in the last user message: the prompt's beginning stays what the agent always sends
+        last = accepted.body["messages"][-1]
+        assert '"x"' in last["content"] and last["role"] == "user"
+        assert all("validates against this JSON schema" not in str(m["content"]) for m in accepted.body["messages"][:-1])
         # the working mode is remembered for the endpoint, by a fresh adapter too
         again = model_for("openai-compatible", server)
         assert again.structured_mode == "json_object_schema"
