@@ -226,7 +226,9 @@ class AnthropicModel(HTTPModel):
             counted = usage if usage.output_tokens else Usage(
                 input_tokens=usage.input_tokens or _sent_estimate(params).input_tokens,
                 cached_tokens=usage.cached_tokens, output_tokens=estimate_tokens(written), source="estimate")
-            keep_partial(exc, ModelResponse(text="".join(b.get("text", "") for b in blocks.values()), usage=counted,
+            structured = [b["json"] for b in blocks.values() if output_tool is not None and b.get("name") == output_tool]
+            keep_partial(exc, ModelResponse(text="".join(structured) if structured else
+                                            "".join(b.get("text", "") for b in blocks.values()), usage=counted,
                                             model=model))
             raise
         finally:

@@ -23,7 +23,7 @@ from cmbagent.exceptions import (
     ModelHTTPError,
     ReplayDivergence,
 )
-from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback, keep_partial
 from cmbagent.models._repetition import RepetitionDetected
 from cmbagent.models._structured import finish
 from cmbagent.models._transcript import (
@@ -109,7 +109,10 @@ class ReplayModel(Model):
             self.divergences.append(diff)
         error = record.get("error")
         if error:
-            raise _recorded_error(error)
+            failure = _recorded_error(error)
+            if record.get("response"):  # what the cut call had produced, on record again (text, usage)
+                keep_partial(failure, response_from_record(record))
+            raise failure
         response = response_from_record(record)
         if on_text is not None and response.text:
             on_text(response.text)
