@@ -16,7 +16,9 @@ reads the reply as it streams (every provider streams through :class:`cmbagent.m
   list that resemble each other (plan steps with the same instructions) are not a loop: the list's ``maxItems``
   bounds them;
 * **a repeated key**: a JSON key that holds one part three times or more (``"priors.priors.priors.data"``), or
-  keys that grow by one part after another.
+  keys that grow by one part after another;
+* **a repeated item**: a list whose last :data:`ITEM_REPEATS` items are the same object, list or text (SmolLM2
+  planned the same method step twelve times over, 1,474 tokens).
 
 The client then stops the call (the server stops generating when the stream closes) and asks once more, naming
 the repetition; see :meth:`cmbagent.models.ModelClient.request`.  The thresholds are far from what a sound
@@ -29,11 +31,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cmbagent.exceptions import ModelError
 
-__all__ = ["MAX_UNIT", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
+__all__ = ["ITEM_REPEATS", "MAX_UNIT", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
            "RepetitionGuard"]
 
 #: a repeated tail must cover this many characters, hold its unit this many times, and its unit is at most
@@ -44,6 +46,8 @@ TAIL_CHARS, TAIL_REPEATS, MAX_UNIT = 200, 4, 300
 PHRASE_WORDS, WINDOW_WORDS, MIN_WORDS, PHRASE_SHARE = 5, 120, 40, 0.5
 #: characters of prose whose words are looked at (a look must not reread a long reply)
 _PROSE_CHARS = 2000
+#: the same list item (an object, a list, a text of 10 characters or more) this many times in a row is a loop
+ITEM_REPEATS = 3
 #: characters of new text between two looks (a look costs well under a millisecond)
 CHECK_EVERY = 48
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -62,18 +66,35 @@ class RepetitionDetected(ModelError):
 
 
 @dataclass
+class _Array:
+    """A list being written: where its current item starts, its last item and how often it came in a row."""
+
+    start: int
+    last: str = ""
+    count: int = 0
+
+
+@dataclass
 class _Strings:
-    """Splits streamed JSON text into the strings it holds, keys apart from values, as they close."""
+    """Splits streamed JSON text into the strings it holds, keys apart from values, as they close, and the items of
+    its lists as they close (``items``: each with how many times in a row that same item came)."""
 
     in_string: bool = False
     escaped: bool = False
     current: str = ""
     pending: str | None = None  # a closed string not yet known to be a key or a value
+    position: int = 0
+    stack: list[_Array | None] = field(default_factory=list)  # open containers: a list's state, None for an object
+    text: str = ""
 
-    def feed(self, text: str) -> tuple[list[str], list[str]]:
+    def feed(self, text: str) -> tuple[list[str], list[str], list[tuple[str, int]]]:
         keys: list[str] = []
         values: list[str] = []
+        items: list[tuple[str, int]] = []
+        self.text += text
         for char in text:
+            at = self.position
+            self.position += 1
             if self.in_string:
                 if self.escaped:
                     self.escaped = False
@@ -90,7 +111,29 @@ class _Strings:
                 self.pending = None
             if char == '"':
                 self.in_string, self.current = True, ""
-        return keys, values
+            elif char in "[{":
+                self.stack.append(_Array(start=at + 1) if char == "[" else None)
+            elif char in "]}":
+                if self.stack and char == "]" and self.stack[-1] is not None:
+                    self._item(self.stack[-1], at, items)
+                if self.stack:
+                    self.stack.pop()
+            elif char == "," and self.stack and self.stack[-1] is not None:
+                self._item(self.stack[-1], at, items)
+                self.stack[-1].start = at + 1
+        return keys, values, items
+
+    def _item(self, array: _Array, end: int, items: list[tuple[str, int]]) -> None:
+        offset = self.position - len(self.text)
+        item = re.sub(r"\s+", "", self.text[array.start - offset:end - offset])
+        if not item:
+            return
+        array.count = array.count + 1 if item == array.last else 1
+        array.last = item
+        items.append((item, array.count))
+        if len(self.text) > 20000:  # only open lists' items are read back: keep what they may need
+            keep = min([a.start for a in self.stack if a is not None] + [self.position]) - offset
+            self.text = self.text[keep:]
 
     def open_text(self) -> str:
         """The string being written (a value grows here until it closes)."""
@@ -122,11 +165,13 @@ class RepetitionGuard:
             return
         self.text += delta
         if self._strings is not None:
-            keys, values = self._strings.feed(delta)
+            keys, values, items = self._strings.feed(delta)
             for key in keys:
                 self._key(key)
             for value in values:
                 self._phrase(_words(value[-_PROSE_CHARS:])[-WINDOW_WORDS:])
+            for item, count in items:
+                self._item(item, count)
         self._since += len(delta)
         if self._since >= CHECK_EVERY:
             self._since = 0
@@ -170,6 +215,13 @@ class RepetitionGuard:
         if len(last) == 3 and all(len(b) > len(a) and b.startswith(a.rsplit(".", 1)[0]) and "." in b
                                   for a, b in itertools.pairwise(last)):
             self._raise("key", last[-1][:80], 3, f"keys grow one part after another: {', '.join(map(repr, last))}")
+
+    def _item(self, item: str, count: int) -> None:
+        """The same list item :data:`ITEM_REPEATS` times in a row: a list written on and on (SmolLM2 planned one
+        method step twelve times over).  Numbers and short words may repeat (``[0, 0, 0]``, ``["x", "x"]``)."""
+        if count >= ITEM_REPEATS and (item[0] in "[{" or len(item) >= 10):
+            self._raise("item", item, count, f"the same list item was written {count} times in a row: "
+                                             f"{item[:80]}{'...' if len(item) > 80 else ''}")
 
     def _raise(self, kind: str, unit: str, count: int, what: str = "") -> None:
         shown = unit if len(unit) <= 80 else unit[:77] + "..."

@@ -54,14 +54,15 @@ DEFAULT_SLOTS = 3
 DEFAULT_CACHE_MIB = 1024
 #: the sampler's repetition controls sent with every request (llama.cpp server parameters).  ``dry``: DRY ("don't
 #: repeat yourself", llama.cpp PR 9702) at the values its author recommends and llama.cpp's server documents
-#: (multiplier 0.8, base 1.75, allowed length 2, over the whole context); it penalises the token that would extend
-#: a sequence already seen, and its sequence breakers (newline, colon, quote, asterisk) keep JSON keys and quoting
-#: out of it.  ``dry+penalty`` adds llama.cpp's classic repeat penalty at its long-standing 1.1 over the last 64
-#: tokens, which also penalises the quotes and commas a JSON reply must repeat.  ``off``: llama.cpp's defaults.
+#: (multiplier 0.8, base 1.75, allowed length 2), over the whole context (the slot's context size: the server's
+#: request parser refuses the command line's -1); it penalises the token that would extend a sequence already seen,
+#: and its sequence breakers (newline, colon, quote, asterisk) keep JSON keys and quoting out of it.
+#: ``dry+penalty`` adds llama.cpp's classic repeat penalty at its long-standing 1.1 over the last 64 tokens, which
+#: also penalises the quotes and commas a JSON reply must repeat.  ``off``: llama.cpp's defaults.
 SAMPLERS: dict[str, dict[str, Any]] = {
     "off": {},
-    "dry": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2, "dry_penalty_last_n": -1},
-    "dry+penalty": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2, "dry_penalty_last_n": -1,
+    "dry": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2},
+    "dry+penalty": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2,
                     "repeat_penalty": 1.1, "repeat_last_n": 64},
 }
 DEFAULT_SAMPLER = "dry"
@@ -325,9 +326,16 @@ class LocalModel(Model):
                                         timeout=self.timeout)
                 self._adapter = ChatCompletionsModel(connection, max_tokens_param="max_tokens", fallback=True,
                                                      structured_output=self.structured_output,
-                                                     extra_body={"cache_prompt": True, **SAMPLERS[self.sampler]})
+                                                     extra_body=self.sampler_settings())
                 self._adapter.spec = self.spec
             return self._adapter
+
+    def sampler_settings(self) -> dict[str, Any]:
+        """The server parameters sent with every request: the prompt cache on, the sampler's repetition controls."""
+        settings: dict[str, Any] = {"cache_prompt": True, **SAMPLERS[self.sampler]}
+        if "dry_multiplier" in settings:
+            settings["dry_penalty_last_n"] = self._key.ctx  # the whole context of a slot
+        return settings
 
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
         return self.adapter().request(request, on_text=on_text)

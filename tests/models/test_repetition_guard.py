@@ -147,6 +147,11 @@ def test_loops_are_stopped_within_a_few_hundred_characters() -> None:
         "a character": ("0" * 600, False),
         "a sentence in prose": ("The report has a detailed report of the plan. " * 30, False),
     }
+    step = {"title": "measure_Omega_m", "goal": "measure_Omega_m", "agent": "method_operator",
+            "method": {"name": "cosmology.fit_supernovae", "arguments": {"data": "data/Pantheon+SH0ES.dat"}}}
+    steps = json.dumps({"steps": [step] * 12}, indent=2)  # SmolLM2's plan: one method step twelve times over
+    stopped = _feed(steps, structured=True)
+    assert stopped is not None and stopped.startswith("item@") and int(stopped.split("@")[1]) < len(steps) / 3
     for label, (text, structured) in loops.items():
         stopped = _feed(text, structured=structured)
         assert stopped is not None, label
