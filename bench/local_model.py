@@ -19,7 +19,7 @@ the median and total local/offline time ratio, and the generation bound of the s
 call of every local run (agent, prompt tokens, cached, prefill s, output tokens, generation s, tokens/s, finish).
 
 Run: .venv/bin/python bench/local_model.py [--only examples/supernova.md ...] [--timeout 300] [--repeat 3]
-     [--gguf PATH] [--sampler dry|dry+penalty|off] [--calls]
+     [--gguf PATH] [--sampler dry|dry+penalty|off] [--json line|compact|free] [--calls]
 Goals (issue 30, on a quiet 2-core machine): every run ``done`` with the offline numbers three times in a row; no
 call ends on ``finish_reason: length``; median local/offline time ratio <= 4; supernova.md local <= 90 s.
 """
@@ -127,14 +127,17 @@ def main() -> None:
     parser.add_argument("--gguf", default=None, help="model file for --model local (default: SmolLM2-135M)")
     parser.add_argument("--repeat", type=int, default=1, help="run the local set this many times in a row")
     parser.add_argument("--sampler", default=None, help="CMBAGENT_LOCAL_SAMPLER: dry (default), dry+penalty, off")
+    parser.add_argument("--json", default=None, help="CMBAGENT_LOCAL_JSON: line (default), compact, free")
     parser.add_argument("--calls", action="store_true", help="print every call of every local run")
     args = parser.parse_args()
     table = _table()
     paths = [p.resolve() for p in args.only] if args.only else table.examples()
     local = f"local:{args.gguf}" if args.gguf else "local"
-    env_extra = {"CMBAGENT_LOCAL_SAMPLER": args.sampler} if args.sampler else {}
+    env_extra = {**({"CMBAGENT_LOCAL_SAMPLER": args.sampler} if args.sampler else {}),
+                 **({"CMBAGENT_LOCAL_JSON": args.json} if args.json else {})}
     work = Path(tempfile.mkdtemp(prefix="cmbagent-bench-local-"))
-    print(f"local model {local}; sampler {args.sampler or 'dry (default)'}; timeout {args.timeout} s; "
+    print(f"local model {local}; sampler {args.sampler or 'dry (default)'}; JSON {args.json or 'line (default)'}; "
+          f"timeout {args.timeout} s; "
           f"{len(paths)} examples x {args.repeat}; {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     offline = {path: solve(path, work / "offline" / path.stem, "offline", args.timeout) for path in paths}
     rows = []

@@ -14,8 +14,10 @@ here at the provider edge): ``CMBAGENT_LOCAL_CTX`` (context tokens of each slot,
 ``CMBAGENT_LOCAL_THREADS`` (CPU threads, default half the cores: llama.cpp's spinning threads slow down
 badly when they outnumber free cores), ``CMBAGENT_LOCAL_SLOTS`` (calls served at once, default 3: a step's
 critics run side by side, decoded in one batch), ``CMBAGENT_LOCAL_CACHE_MIB`` (host memory for prompts a slot gave
-up, restored when a later prompt starts the same way; default 1024) and ``CMBAGENT_LOCAL_SAMPLER`` (the sampler's
-repetition controls, :data:`SAMPLERS`; default ``dry``).
+up, restored when a later prompt starts the same way; default 1024), ``CMBAGENT_LOCAL_SAMPLER`` (the sampler's
+repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSON`` (how a structured reply is laid
+out, ``cmbagent.models.openai.JSON_LAYOUTS``: ``line`` by default, on one line, a quarter fewer tokens than the
+newlines and indentation the model writes when free).
 
 Prefix caching: llama.cpp keeps each slot's prompt (``cache_prompt``, on by default) and a new request reuses the
 longest prefix it shares with a slot's, or with a prompt kept in host memory.  The graph's prompts start with the
@@ -263,9 +265,14 @@ class LocalModel(Model):
 
     def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1, max_retries: int = 2,
                  timeout: float = 300.0, structured_output: str | None = None, slots: int = DEFAULT_SLOTS,
-                 cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER):
+                 cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER, json_layout: str = "line"):
+        from cmbagent.models.openai import JSON_LAYOUTS
+
         if sampler not in SAMPLERS:
             raise ConfigError(f"CMBAGENT_LOCAL_SAMPLER={sampler!r} is not one of {', '.join(SAMPLERS)}")
+        if json_layout not in JSON_LAYOUTS:
+            raise ConfigError(f"CMBAGENT_LOCAL_JSON={json_layout!r} is not one of {', '.join(JSON_LAYOUTS)}")
+        self.json_layout = json_layout
         self.gguf = gguf
         self.model = gguf.stem  # the id the server reports
         self.max_retries = max_retries
@@ -303,7 +310,8 @@ class LocalModel(Model):
                    structured_output=call.options.get("structured_output"),
                    slots=_int_setting(call.env, "CMBAGENT_LOCAL_SLOTS", DEFAULT_SLOTS),
                    cache_mib=_int_setting(call.env, "CMBAGENT_LOCAL_CACHE_MIB", DEFAULT_CACHE_MIB),
-                   sampler=call.env.get("CMBAGENT_LOCAL_SAMPLER") or DEFAULT_SAMPLER)
+                   sampler=call.env.get("CMBAGENT_LOCAL_SAMPLER") or DEFAULT_SAMPLER,
+                   json_layout=call.env.get("CMBAGENT_LOCAL_JSON") or "line")
 
     def __repr__(self) -> str:
         return f"LocalModel(gguf={str(self.gguf)!r})"
@@ -326,7 +334,8 @@ class LocalModel(Model):
                                         timeout=self.timeout)
                 self._adapter = ChatCompletionsModel(connection, max_tokens_param="max_tokens", fallback=True,
                                                      structured_output=self.structured_output,
-                                                     extra_body=self.sampler_settings())
+                                                     extra_body=self.sampler_settings(),
+                                                     json_layout=self.json_layout)
                 self._adapter.spec = self.spec
             return self._adapter
 

@@ -8,7 +8,8 @@ structured output may fall back.  Tools are ``function`` tools; text streams as 
 
 Structured output, in the order tried (``fallback=True``; OpenAI itself only uses the first):
 
-1. ``json_schema`` response format (strict when the schema allows it);
+1. ``json_schema`` response format (strict when the schema allows it); for llama.cpp (``local``) the schema as an
+   llguidance grammar instead, which also lays the JSON out on one line (``json_layout``);
 2. ``json_object`` **with** the schema in the response format (llama.cpp compiles it into a grammar, so
    enums and patterns hold) and the schema at the end of the last user message (the agent's instructions stay the
    prompt's stable beginning, for the server's prompt cache);
@@ -28,11 +29,13 @@ estimated (``Usage.source`` says which).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from typing import Any, Literal, cast
 
 from cmbagent.exceptions import ConfigError, ModelHTTPError
 from cmbagent.models._http import (
+    RETRY_NOTICE,
     Connection,
     HTTPModel,
     IncompleteStream,
@@ -62,13 +65,15 @@ from cmbagent.models._structured import (
 )
 from cmbagent.models._tokens import count_usage
 
-__all__ = ["STRUCTURED_MODES", "ChatCompletionsModel", "StructuredMode", "to_openai_messages"]
+__all__ = ["JSON_LAYOUTS", "STRUCTURED_MODES", "ChatCompletionsModel", "StructuredMode", "llguidance_grammar",
+           "to_openai_messages"]
 
 StructuredMode = Literal["json_schema", "json_object_schema", "json_object", "prompt"]
 STRUCTURED_MODES: tuple[StructuredMode, ...] = ("json_schema", "json_object_schema", "json_object", "prompt")
 #: statuses that say nothing about the response format: never a reason to try another mode
 _NOT_ABOUT_FORMAT = {401, 403, 429}
 _WORKING_MODE: dict[str, StructuredMode] = {}
+log = logging.getLogger(__name__)
 _MODE_LOCK = threading.Lock()
 
 
@@ -106,6 +111,38 @@ def to_openai_messages(messages: list[Message]) -> list[dict[str, Any]]:
                 item["content"] = None
         out.append(item)
     return out
+
+
+#: how a llama.cpp reply's JSON is laid out (llguidance's ``x-guidance`` options): ``line`` on one line with a
+#: space after commas and colons (25% fewer tokens than the free layout for SmolLM2's replies, measured: 1,145 of
+#: 1,379 for a plan; the model keeps to JSON as it is usually written), ``compact`` with no space at all (985 of
+#: 1,379; the model strays further from what it read), ``free`` newlines and indentation as the model likes
+JSON_LAYOUTS: dict[str, dict[str, Any]] = {
+    "line": {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "},
+    "compact": {"whitespace_flexible": False, "item_separator": ",", "key_separator": ":"},
+    "free": {"whitespace_flexible": True},
+}
+
+
+_NOT_LLGUIDANCE = frozenset({"propertyNames", "maxProperties", "uniqueItems"})
+
+
+def llguidance_grammar(schema: dict[str, Any], layout: str) -> str:
+    """``schema`` as a llama.cpp llguidance grammar whose JSON has the ``layout`` of :data:`JSON_LAYOUTS`.
+
+    ``propertyNames``, ``maxProperties`` and ``uniqueItems`` are left out: llguidance does not take them, and
+    llama.cpp then generates without any grammar, saying nothing (measured: SmolLM2 answered a method call's schema
+    in prose).  The first two only restate what an object's ``properties`` and ``additionalProperties: false``
+    already close; a repeated item is code's to drop."""
+    def without(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: without(v) for k, v in node.items() if k not in _NOT_LLGUIDANCE}
+        if isinstance(node, list):
+            return [without(v) for v in node]
+        return node
+
+    return "%llguidance {}\nstart: %json " + json.dumps({**without(schema), "x-guidance": JSON_LAYOUTS[layout]},
+                                                        separators=(",", ":"))
 
 
 def _with_last_words(messages: list[Message], text: str) -> list[Message]:
@@ -174,19 +211,24 @@ class ChatCompletionsModel(HTTPModel):
         fallback: Whether structured output may fall back through :data:`STRUCTURED_MODES`.
         structured_output: A mode that is always used (``None`` or "auto": json_schema, then fallbacks).
         extra_body: Parameters of the server beyond the OpenAI API, sent with every call (llama.cpp's sampler).
+        json_layout: For llama.cpp: the ``json_schema`` mode sends the schema as an llguidance grammar that also
+            fixes the reply's layout (:data:`JSON_LAYOUTS`); None sends the ``json_schema`` response format.
     """
 
     wire = "chat completions"
 
     def __init__(self, connection: Connection, *, max_tokens_param: str = "max_completion_tokens",
                  fallback: bool = False, structured_output: str | None = None,
-                 extra_body: dict[str, Any] | None = None):
+                 extra_body: dict[str, Any] | None = None, json_layout: str | None = None):
         super().__init__(connection)
         self.max_tokens_param = max_tokens_param
         self.fallback = fallback
         self.forced_mode = _check_mode(structured_output)
         #: server parameters beyond the OpenAI API sent with every call (llama.cpp's sampler settings)
         self.extra_body = dict(extra_body or {})
+        if json_layout is not None and json_layout not in JSON_LAYOUTS:
+            raise ConfigError(f"JSON layout {json_layout!r} is not one of {', '.join(JSON_LAYOUTS)}")
+        self.json_layout = json_layout
 
     @property
     def structured_mode(self) -> StructuredMode:
@@ -213,12 +255,15 @@ class ChatCompletionsModel(HTTPModel):
         messages = request.messages
         schema = request.output_schema
         response_format: dict[str, Any] | None = None
+        grammar: str | None = None
         if schema is not None:
             raw = model_schema(schema)
             if self.fallback:  # a compatible server (llama.cpp, vLLM, Ollama) may compile it into a grammar
                 raw = grammar_bounds(raw)
             strict = strict_json_schema(raw, drop_lengths=not self.fallback)
-            if mode == "json_schema":
+            if mode == "json_schema" and self.json_layout is not None:
+                grammar = llguidance_grammar(strict or raw, self.json_layout)
+            elif mode == "json_schema":
                 response_format = {"type": "json_schema", "json_schema": {
                     "name": schema.__name__[:64], "schema": strict or raw, "strict": strict is not None}}
             else:
@@ -246,8 +291,8 @@ class ChatCompletionsModel(HTTPModel):
             params["reasoning_effort"] = settings.reasoning_effort
         if response_format is not None:
             params["response_format"] = response_format
-        if self.extra_body:
-            params["extra_body"] = dict(self.extra_body)
+        if self.extra_body or grammar is not None:
+            params["extra_body"] = {**self.extra_body, **({"grammar": grammar} if grammar is not None else {})}
         return params
 
     # -- calls ------------------------------------------------------------------------------------
@@ -281,6 +326,17 @@ class ChatCompletionsModel(HTTPModel):
         started = time.monotonic()
         params = self.params(request, mode)
         response = self.with_retries(lambda timeout, relay: self.call(params, relay, timeout), request, on_text)
+        if "grammar" in params.get("extra_body", {}) and not response.text.lstrip().startswith(("{", "[")):
+            # llama.cpp generates without a grammar it cannot compile and says nothing: the same call once more
+            # with the json_schema response format, and that format for the rest of the process
+            log.warning("%s: the server did not apply the llguidance grammar of %s; using the json_schema response "
+                        "format instead", self._where(), request.output_schema.__name__ if request.output_schema
+                        else "the reply")
+            self.json_layout = None
+            params = self.params(request, mode)
+            if on_text is not None:
+                on_text(RETRY_NOTICE)  # the live view (and the repetition guard) start over
+            response = self.with_retries(lambda timeout, relay: self.call(params, relay, timeout), request, on_text)
         response.latency_s = time.monotonic() - started
         response.model = response.model or self.model
         return finish(request, response)
