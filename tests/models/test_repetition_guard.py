@@ -170,7 +170,7 @@ def test_a_planner_that_loops_is_asked_once_more_and_the_run_ends_done(tmp_path:
 
     loop = '{"steps": [{"title": "Fit", "goal": "Fit it.", "agent": "engineer", "instructions": "' + \
         "priors.priors.data " * 2000 + '"}]}'
-    agents = Agents(faults={2: [Trickle(Json(loop), every=0.002)]})  # the second agent call is the planner's
+    agents = Agents(faults={3: [Trickle(Json(loop), every=0.002)]})  # the third agent call is the planner's
     with FakeLLMServer(fn=agents) as server:
         started = time.monotonic()
         result = solve(TASK, workspace=tmp_path / "ws", model=f"openai-compatible:fake-model@{server.openai_url}",
