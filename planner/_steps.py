@@ -112,11 +112,11 @@ def critique(rt: Runtime, state: RunState) -> Any:
     # llama.cpp server's slots); a critic whose reply stayed invalid gives no verdict, and says so
     verdicts: list[tuple[str, Critique]] = []
     silent: list[str] = []
-    for item, reply in zip(asks, rt.ask_many(asks), strict=True):
+    for asked, reply in zip(asks, rt.ask_many(asks), strict=True):
         if isinstance(reply, Critique):
-            verdicts.append((item.agent, reply))
+            verdicts.append((asked.agent, reply))
         else:
-            silent.append(f"{item.agent} gave no usable verdict ({clip(str(reply), 200)})")
+            silent.append(f"{asked.agent} gave no usable verdict ({clip(str(reply), 200)})")
     raised: list[Finding] = []
     for name, v in verdicts:  # a critic may add findings of its own, in the same schema
         known = {f.key for f in [*findings, *raised]}

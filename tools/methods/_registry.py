@@ -160,7 +160,7 @@ def closed_mappings(parameters: Mapping[str, Any]) -> dict[str, Any]:
                 node["anyOf"] = options
         return node
 
-    return visit(schema)  # type: ignore[no-any-return]
+    return visit(schema)
 
 
 _REGISTRY: dict[str, MethodSpec] = {}
