@@ -18,8 +18,14 @@ The totals say how many runs finish ``done`` with the offline numbers, how many 
 the median and total local/offline time ratio, and the generation bound of the set.  ``--calls`` prints every
 call of every local run (agent, prompt tokens, cached, prefill s, output tokens, generation s, tokens/s, finish).
 
+``--sampler-effect RUN_DIR`` measures the sampler's repetition controls instead (``CMBAGENT_LOCAL_SAMPLER``): every
+structured call of a recorded local run is sent again, with the same prompt, schema and budget, under each setting
+(``--sampler off,dry,dry+penalty``) and ``--samples`` seeds, and the output tokens, seconds, token-limit stops and the
+cuts the repetition guard would make are compared.
+
 Run: .venv/bin/python bench/local_model.py [--only examples/supernova.md ...] [--timeout 300] [--repeat 3]
      [--gguf PATH] [--sampler dry|dry+penalty|off] [--json line|compact|free] [--calls]
+     .venv/bin/python bench/local_model.py --sampler-effect RUN_DIR [--sampler off,dry] [--samples 3]
 Goals (issue 30, on a quiet 2-core machine): every run ``done`` with the offline numbers three times in a row; no
 call ends on ``finish_reason: length``; median local/offline time ratio <= 4; supernova.md local <= 90 s.
 """
@@ -120,6 +126,66 @@ def print_calls(name: str, calls: list[dict[str, Any]]) -> None:
               f"{t.get('generation_s', 0):6.1f} {rate:6.1f}  {finish}", flush=True)
 
 
+def sampler_effect(run_dir: Path, samplers: list[str], samples: int, gguf: str | None) -> None:
+    """Each structured call of a recorded run, sent again to a local server with each sampler setting (``samples``
+    seeds each): output tokens, generation seconds, how often it ended on its token limit, and how often (and
+    after how many characters) the repetition guard would have cut it.  The same prompts and budgets for every
+    setting, so the difference is the sampler's."""
+    from cmbagent.models import RepetitionDetected, RepetitionGuard, resolve
+    from cmbagent.models.local import LocalModel
+    from cmbagent.models.openai import llguidance_grammar
+
+    calls = [json.loads(line) for line in (run_dir / "transcript.jsonl").read_text(encoding="utf-8").splitlines()
+             if line.strip()]
+    calls = [c for c in calls if (c.get("request") or {}).get("output_schema")]
+    print(f"sampler effect on the {len(calls)} structured calls of {run_dir.name}, {samples} seeds each", flush=True)
+    for sampler in samplers:
+        model = resolve(f"local:{gguf}" if gguf else "local", env={**os.environ, "CMBAGENT_LOCAL_SAMPLER": sampler})
+        assert isinstance(model, LocalModel)
+        adapter = model.adapter()
+        tokens = seconds = lengths = cuts = 0.0
+        cut_at: list[int] = []
+        try:
+            for call in calls:
+                request = call["request"]
+                schema = request["output_schema"]["schema"]
+                for seed in range(samples):
+                    guard, text = RepetitionGuard(structured=True), ""
+                    started = time.monotonic()
+                    stream = adapter.client().chat.completions.create(
+                        model=adapter.model, messages=request["messages"], stream=True,
+                        stream_options={"include_usage": True},
+                        max_tokens=request["settings"].get("max_tokens") or 2048,
+                        extra_body={**model.sampler_settings(), "seed": seed,
+                                    "grammar": llguidance_grammar(schema, model.json_layout)})
+                    finish, fired, used = None, None, None
+                    for chunk in stream:
+                        if chunk.usage is not None:
+                            used = chunk.usage.completion_tokens
+                        for choice in chunk.choices or []:
+                            finish = choice.finish_reason or finish
+                            delta = choice.delta.content if choice.delta else None
+                            if delta:
+                                text += delta
+                                if fired is None:
+                                    try:
+                                        guard.feed(delta)
+                                    except RepetitionDetected as exc:
+                                        fired = exc.chars
+                    seconds += time.monotonic() - started
+                    tokens += used if used is not None else len(text) / 3.0
+                    lengths += finish == "length"
+                    if fired is not None:
+                        cuts += 1
+                        cut_at.append(fired)
+        finally:
+            model.close()
+        n = len(calls) * samples
+        print(f"  {sampler:<12} {tokens / n:6.0f} tokens a call, {seconds / n:5.1f} s a call, {lengths:.0f} of {n} at "
+              f"the token limit, {cuts:.0f} the guard would cut"
+              + (f" (after {statistics.median(cut_at):.0f} characters, median)" if cut_at else ""), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", type=Path, help="examples to run (default: every examples/*.md)")
@@ -129,7 +195,14 @@ def main() -> None:
     parser.add_argument("--sampler", default=None, help="CMBAGENT_LOCAL_SAMPLER: dry (default), dry+penalty, off")
     parser.add_argument("--json", default=None, help="CMBAGENT_LOCAL_JSON: line (default), compact, free")
     parser.add_argument("--calls", action="store_true", help="print every call of every local run")
+    parser.add_argument("--sampler-effect", type=Path, default=None, metavar="RUN_DIR",
+                        help="send the structured calls of a recorded run again with each sampler setting instead")
+    parser.add_argument("--samples", type=int, default=3, help="seeds per call for --sampler-effect")
     args = parser.parse_args()
+    if args.sampler_effect is not None:
+        sampler_effect(args.sampler_effect, (args.sampler or "off,dry,dry+penalty").split(","), args.samples,
+                       args.gguf)
+        return
     table = _table()
     paths = [p.resolve() for p in args.only] if args.only else table.examples()
     local = f"local:{args.gguf}" if args.gguf else "local"

@@ -287,7 +287,6 @@ class Runtime:
             raise OutputValidationError(f"agent {agent!r} returned {type(output).__name__}, not {expect.__name__}")
         return output
 
-
     def parallel(self, agents: list[str]) -> int:
         """How many calls of ``agents`` may run at once: the fewest any of their models takes (a llama.cpp server
         its slots, a hosted API several, a scripted, replayed or rule-based model one, so tests and replays keep

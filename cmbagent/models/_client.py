@@ -40,6 +40,9 @@ from cmbagent.models._transcript import Scrubber, TranscriptWriter, canonical_re
 
 __all__ = ["EventCallback", "ModelClient"]
 
+#: shown in the live text stream before a reply cut for repeating itself is asked for again
+REPEAT_NOTICE = "\n[the reply was repeating itself; asking again]\n"
+
 EventCallback = Callable[[str, dict[str, Any]], object]
 """``on_event(kind, data)``: ``model_call``, ``text_delta`` and ``budget_warning`` (see cmbagent.events)."""
 
@@ -171,6 +174,9 @@ class ModelClient:
                         f"({exc}). Route this agent to a stronger model (--agent-model {current.agent or 'AGENT'}"
                         "=SPEC).", output=partial.text[:2000]) from exc
                 current = _repeat_request(current, exc)
+                if on_text is not None:  # a live view shows that the text starts over
+                    on_text(REPEAT_NOTICE)
+                self._emit("text_delta", {"agent": current.agent, "text": REPEAT_NOTICE})
                 continue
             except DeadlineReached as exc:
                 self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)

@@ -64,7 +64,7 @@ def test_a_looping_reply_is_cut_early_and_asked_for_once_more(name: str, loop: s
         output = client.request(agent="planner", request=ask()).output
         assert isinstance(output, Measurement)
         if name in HTTP_BACKENDS:
-            assert time.monotonic() - started < _full(loop) / 2  # (a busy machine's sleeps only take longer)
+            assert time.monotonic() - started < _full(loop)  # the whole loop takes that at least to stream
         return output.name, output.value
 
     outcome = backend(name).run(tmp_path, replies, scenario)
@@ -172,14 +172,12 @@ def test_a_planner_that_loops_is_asked_once_more_and_the_run_ends_done(tmp_path:
         "priors.priors.data " * 2000 + '"}]}'
     agents = Agents(faults={3: [Trickle(Json(loop), every=0.002)]})  # the third agent call is the planner's
     with FakeLLMServer(fn=agents) as server:
-        started = time.monotonic()
         result = solve(TASK, workspace=tmp_path / "ws", model=f"openai-compatible:fake-model@{server.openai_url}",
                        executor=InMemoryExecutor, config={"models": {"retries": 1, "timeout": 30}})
-        took = time.monotonic() - started
     assert result.status == "done", result.error
     assert result.values["answer"] == 42.0 and agents.served_faults == 1
     calls = list(read_transcript(result.run_dir / "transcript.jsonl"))
     cut = [c for c in calls if c["error"]]
     assert [(c["agent"], c["error"]["type"]) for c in cut] == [("planner", "RepetitionDetected")]
     assert len(cut[0]["response"]["text"]) < 1500  # of 38,000 characters the loop would have written
-    assert took < 30  # streaming the whole loop alone would take 15 s
+    assert cut[0]["latency_s"] < len(loop) / 5 * 0.002  # streaming the whole loop takes 15 s at the least
