@@ -128,12 +128,13 @@ def print_calls(name: str, calls: list[dict[str, Any]]) -> None:
 
 def sampler_effect(run_dir: Path, samplers: list[str], samples: int, gguf: str | None) -> None:
     """Each structured call of a recorded run, sent again to a local server with each sampler setting (``samples``
-    seeds each): output tokens, generation seconds, how often it ended on its token limit, and how often (and
-    after how many characters) the repetition guard would have cut it.  The same prompts and budgets for every
-    setting, so the difference is the sampler's."""
-    from cmbagent.models import RepetitionDetected, RepetitionGuard, resolve
+    seeds each), cut where the repetition guard cuts a run's call: output tokens (about three characters a token for
+    a cut call, whose stream reports none), seconds, how often it ended on its token limit, and how often (and after
+    how many characters) the guard cut it.  The same prompts and budgets for every setting, so the difference is the
+    sampler's."""
+    from cmbagent.models import Message, RepetitionDetected, RepetitionGuard, resolve
     from cmbagent.models.local import LocalModel
-    from cmbagent.models.openai import llguidance_grammar
+    from cmbagent.models.openai import llguidance_grammar, to_openai_messages
 
     calls = [json.loads(line) for line in (run_dir / "transcript.jsonl").read_text(encoding="utf-8").splitlines()
              if line.strip()]
@@ -153,13 +154,14 @@ def sampler_effect(run_dir: Path, samplers: list[str], samples: int, gguf: str |
                     guard, text = RepetitionGuard(structured=True), ""
                     started = time.monotonic()
                     stream = adapter.client().chat.completions.create(
-                        model=adapter.model, messages=request["messages"], stream=True,
+                        model=adapter.model, stream=True,
+                        messages=to_openai_messages([Message.model_validate(m) for m in request["messages"]]),
                         stream_options={"include_usage": True},
                         max_tokens=request["settings"].get("max_tokens") or 2048,
                         extra_body={**model.sampler_settings(), "seed": seed,
                                     "grammar": llguidance_grammar(schema, model.json_layout)})
                     finish, fired, used = None, None, None
-                    for chunk in stream:
+                    for chunk in stream:  # cut where the guard would cut, as a run does
                         if chunk.usage is not None:
                             used = chunk.usage.completion_tokens
                         for choice in chunk.choices or []:
@@ -167,11 +169,13 @@ def sampler_effect(run_dir: Path, samplers: list[str], samples: int, gguf: str |
                             delta = choice.delta.content if choice.delta else None
                             if delta:
                                 text += delta
-                                if fired is None:
-                                    try:
-                                        guard.feed(delta)
-                                    except RepetitionDetected as exc:
-                                        fired = exc.chars
+                                try:
+                                    guard.feed(delta)
+                                except RepetitionDetected as exc:
+                                    fired = exc.chars
+                        if fired is not None:
+                            stream.close()
+                            break
                     seconds += time.monotonic() - started
                     tokens += used if used is not None else len(text) / 3.0
                     lengths += finish == "length"
