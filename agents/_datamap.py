@@ -36,13 +36,17 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "instruments": r"\binstrument",
     "chain": r"\bchains?\b|posterior samples|mcmc samples",
     "labels": r"\blabels? (?:file|table)\b|concept labels",
-    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter",
+    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
+               r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"
+               r"(?:each|every)\b",
     "needles": r"\bneedles?\b",
     "haystack": r"\bhaystack\b|background text",
     "code": r"\blog[_ ]?prob|\bdensity function\b|python file",
     "adapters": r"\badapters?\b",
 }
 _ROLE_PATTERNS = {role: re.compile(p, re.I) for role, p in FILE_ROLE_WORDS.items()}
+#: roles a file's own name gives it, besides the words above ("shape_labels.csv" holds labels)
+_NAME_ROLES = {"labels": re.compile(r"\blabels?\b", re.I), "targets": re.compile(r"\btargets?\b", re.I)}
 
 #: words that say which column plays an argument's role ("cue"), per kind of column argument
 COLUMN_CUES: dict[str, str] = {
@@ -136,6 +140,29 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
     return out
 
 
+_ORDINALS = ("first", "second", "third", "fourth")
+_FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv)"
+#: the text pointing at an input file it does not name: "the attached table", "the second file"
+_POINTED = re.compile(rf"\b(?:the|this|that|my|our)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\s+(?:(?:I|we)\s+)?"
+                      r"(?:provided|attached|supplied|uploaded|enclosed|sent|given|shared)\b|"
+                      rf"\b(?:attached|provided|supplied|uploaded|enclosed)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}\b|"
+                      r"\bthe (first|second|third|fourth|only) (?:file|table)\b", re.I)
+
+
+def _referred(text: str, name: str, profiles: Sequence[FileProfile]) -> bool:
+    """Whether the text points at the file ``name`` without naming it: "the attached table", "the one-column
+    table provided" (any file), "the second file" (the second input, in the order the files were given)."""
+    for match in _POINTED.finditer(text):
+        ordinal = (match.group(1) or "").lower()
+        if ordinal in _ORDINALS:
+            index = _ORDINALS.index(ordinal)
+            if index < len(profiles) and profiles[index].name == name:
+                return True
+        else:
+            return True
+    return False
+
+
 def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str, float]]:
     """Per input file, the roles it may play with the weight of the evidence: the words around its mention in
     the text (0.6), its file name (0.3), its content (a symmetric square matrix is a covariance: 0.5; an array
@@ -154,7 +181,8 @@ def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str
                 found[role] = max(found.get(role, 0.0), weight)
         readable = re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0])
         for role, pattern in _ROLE_PATTERNS.items():
-            if pattern.search(readable) or pattern.search(base):
+            if pattern.search(readable) or pattern.search(base) or (role in _NAME_ROLES
+                                                                   and _NAME_ROLES[role].search(readable)):
                 found[role] = found.get(role, 0.0) + 0.3
         if profile.covariance_like:
             found["covariance"] = found.get("covariance", 0.0) + 0.5
@@ -195,8 +223,9 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
         confidence = min(1.0, 0.35 + best) if role != "data" else min(1.0, 0.55 + best)
         if runner >= best - 0.1 and runner > 0:  # two files fit as well: not sure which
             confidence = min(confidence, 0.45)
-        if role == "data" and name not in required and not _mentions(text, chosen):
-            continue  # an optional data argument gets a file only when the text names it
+        if role == "data" and name not in required and not (_mentions(text, chosen)
+                                                            or _referred(text, chosen, profiles)):
+            continue  # an optional data argument gets a file only when the text names it or points at it
         evidence = f"{chosen} looks like the {role} ({_why(roles.get(chosen, {}), role)})"
         mapped.append(Mapped(name, chosen, round(confidence, 2), evidence,
                              tuple(f for s, f in scored[1:3] if s > 0)))
@@ -215,14 +244,16 @@ def _why(evidence: Mapping[str, float], role: str) -> str:
 # -- columns ----------------------------------------------------------------------------------------------
 def column_role(name: str, doc: str) -> str:
     """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
-    and documentation."""
-    lowered = f"{name} {doc.split('. ')[0]}".lower()
+    and documentation's first sentence, less what it says in brackets ("Input columns (default: every column
+    except the target)" are features, not the target); whole words, so the ``features`` "in the order used by
+    classifier_weights" are no class label."""
+    lowered = f"{name} {re.sub(r'[(][^()]*[)]', ' ', doc.split('. ')[0])}".replace("_", " ").lower()
     for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
                         ("instruments", ("instrument",)), ("outcome", ("outcome",)),
-                        ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),
+                        ("label", ("label", "class", r"anomal\w*")), ("prediction", ("prediction",)),
                         ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
                         ("features", ("feature",)), ("target", ("target", "response"))):
-        if any(w in lowered for w in words):
+        if any(re.search(rf"\b{w}(?:e?s)?\b", lowered) for w in words):
             return role
     return "target" if name in {"y", "response"} else "features"
 
@@ -303,15 +334,21 @@ def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     return tail[: stop.start()] if stop else tail[:80]
 
 
+def _cue_pattern(role: str, name: str, cues: Sequence[str] = ()) -> re.Pattern[str]:
+    """The words that cue a column argument: its role's, and the ones its method's field declares."""
+    return re.compile("|".join([COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), *cues]), re.I)
+
+
 def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, taken: set[str],
-                binary_treatment: bool = True) -> list[Mapped]:
+                binary_treatment: bool = True, cues: Mapping[str, Sequence[str]] | None = None) -> list[Mapped]:
     """Scalar column arguments (name -> role) of one table, mapped by where the text names them, by the phrase it
-    uses for them and by their content; see the module docstring for the confidence scale."""
+    uses for them and by their content; see the module docstring for the confidence scale.  ``cues`` adds, per
+    argument, the words its method's field uses for it."""
     clauses = _clauses(text)
     mapped: list[Mapped] = []
     for name, role in arguments.items():
         columns = [c for c in table.columns if c.name not in taken]  # an earlier argument's column is not free
-        cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+        cue_pattern = _cue_pattern(role, name, (cues or {}).get(name, ()))
         scores: dict[str, float] = {}
         why: dict[str, str] = {}
         # the role's words end where another role's list begins ("..., adjusting for age, ...")
@@ -365,11 +402,13 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
     return mapped
 
 
-def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str]) -> Mapped | None:
-    """A list argument (covariates, features) from the phrase after its cue: "adjusting for age, years of
-    schooling and earnings in 1974 and 1975" — each item mapped with :func:`match_phrase`; the list's
-    confidence is its least sure item's.  "all other columns" takes every column not taken."""
-    cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str],
+                    cues: Sequence[str] = ()) -> Mapped | None:
+    """A list argument (covariates, features) from the phrase after its cue (its role's words or ``cues``):
+    "adjusting for age, years of schooling and earnings in 1974 and 1975" — each item mapped with
+    :func:`match_phrase`; the list's confidence is its least sure item's.  "all other columns" takes every
+    column not taken."""
+    cue_pattern = _cue_pattern(role, name, cues)
     names = [c.name for c in table.columns]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
@@ -377,6 +416,10 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
             continue
         tail = clause[cue.end():]
         tail = re.split(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b", tail)[0]
+        # "four features in `screen.csv`: years of experience, ...": the list follows the file's colon
+        tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
+        head, colon, rest = tail.partition(": ")
+        tail = rest if colon and "," not in head else tail
         if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
                      r"covariates?)\b|\beverything else\b", tail, re.I):
             return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")

@@ -19,10 +19,19 @@ an entry only sharpens it.  Third-party method families add entries with :func:`
 
 * a list of patterns for an argument: a pattern with one group captures its value — cast to the argument's
   type, so "eight", "2,000", "a fifth", "30%" (as 0.3 for a fraction) and "60, 240 and 960" (a list) are
-  numbers — and a pattern without a group sets a boolean argument;
-* a mapping of values to patterns for a choice (an enum), or for a list of choices (every value whose pattern
-  matches is taken, in the order of the text); for a ``priors`` mapping, parameter names to the ways prose
-  writes them.
+  numbers, "`a` and `b`" a list of names (which must be columns of the data when the argument names columns
+  or features) — and a pattern without a group sets a boolean argument, cues a column argument (where its
+  column is named), or, for any other argument, marks where the text states it in a form the reader cannot
+  read (a causal graph in words): a question instead of a silent default; a ``(pattern, value)`` pair sets
+  that value ("standard-normal priors" is a prior width of 1, "skip the policy comparison" is 0 policy steps);
+* a mapping of values to patterns for a choice (an enum, a number: "a clean unlabelled set" -> 0, or a free
+  string such as a gymnasium id; when it names every value of an enum, only its patterns are read), or for a
+  list of choices (every value whose pattern matches is taken, in the order of the text); for a ``priors``
+  mapping, parameter names to the ways prose writes them.
+
+A capture for a column argument is taken only as a column of the data: its name, or words that read as exactly
+one column ("the test heights" as ``height_m``).  A number the text gives once sets one argument: the
+patterns of every argument read before the argument names do ("32 importance samples" is not also 32 samples).
 
 Patterns are matched case-insensitively on the task's text; a match right after a negation ("not", "without")
 does not count.  Write them for the ways a field's scientists phrase the setting, not for one task's words.
@@ -64,7 +73,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
     for pattern in cues or {}:
         re.compile(pattern, re.I)
     for spec in (arguments or {}).values():
-        for pattern in ([p for ps in spec.values() for p in ps] if isinstance(spec, dict) else spec):
+        for entry in ([p for ps in spec.values() for p in ps] if isinstance(spec, dict) else spec):
+            pattern = entry[0] if isinstance(entry, tuple) else entry  # (pattern, value): the words set that value
             if re.compile(pattern, re.I).groups > 1:
                 raise ValueError(f"{method}: argument pattern {pattern!r} may capture one value at most")
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}))

@@ -35,4 +35,13 @@ field_words(
           r"\bsocietal norms\b|\bhuman values\b": 2.0, r"\bpersonas?\b": 1.0, r"\brak(?:e|ing)\b": 1.5,
           r"\bpopulation (?:margins|shares)\b": 2.0, r"\bpolls?\b": 1.5},
     data=survey_table,
+    arguments={  # beside the method's own phrases: how survey methodologists write the same settings
+        "n_bootstrap": [r"\b(\d[\d,]*)\s+bootstrap\s+(?:replicates|replications|draws|resamples|samples)\b",
+                        r"\bbootstrap\w*\s+(?:with\s+)?(\d[\d,]*)\s+(?:replicates|replications|draws|resamples|times)\b"],
+        "confidence": [r"\b(\d\d(?:\.\d+)?)\s*%\s+(?:CIs?\b|(?:design-based\s+|bootstrap\s+)?(?:confidence\s+)?intervals?\b)",
+                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)\s*%\s+(?:confidence\s+)?level\b"],
+        "weighting": {"ipw": [r"\binverse[- ]probability\s+weight"],
+                      "cbps": [r"\bcovariate[- ]balancing\s+propensity"]},
+        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b"],
+    },
 )

@@ -9,6 +9,7 @@ gives, per candidate method, the exact front matter that would pin it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,7 +97,12 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     from cmbagent.agents._stated import stated_requirements, values_in
     from cmbagent.tools.methods import get_method
 
+    spec = get_method(method)
     used = [v for value in understood.arguments.values() for v in values_in(value)]
+    # a number the method's own documentation states is what it does by default ("a Gaussian τ prior 0.0506 ±
+    # 0.0086"): a task that restates it asks for nothing else
+    documented = " ".join([spec.description, *spec.argument_docs.values()])
+    used += [float(m) for m in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])", documented)]
     placed = {v for v in understood.arguments.values() if isinstance(v, str)}
     out: list[str] = []
     for item in stated_requirements(text, list(data_files)):
@@ -106,7 +112,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
                            f"of {method} was read to take; add the argument it sets under `arguments:` "
                            f"(see `cmbagent methods show {method}`)")
         elif item.kind == "file" and item.file not in placed and item.file in understood.unplaced:
-            arguments = ", ".join(n for n in get_method(method).arguments if n != "output_dir")
+            arguments = ", ".join(n for n in spec.arguments if n != "output_dir")
             out.append(f"the task names {item.file} (as the {item.role}), which no argument of {method} takes "
                        f"({arguments}); say which argument should read it, or remove it from the task")
     return out

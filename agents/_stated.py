@@ -46,7 +46,7 @@ _ARGUMENT_ROLES = {"covariance": ("covariance", "cov"), "test": ("test",), "embe
 #: in "5 folds" and "2000 steps", or "either"; "after" numbers may be joined to their cue by "of", "=", ":" and
 #: a parameter's name)
 _SETTINGS: tuple[tuple[str, str, str], ...] = (
-    ("prior", r"\bpriors?\b|\bfrom (?:Planck|the CMB|another experiment|BBN|SH0ES)\b", "after"),
+    ("prior", r"(?<!\bits )\bpriors?\b|\bfrom (?:Planck|the CMB|another experiment|BBN|SH0ES)\b", "after"),
     ("seed", r"\b(?:random )?seeds?\b", "after"),
     ("threshold", r"\bthreshold\b|\bcut(?:off)?\b|\babove\b|\bbelow\b|\bgreater than\b|\bless than\b|[<>≤≥]",
      "after"),
@@ -166,6 +166,9 @@ def _nearest_setting(text: str, start: int, end: int) -> str | None:
     return best[1] if best else None
 
 
+#: a normal distribution as written: N(μ, σ²), N(μ, σ^2), Normal(μ, σ)
+_NORMAL = re.compile(r"(?<![\w])(?:N|𝒩|Normal|Gaussian)\s*\(\s*([-+−]?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*"
+                     r"(?:²|\^\s*2|\*\*\s*2)?\s*\)")
 _PAIR = re.compile(r"(?<![\w.])([-+−]?\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*(\d+(?:\.\d+)?)")
 
 
@@ -176,9 +179,8 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
     sentences = _sentences(text)
     for n, sentence in enumerate(sentences):  # "m ± s" in a sentence that calls it a prior, or right before one
         following = sentences[n + 1] if n + 1 < len(sentences) else ""
-        prior_here = re.search(r"\bpriors?\b", sentence, re.I)
-        prior_next = re.search(r"\bpriors?\b", following, re.I) and re.search(
-            r"\b(?:that|this|it|these|those|the same)\b", following, re.I)
+        prior_here = re.search(r"(?<!\bits )(?<!\bits own )\bpriors?\b", sentence, re.I)  # "its prior" describes
+        prior_next = re.search(r"\b(?:that|this|it|these|those|the same)\b[^.;]{0,40}\bpriors?\b", following, re.I)
         if prior_next or (prior_here and not _RESULTS.search(sentence) and not _NOT_SETTINGS.search(sentence)):
             for match in _PAIR.finditer(sentence):
                 for raw in match.groups():
@@ -193,6 +195,14 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
             clean = clean.replace(name, " ")
         clean = re.sub(r"`[^`]*`|\b[\w-]+\.(?:csv|txt|dat|npz|npy|json|tsv)\b|\[\d+\]|\(\d{4}\)|\bet al\.[^.]*", " ",
                        clean)
+        for normal in _NORMAL.finditer(clean):  # its centre and its width (σ of "σ²"); a zero centre is no setting
+            quantity = _nearest_setting(clean, normal.start(), normal.end())
+            for value in [v for v in (_as_number(normal.group(1)), _as_number(normal.group(2))) if v]:
+                if quantity is not None and (quantity, value) not in seen:
+                    seen.add((quantity, value))
+                    items.append(Requirement(kind="number", text=_quote(sentence), source="rule", quantity=quantity,
+                                             value=value))
+        clean = _NORMAL.sub(lambda m: " " * len(m.group(0)), clean)
         for match in re.finditer(_NUMBER, clean):
             raw = match.group(0)
             left = clean[max(0, match.start() - 50):match.start()]

@@ -96,7 +96,8 @@ def _fields(line: str, delimiter: str | None) -> list[str]:
 def _delimiter(lines: Sequence[str]) -> str | None:
     sample = lines[:20]
     for delimiter in ("\t", ",", ";", "|"):
-        counts = {line.count(delimiter) for line in sample}
+        # a comma inside a quoted field ("fever, cough") does not separate fields
+        counts = {len(_fields(line, ",")) - 1 if delimiter == "," else line.count(delimiter) for line in sample}
         if len(counts) == 1 and counts != {0}:
             return delimiter
     return None
