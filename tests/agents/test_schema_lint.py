@@ -179,7 +179,8 @@ def test_schemas_sent_strict_to_openai_are_in_its_strict_subset() -> None:
 def test_every_schema_is_a_valid_anthropic_tool_input_schema() -> None:
     """Anthropic's forced tool: a JSON Schema object with ``type: object`` at its root, every ``$ref`` resolving,
     and a tool name of at most 64 letters, digits, ``_`` or ``-`` (as the adapter sends it)."""
-    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a dev dependency (pyproject.toml [dev])")
+    import jsonschema  # a dev dependency (pyproject.toml [dev]): absent, the test fails rather than skips
+
     from cmbagent.models import Message, ModelRequest
     from cmbagent.models._http import Connection
     from cmbagent.models.anthropic import AnthropicModel
