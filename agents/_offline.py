@@ -43,6 +43,8 @@ class OfflineModel(Model):
     """Rule-based answers for every agent of the roster (see the module docstring)."""
 
     spec = "offline"
+    #: rules, not a language model: nothing to guard against repetition
+    guarded = False
 
     def __init__(self) -> None:
         # tests may slow the backend down to hit kill points deterministically; never set in production

@@ -504,11 +504,18 @@ def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mappi
     rows = _cost_rows(view.costs)
     out += ["## Costs per agent", ""]
     if rows:
-        out += ["| agent | calls | input tokens | output tokens | cost (USD) |", "|---|---|---|---|---|"]
+        # a server that reports its work (llama.cpp) adds the prompt tokens its cache served and the seconds of
+        # prefill and generation (issue 30)
+        timed = any(row.get("prefill_s") or row.get("generation_s") or row.get("cached_tokens") for _, row in rows)
+        extra = " cached input tokens | prefill (s) | generation (s) |" if timed else ""
+        out += [f"| agent | calls | input tokens | output tokens | cost (USD) |{extra}",
+                "|---|---|---|---|---|" + ("---|---|---|" if timed else "")]
         for name, row in sorted(rows):
             usd = row.get("cost_usd")
+            more = (f" {row.get('cached_tokens', 0)} | {row.get('prefill_s', 0):.1f} | {row.get('generation_s', 0):.1f} |"
+                    if timed else "")
             out.append(f"| {name} | {row.get('calls', '')} | {row.get('input_tokens', '')} | "
-                       f"{row.get('output_tokens', '')} | {'' if usd is None else f'{usd:.4f}'} |")
+                       f"{row.get('output_tokens', '')} | {'' if usd is None else f'{usd:.4f}'} |{more}")
     else:
         out.append("(no model calls recorded)")
     out += ["", "## Package versions", ""]
