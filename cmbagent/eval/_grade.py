@@ -165,13 +165,14 @@ def _offline(config: dict[str, Any]) -> bool:
 
 
 def read_outcome(run_dir: str | Path | None, *, mode: str, status: str, error: str | None = None,
-                 task_text: str = "") -> RunOutcome:
-    """The outcome of the run in ``run_dir`` (or of a run that never made a folder: ``run_dir`` None)."""
+                 task_text: str = "", offline: bool = False) -> RunOutcome:
+    """The outcome of the run in ``run_dir`` (or of a run that never made a folder: ``run_dir`` None, and
+    ``offline`` says whether it was meant for the offline backend)."""
     from cmbagent.events import read_events
     from cmbagent.sandbox import FIGURE_LOG
 
     if run_dir is None or not (Path(run_dir) / "run.json").is_file():
-        return RunOutcome(mode=mode, run_dir=str(run_dir) if run_dir else None, status=status,
+        return RunOutcome(mode=mode, run_dir=str(run_dir) if run_dir else None, status=status, offline=offline,
                           text=error or "", error=error, task_text=task_text)
     folder = Path(run_dir)
     run = _read_json(folder / "run.json") or {}
@@ -213,7 +214,7 @@ def read_outcome(run_dir: str | Path | None, *, mode: str, status: str, error: s
 # -- the checks ------------------------------------------------------------------------------------------
 def _sentences(text: str, task_text: str) -> list[str]:
     task = " ".join(task_text.lower().split())
-    pieces = re.split(r"(?<=[.!?;])\s+|\n+|\s+—\s+", text)
+    pieces = re.split(r"(?<=[.!?;])\s+|\n+|\s+—\s+|\s*\|\s*", text)
     out = []
     for piece in pieces:
         sentence = " ".join(piece.split())
@@ -273,9 +274,17 @@ def _no_value_check(check: Check, outcome: RunOutcome) -> tuple[str, str]:
     return "pass", f"no value under {', '.join(check.no_value)}"
 
 
-def _says_check(check: Check, outcome: RunOutcome) -> tuple[str, str]:
+def _without_names(text: str, names: list[str]) -> str:
+    """``text`` without any word that holds the task's file or run folder name: "i03-no-high-redshift" says
+    nothing about redshifts (and a task file's path is not the run's statement)."""
+    for name in filter(None, names):
+        text = re.sub(r"\S*" + re.escape(name) + r"\S*", " ", text)
+    return text
+
+
+def _says_check(check: Check, outcome: RunOutcome, names: list[str]) -> tuple[str, str]:
     patterns = [re.compile(p, re.I) for p in check.says]
-    for sentence in _sentences(outcome.text, outcome.task_text):
+    for sentence in _sentences(_without_names(outcome.text, names), outcome.task_text):
         if all(p.search(sentence) for p in patterns):
             return "pass", f"says: “{sentence[:200]}”"
     return "fail", "no sentence of the run's answer says the task cannot be done as asked (and why)"
@@ -369,10 +378,12 @@ def grade_run(task: SuiteTask, outcome: RunOutcome, *, repeat: int = 1, judge: J
     if outcome.needs_model:
         return Grade(**base, verdict="needs_model", why=outcome.needs_model)
     results: list[CheckResult] = []
-    handlers = {"value": _value_check, "no_value": _no_value_check, "says": _says_check, "figure": _figure_check,
+    handlers = {"value": _value_check, "no_value": _no_value_check, "figure": _figure_check,
                 "files": _files_check, "findings": _findings_check, "status": _status_check}
+    names = [task.name, Path(task.path).stem, Path(outcome.run_dir).name if outcome.run_dir else ""]
     for check in task.grader.code_checks:
-        result, detail = handlers[check.kind](check, outcome)
+        result, detail = (_says_check(check, outcome, names) if check.kind == "says"
+                          else handlers[check.kind](check, outcome))
         results.append(CheckResult(check=check.label(), result=result, detail=detail))  # type: ignore[arg-type]
     code_passed = not any(r.result == "fail" for r in results) and any(r.result == "pass" for r in results)
     for check in task.grader.checks:

@@ -63,6 +63,7 @@ class EvalRecord(BaseModel):
     suite: dict[str, Any]
     settings: EvalSettings
     tasks: list[SuiteTask]
+    model_resolved: str | None = None  # the model spec runs fall back to here (``offline`` with no key set)
     grades: list[Grade] = Field(default_factory=list)
     summary: dict[str, Any] = Field(default_factory=dict)
 
@@ -146,8 +147,8 @@ def regrade(folder: str | os.PathLike[str], *, judge: Judge | None = None) -> Ev
         run_dir = Path(record.path) / row.item.run_dir
         mode = str(row.item.params.get("mode", "pc"))
         outcome = read_outcome(run_dir if (run_dir / "run.json").is_file() else None, mode=mode, status=row.status,
-                               error=row.error, task_text=Path(task.path).read_text(encoding="utf-8")
-                               if Path(task.path).is_file() else "")
+                               error=row.error, offline=record.model_resolved == "offline",
+                               task_text=Path(task.path).read_text(encoding="utf-8") if Path(task.path).is_file() else "")
         if outcome.duration_s is None:
             outcome.duration_s = row.duration_s
         grades.append(grade_run(task, outcome, repeat=int(row.item.params.get("repeat", 1)), judge=judge))
@@ -177,9 +178,12 @@ def run_eval(
             raise UserError(f"{folder} holds an eval already; resume it with `cmbagent eval --resume {folder}`")
         settings = settings or EvalSettings()
         folder.mkdir(parents=True, exist_ok=True)
+        from cmbagent.config import RunConfig
+
+        resolved = RunConfig.resolve(flags={"model": settings.model}, env=os.environ).model
         record = EvalRecord(eval_id=f"eval-{time.strftime('%Y%m%d-%H%M%S')}", path=str(folder), created=time.time(),
                             suite={"name": suite.name, "path": suite.path, "description": suite.description},
-                            settings=settings, tasks=suite.tasks)
+                            settings=settings, tasks=suite.tasks, model_resolved=resolved)
         write_eval(record)
         items = eval_items(suite, settings)
     run_batch(items, batch_dir=folder, settings=_batch_settings(record.settings) if items is not None else None,

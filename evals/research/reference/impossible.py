@@ -41,7 +41,8 @@ def main() -> dict[str, dict[str, float]]:
 
     out["i04-hubble-constant-from-offsets"] = {"chi2_change_h0_67_to_73": abs(profiled(mu) - profiled(mu + shift))}
     sn = pd.read_csv(DATA / "sn" / "Pantheon+SH0ES.dat", sep=r"\s+")
-    out["i05-contradictory-sample-size"] = {"n_rows_zhd_above_001": float((sn["zHD"] > 0.01).sum())}
+    kept = float((sn["zHD"] > 0.01).sum())
+    out["i05-contradictory-sample-size"] = {"n_rows_zhd_above_001": kept, "n_used": kept}
     cancer = pd.read_csv(DATA / "robustness" / "breast_cancer.csv")
     kept = cancer[cancer["benign"] == 1]
     out["i06-single-class-classifier"] = {"n_malignant_after_filter": float((kept["benign"] == 0).sum()),

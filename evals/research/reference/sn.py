@@ -20,7 +20,7 @@ import numpy as np
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "sn"
 C_KM_S = 299_792.458
-Z_GRID = np.concatenate([np.linspace(0.0, 0.01, 201)[:-1], np.geomspace(0.01, 2.5, 4000)])
+Z_GRID = np.concatenate([np.linspace(0.0, 0.01, 51)[:-1], np.geomspace(0.01, 2.5, 1500)])
 
 
 def comoving(z: np.ndarray, e_of_z: np.ndarray) -> np.ndarray:
@@ -120,7 +120,7 @@ def flat_lcdm_om(z_cmb: np.ndarray, z_hel: np.ndarray, m: np.ndarray, inv_cov: n
 def flat_wcdm(z_cmb: np.ndarray, z_hel: np.ndarray, m: np.ndarray, inv_cov: np.ndarray,
               log_prior_om: object = None) -> dict[str, tuple[float, float]]:
     om_axis = np.linspace(0.01, 0.99, 197)
-    w_axis = np.linspace(-3.0, 1.0, 401)
+    w_axis = np.linspace(-3.0, 1.0, 321)
     om, w = (a.ravel() for a in np.meshgrid(om_axis, w_axis, indexing="ij"))
     chi2 = np.empty(om.size)
     for start in range(0, om.size, 2000):
@@ -197,7 +197,7 @@ def main() -> dict[str, dict[str, float]]:
 
     fit = curved_lcdm(zu, muu, inv_u)
     out["m06-union-curvature"] = {"omega_m": fit["Omega_m"][0], "omega_m_std": fit["Omega_m"][1],
-                                  "omega_de": fit["Omega_de"][0], "omega_de_std": fit["Omega_de"][1]}
+                                  "omega_lambda": fit["Omega_de"][0], "omega_lambda_std": fit["Omega_de"][1]}
 
     fit = flat_wcdm(zj, zj, muj, inv_j, log_prior_om=gaussian(0.30, 0.02))
     out["m07-jla-w-with-prior"] = {"w": fit["w"][0], "w_std": fit["w"][1]}
