@@ -73,7 +73,7 @@ def value(alpha: float, beta: float, r2: float) -> float:
 def main() -> dict[str, dict[str, float | str]]:
     out: dict[str, dict[str, float | str]] = {}
     for task, rep in (("m11-ihdp-home-visits", 1), ("m12-ihdp-third-replication", 3)):
-        ihdp = pd.read_csv(DATA / "causal" / f"ihdp_npci_{rep}.csv")
+        ihdp = pd.read_csv(DATA / f"ihdp_npci_{rep}.csv")
         out[task] = {"ate": float((ihdp["mu1"] - ihdp["mu0"]).mean())}
 
     sys.path.insert(0, str(HERE))
@@ -82,7 +82,7 @@ def main() -> dict[str, dict[str, float | str]]:
     jobs = job_training()
     out["m14-job-training-effect"] = {"ate": float((jobs["y1"] - jobs["y0"]).mean())}
 
-    sipp = pd.read_csv(DATA / "causal" / "sipp1991.csv")
+    sipp = pd.read_csv(DATA / "sipp1991.csv")
     ate, se = aipw(sipp, "net_tfa", "e401", COVARIATES_401K)
     out["m13-401k-eligibility"] = {"ate": ate, "ate_se": se}
     ate, se = aipw(sipp, "net_tfa", "p401", COVARIATES_401K)
@@ -96,7 +96,7 @@ def main() -> dict[str, dict[str, float | str]]:
     # capacity costs 4 per unit of α, prediction 1 per unit of R²: capacity is the better buy when PAR > 4
     out["m20-capacity-or-prediction"] = {"par": par, "value": value(0.10, 0.10, 0.20),
                                          "recommendation": "expand capacity" if par > 4.0 else "improve the model"}
-    screening = pd.read_csv(DATA / "synthetic" / "screening.csv")
+    screening = pd.read_csv(DATA / "screening.csv")
     out["m18-screening-from-data"] = {
         "value": recall(screening["predicted_welfare"].to_numpy(), screening["welfare"].to_numpy(), 0.10, 0.10),
         "r2": float(np.corrcoef(screening["predicted_welfare"], screening["welfare"])[0, 1] ** 2)}

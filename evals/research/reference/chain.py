@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-CHAIN = Path(__file__).resolve().parent.parent / "data" / "sn" / "pantheon_flat_lcdm_chain.txt.gz"
+CHAIN = Path(__file__).resolve().parent.parent / "data" / "pantheon_flat_lcdm_chain.txt.gz"
 
 
 def main() -> dict[str, dict[str, float]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "synthetic"
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def main() -> dict[str, dict[str, float]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "bayes"
+DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def table(name: str) -> dict[str, np.ndarray]:

@@ -1,11 +1,11 @@
-"""Write the synthetic tables of the research suite (``data/synthetic/``), each from a fixed seed.
+"""Write the synthetic tables of the research suite (into ``data/``), each from a fixed seed.
 
 Every file is written with explicit number formats, so the bytes do not depend on the numpy or pandas
 version; ``tests/eval/test_suite_references.py`` regenerates them into a temporary folder and checks that
 they equal the committed files.  The true answers that only the generator knows (the job-training effect)
 are recomputed by ``causal.py`` from the same generator, never read from a file a run can see.
 
-Usage: ``python make_data.py [OUT_DIR]`` (default: ``../data/synthetic`` beside this script).
+Usage: ``python make_data.py [OUT_DIR]`` (default: ``../data`` beside this script).
 """
 
 from __future__ import annotations
@@ -108,7 +108,12 @@ def _write(path: Path, header: list[str], rows: list[list[str]]) -> None:
     path.write_text(text, encoding="utf-8", newline="")
 
 
+SYNTHETIC = ("job_training.csv", "tutoring.csv", "station_temperatures.csv", "patient_weights.csv", "orders.csv",
+             "screening.csv")
+
+
 def write_all(out: Path) -> list[Path]:
+    """Write every synthetic table into ``out``; returns their paths."""
     out.mkdir(parents=True, exist_ok=True)
     jobs = job_training()
     cols = ["treated", "age", "educ", "married", "re74", "re75", "re78"]
@@ -130,10 +135,10 @@ def write_all(out: Path) -> list[Path]:
     _write(out / "screening.csv", ["person", "predicted_welfare", "welfare"],
            [[str(scr["person"][i]), f"{scr['predicted_welfare'][i]:.5f}", f"{scr['welfare'][i]:.5f}"]
             for i in range(scr["person"].size)])
-    return sorted(out.iterdir())
+    return [out / name for name in SYNTHETIC]
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent / "data" / "synthetic"
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent / "data"
     for path in write_all(target):
         print(path)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "sn"
+DATA = Path(__file__).resolve().parent.parent / "data"
 C_KM_S = 299_792.458
 Z_GRID = np.concatenate([np.linspace(0.0, 0.01, 51)[:-1], np.geomspace(0.01, 2.5, 1500)])
 

@@ -25,7 +25,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def pantheon() -> pd.DataFrame:
-    return pd.read_csv(DATA / "sn" / "Pantheon+SH0ES.dat", sep=r"\s+")
+    return pd.read_csv(DATA / "Pantheon+SH0ES.dat", sep=r"\s+")
 
 
 def bootstrap_median(values: np.ndarray, n_boot: int, seed: int) -> tuple[float, float]:
@@ -45,12 +45,12 @@ def main() -> dict[str, dict[str, float]]:
     per_sn = calib.groupby("CID")["CEPH_DIST"].first()  # one Cepheid distance per supernova (its host's)
     out["c18-cepheid-distances"] = {"mean_ceph_dist": float(per_sn.mean()), "n_supernovae": int(per_sn.size),
                                     "naive_mean_all_rows": float(sn["CEPH_DIST"].mean())}
-    union = [line.split("\t") for line in (DATA / "sn" / "SCPUnion2.1_mu_vs_z.txt").read_text().splitlines()
+    union = [line.split("\t") for line in (DATA / "SCPUnion2.1_mu_vs_z.txt").read_text().splitlines()
              if line and not line.startswith("#")]
     p_low = np.array([float(row[4]) for row in union])
     out["c19-low-mass-hosts"] = {"share": float((p_low > 0.5).mean()), "n": int((p_low > 0.5).sum())}
 
-    sipp = pd.read_csv(DATA / "causal" / "sipp1991.csv")
+    sipp = pd.read_csv(DATA / "sipp1991.csv")
     eligible = sipp.loc[sipp["e401"] == 1, "net_tfa"].to_numpy(float)
     ends = np.array([bootstrap_median(eligible, 2000, seed) for seed in range(20)])
     out["c08-bootstrap-median"] = {"median": float(np.median(eligible)),
@@ -65,7 +65,7 @@ def main() -> dict[str, dict[str, float]]:
     out["c09-age-income-correlation"] = {"r": float(r), "lower_95": float(np.tanh(np.arctanh(r) - half)),
                                          "upper_95": float(np.tanh(np.arctanh(r) + half))}
 
-    cancer = pd.read_csv(DATA / "robustness" / "breast_cancer.csv")
+    cancer = pd.read_csv(DATA / "breast_cancer.csv")
     malignant = cancer.loc[cancer["benign"] == 0, "mean radius"]
     benign = cancer.loc[cancer["benign"] == 1, "mean radius"]
     welch = stats.ttest_ind(malignant, benign, equal_var=False)
@@ -89,7 +89,7 @@ def main() -> dict[str, dict[str, float]]:
     from sklearn.ensemble import IsolationForest
     from sklearn.metrics import roc_auc_score
 
-    thyroid = np.load(DATA / "anomaly" / "38_thyroid.npz")
+    thyroid = np.load(DATA / "38_thyroid.npz")
     x, y = thyroid["X"], thyroid["y"]
     aucs = [roc_auc_score(y, -IsolationForest(n_estimators=100, random_state=s).fit(x).score_samples(x))
             for s in range(10)]

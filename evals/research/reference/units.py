@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "sn"
+DATA = Path(__file__).resolve().parent.parent / "data"
 PC_M = 3.085677581491367e16
 LY_M = 9.4607304725808e15
 GYR_S = 3.15576e16
