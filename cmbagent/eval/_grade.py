@@ -41,6 +41,7 @@ class RunOutcome(BaseModel):
     status: str
     offline: bool = False
     needs_model: str | None = None  # why the run could not even try (the offline backend writes no program)
+    stopped_by_eval: bool = False  # the eval's total budget kept it from starting or stopped it in flight
     values: dict[str, Any] = Field(default_factory=dict)
     text: str = ""
     task_text: str = ""
@@ -371,9 +372,9 @@ def grade_run(task: SuiteTask, outcome: RunOutcome, *, repeat: int = 1, judge: J
     base = {"task": task.name, "kind": task.kind, "mode": outcome.mode, "repeat": repeat, "run_dir": outcome.run_dir,
             "status": outcome.status, "cost_usd": outcome.cost_usd, "cost_known": outcome.cost_known,
             "tokens": outcome.tokens, "calls": outcome.calls, "duration_s": outcome.duration_s}
-    if outcome.status in ("pending", "running", "budget_exhausted", "cancelled", "interrupted"):
-        why = {"budget_exhausted": "the eval's budget stopped it", "cancelled": "it was cancelled"}.get(
-            outcome.status, "it did not finish")
+    if outcome.status in ("pending", "running", "cancelled", "interrupted") or outcome.stopped_by_eval:
+        why = "the eval's total budget stopped it" if outcome.stopped_by_eval else {
+            "cancelled": "it was cancelled"}.get(outcome.status, "it did not finish")
         return Grade(**base, verdict="not_run", why=f"{why}: {outcome.error}" if outcome.error else why)
     if outcome.needs_model:
         return Grade(**base, verdict="needs_model", why=outcome.needs_model)
@@ -401,6 +402,8 @@ def grade_run(task: SuiteTask, outcome: RunOutcome, *, repeat: int = 1, judge: J
         return Grade(**base, verdict="pass", why="; ".join(r.detail for r in results if r.result == "pass")[:500],
                      checks=results)
     why = "; ".join(r.detail for r in failed)[:500] or "no check could be applied"
+    if outcome.status == "budget_exhausted":  # its own budget or time limit (--budget-usd-per-run, --timeout-per-run)
+        why = f"stopped by its own budget or time limit before it answered; {why}"[:500]
     if outcome.offline and (task.kind != "method" or _OFFLINE_REFUSAL.search(outcome.error or "")):
         reason = ("the offline backend writes no analysis code of its own" if task.kind == "code" else
                   "only a language model can judge that this task cannot be done as asked" if task.kind == "impossible"

@@ -140,6 +140,8 @@ def regrade(folder: str | os.PathLike[str], *, judge: Judge | None = None) -> Ev
     grades = []
     batch_file = Path(record.path) / "batch.json"
     rows = read_batch(record.path).items if batch_file.is_file() else []
+    budget = record.settings.budget_usd
+    spent = sum(row.cost_usd or 0.0 for row in rows)
     for row in rows:
         task = by_path.get(row.item.task)
         if task is None:
@@ -151,6 +153,9 @@ def regrade(folder: str | os.PathLike[str], *, judge: Judge | None = None) -> Ev
                                task_text=Path(task.path).read_text(encoding="utf-8") if Path(task.path).is_file() else "")
         if outcome.duration_s is None:
             outcome.duration_s = row.duration_s
+        # the eval's total budget, not the run's own limit: never started, or stopped in flight once it was spent
+        outcome.stopped_by_eval = row.status == "budget_exhausted" and (
+            outcome.run_dir is None or (budget is not None and spent >= budget))
         grades.append(grade_run(task, outcome, repeat=int(row.item.params.get("repeat", 1)), judge=judge))
     record.grades = grades
     write_eval(record)

@@ -115,8 +115,10 @@ def test_status(tmp_path: Path) -> None:
     task = grader(tmp_path, "  - status: [done]\n")
     assert grade_run(task, outcome(status="done")).verdict == "pass"
     assert grade_run(task, outcome(status="failed")).verdict == "fail"
-    stopped = grade_run(task, outcome(status="budget_exhausted", error="the eval's total budget of $1 is spent"))
-    assert stopped.verdict == "not_run" and "budget" in stopped.why
+    stopped = grade_run(task, outcome(status="budget_exhausted", stopped_by_eval=True, error="not started"))
+    assert stopped.verdict == "not_run" and "total budget" in stopped.why
+    own = grade_run(task, outcome(status="budget_exhausted", error="the run's 600 s are spent"))  # its own limit
+    assert own.verdict == "fail" and "its own budget or time limit" in own.why
 
 
 SAYS = """  - says: ['\\bdebt', '(?:\\bno\\b|\\bnot\\b|missing|cannot)']
