@@ -101,8 +101,9 @@ def register(app: typer.Typer) -> None:
                         checks = ", ".join(c.label() for c in task.grader.checks)
                         typer.echo(f"{task.name:40s} {task.kind:10s} {checks}")
                     raise typer.Exit(EXIT_OK)
+                modes: list[Any] = ["pc", "one-shot"] if mode == "both" else [mode]
                 settings = EvalSettings(
-                    model=model, modes=["pc", "one-shot"] if mode == "both" else [mode], repeats=repeats,
+                    model=model, modes=modes, repeats=repeats,
                     repairs=repairs, max_concurrent=max_concurrent, ray_address=ray_address, budget_usd=budget_usd,
                     budget_usd_per_run=budget_usd_per_run, timeout_per_run=timeout_per_run, sandbox=sandbox,
                     rubric=rubric, judge_model=judge_model)

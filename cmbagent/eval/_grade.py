@@ -369,7 +369,7 @@ Judge = Callable[[str, RunOutcome], tuple[bool, str]]
 
 def grade_run(task: SuiteTask, outcome: RunOutcome, *, repeat: int = 1, judge: Judge | None = None) -> Grade:
     """Grade ``outcome`` against ``task``'s grader (see the module docstring)."""
-    base = {"task": task.name, "kind": task.kind, "mode": outcome.mode, "repeat": repeat, "run_dir": outcome.run_dir,
+    base: dict[str, Any] = {"task": task.name, "kind": task.kind, "mode": outcome.mode, "repeat": repeat, "run_dir": outcome.run_dir,
             "status": outcome.status, "cost_usd": outcome.cost_usd, "cost_known": outcome.cost_known,
             "tokens": outcome.tokens, "calls": outcome.calls, "duration_s": outcome.duration_s}
     if outcome.status in ("pending", "running", "cancelled", "interrupted") or outcome.stopped_by_eval:

@@ -36,11 +36,15 @@ MODES: tuple[Mode, ...] = ("pc", "one-shot")
 EVAL_FILE = "eval.json"
 
 
+def _graph_only() -> list[Mode]:
+    return ["pc"]
+
+
 class EvalSettings(BaseModel):
     """How an eval is run (stored in ``eval.json``; no secrets)."""
 
     model: str | None = None
-    modes: list[Mode] = Field(default_factory=lambda: ["pc"])
+    modes: list[Mode] = Field(default_factory=_graph_only)
     repeats: int = Field(default=1, ge=1)
     repairs: int = Field(default=0, ge=0)  # one-shot self-repair rounds on errors
     max_concurrent: int | None = Field(default=None, ge=1)
@@ -77,7 +81,7 @@ def eval_items(suite: Suite, settings: EvalSettings) -> list[Any]:
     from cmbagent.batch import BatchItem
     from cmbagent.state import slugify
 
-    items = []
+    items: list[Any] = []
     for repeat in range(1, settings.repeats + 1):
         for mode in settings.modes:
             for task in suite.tasks:

@@ -248,8 +248,8 @@ def load_grader(path: Path) -> Grader:
         raise UserError(f"{where}: unknown key(s) {sorted(unknown)}; a grader has kind, method, reference, facts, checks")
     checks = [_check(c, f"{where}, check {i}") for i, c in enumerate(raw["checks"], 1)]
     try:
-        grader = Grader(kind=raw.get("kind"), method=raw.get("method"), reference=raw.get("reference"),
-                        facts=raw.get("facts") or {}, checks=checks)
+        grader = Grader.model_validate({"kind": raw.get("kind"), "method": raw.get("method"), "checks": checks,
+                                        "reference": raw.get("reference"), "facts": raw.get("facts") or {}})
     except ValidationError as exc:
         first = exc.errors()[0]
         raise UserError(f"{where}: {'.'.join(map(str, first['loc']))}: {first['msg']} "
