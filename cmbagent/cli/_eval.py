@@ -1,8 +1,8 @@
 """`cmbagent eval`: run a suite of graded research tasks with the graph, one model alone, or both.
 
 Exit codes: 0 every run was graded (whatever the pass rate), 1 some runs did not happen (cancelled), 2 usage
-error, 3 the budget stopped the eval (the runs it kept from starting are listed as not run; raise
---budget-usd and resume).
+error, 3 the budget stopped the eval (the runs it kept from starting are listed as not run;
+`cmbagent eval --resume EVAL --budget-usd LARGER` runs them).
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ def register(app: typer.Typer) -> None:
         judge_model: str | None = typer.Option(None, "--judge-model", metavar="SPEC", help="Model spec of the rubric judge."),
         eval_dir: Path | None = typer.Option(None, "--eval-dir", metavar="DIR", help="Folder of the new eval."),
         workspace: Path | None = typer.Option(None, "--workspace", help="Where a new eval folder goes (default ./workspaces)."),
-        resume_dir: Path | None = typer.Option(None, "--resume", metavar="DIR", help="Continue this eval: finished runs are kept."),
+        resume_dir: Path | None = typer.Option(
+            None, "--resume", metavar="DIR",
+            help="Continue this eval: finished runs are kept (--budget-usd may raise its total budget)."),
         regrade_dir: Path | None = typer.Option(None, "--regrade", metavar="DIR", help="Grade this eval's runs again (no run is made)."),
         compare: tuple[str, str] | None = typer.Option(
             None, "--compare", metavar="A B", help="Two eval folders side by side: A B (FOLDER or FOLDER:MODE)."),
@@ -92,7 +94,7 @@ def register(app: typer.Typer) -> None:
             if regrade_dir is not None:
                 record = regrade(regrade_dir)
             elif resume_dir is not None:
-                record = run_eval(None, resume_dir, on_update=_print_row)
+                record = run_eval(None, resume_dir, budget_usd=budget_usd, on_update=_print_row)
             else:
                 assert suite is not None
                 chosen = load_suite(suite).select(only)

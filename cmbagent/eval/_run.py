@@ -171,9 +171,12 @@ def run_eval(
     eval_dir: str | os.PathLike[str],
     settings: EvalSettings | None = None,
     *,
+    budget_usd: float | None = None,
     on_update: Callable[[Any], None] | None = None,
 ) -> EvalRecord:
-    """Run (or, with ``suite=None``, resume) the eval in ``eval_dir``; returns its graded record."""
+    """Run (or, with ``suite=None``, resume) the eval in ``eval_dir``; returns its graded record.  A resume
+    keeps the stored settings except the total budget, which ``budget_usd`` may raise (what the eval spent
+    before counts towards it)."""
     from cmbagent.batch import run_batch
 
     folder = Path(eval_dir).expanduser().resolve()
@@ -181,6 +184,9 @@ def run_eval(
         record = read_eval(folder)
         if settings is not None and settings != record.settings:
             raise UserError(f"{folder} was started with other settings; resume it without changing them")
+        if budget_usd is not None:
+            record.settings = record.settings.model_copy(update={"budget_usd": budget_usd})
+            write_eval(record)
         items = None if (folder / "batch.json").is_file() else eval_items(record.suite_view(), record.settings)
     else:
         if (folder / EVAL_FILE).exists() or (folder / "batch.json").exists():
@@ -195,8 +201,7 @@ def run_eval(
                             settings=settings, tasks=suite.tasks, model_resolved=resolved)
         write_eval(record)
         items = eval_items(suite, settings)
-    run_batch(items, batch_dir=folder, settings=_batch_settings(record.settings) if items is not None else None,
-              on_update=on_update)
+    run_batch(items, batch_dir=folder, settings=_batch_settings(record.settings), on_update=on_update)
     graded = regrade(folder)
     graded.finished = time.time()
     write_eval(graded)

@@ -117,6 +117,12 @@ def test_the_budget_stops_an_eval(tmp_path: Path, cluster: str) -> None:
     assert one_shot["not_run"] == 2 and one_shot["cost_usd"]["total"] == pytest.approx(CALL_USD)
     assert one_shot["tokens"]["total"] == 50_040 and one_shot["calls"]["total"] == 1
     assert "| one-shot | 3 | 1 | 0 | 0 | 2 | 1/1 = 100%" in (folder / "eval.md").read_text()
+    # a larger budget finishes it; what the eval spent before counts, the finished run is not redone
+    more = CliRunner().invoke(app, ["eval", "--resume", str(folder), "--budget-usd", "0.25"])
+    assert more.exit_code == 0, more.output
+    record = read_eval(folder)
+    assert [g.verdict for g in record.grades] == ["pass", "pass", "pass"] and record.settings.budget_usd == 0.25
+    assert record.summary["one-shot"]["calls"]["total"] == 3
 
 
 def test_an_eval_killed_with_kill_9_resumes_without_redoing_finished_runs(tmp_path: Path) -> None:
