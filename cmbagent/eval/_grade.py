@@ -28,7 +28,9 @@ __all__ = ["CheckResult", "Grade", "RunOutcome", "find_value", "flatten_values",
 
 Verdict = Literal["pass", "fail", "needs_model", "not_run"]
 #: what the offline backend says when it cannot map a task to a method (it needs a language model)
-_OFFLINE_REFUSAL = re.compile(r"offline backend|configure a (?:language )?model|needs? a (?:language )?model", re.I)
+#: (or asked instead of guessing: TaskUnclear names the front matter that would pin the task)
+_OFFLINE_REFUSAL = re.compile(r"TaskUnclear|offline backend|configure a (?:language )?model|needs? a (?:language )?model",
+                              re.I)
 _STD_KEYS = ("std", "sd", "err", "error", "sigma", "se", "stderr", "unc", "uncertainty")
 _VALUE_SUFFIXES = ("", "mean", "value", "estimate", "hat", "median")
 
@@ -405,9 +407,11 @@ def grade_run(task: SuiteTask, outcome: RunOutcome, *, repeat: int = 1, judge: J
     if outcome.status == "budget_exhausted":  # its own budget or time limit (--budget-usd-per-run, --timeout-per-run)
         why = f"stopped by its own budget or time limit before it answered; {why}"[:500]
     if outcome.offline and (task.kind != "method" or _OFFLINE_REFUSAL.search(outcome.error or "")):
+        asked = (outcome.error or "").startswith("TaskUnclear")
         reason = ("the offline backend writes no analysis code of its own" if task.kind == "code" else
                   "only a language model can judge that this task cannot be done as asked" if task.kind == "impossible"
-                  else "the offline backend could not map the task")
+                  else "the offline backend asked instead of guessing (TaskUnclear: front matter or a model would "
+                       "pin the task)" if asked else "the offline backend could not map the task")
         return Grade(**base, verdict="needs_model", why=f"{reason}; what the offline run gave: {why}"[:500],
                      checks=results)
     return Grade(**base, verdict="fail", why=why, checks=results)

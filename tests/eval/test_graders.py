@@ -150,6 +150,10 @@ def test_the_offline_backend_is_not_failed_for_what_needs_a_model(tmp_path: Path
     assert grade_run(method, outcome(values={"n": 40}, offline=True)).verdict == "fail"
     refused = outcome(status="failed", offline=True, error="TaskError: the offline backend could not map this task")
     assert grade_run(method, refused).verdict == "needs_model"
+    asked = outcome(status="failed", offline=True, error="TaskUnclear: this task could be answered by more than one")
+    assert "asked instead of guessing" in grade_run(method, asked).why
+    model_asked = outcome(status="failed", offline=False, error="TaskUnclear: this task could be answered by more")
+    assert grade_run(method, model_asked).verdict == "fail"  # a language model that asks has not answered
 
 
 def test_a_rubric_only_fails_a_pass_and_is_off_by_default(tmp_path: Path) -> None:

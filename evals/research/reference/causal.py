@@ -98,7 +98,7 @@ def main() -> dict[str, dict[str, float | str]]:
                                          "recommendation": "expand capacity" if par > 4.0 else "improve the model"}
     screening = pd.read_csv(DATA / "screening.csv")
     out["m18-screening-from-data"] = {
-        "value": recall(screening["predicted_welfare"].to_numpy(), screening["welfare"].to_numpy(), 0.10, 0.10),
+        "share_supported": recall(screening["predicted_welfare"].to_numpy(), screening["welfare"].to_numpy(), 0.10, 0.10),
         "r2": float(np.corrcoef(screening["predicted_welfare"], screening["welfare"])[0, 1] ** 2)}
     return out
 
