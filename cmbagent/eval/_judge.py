@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -30,15 +31,17 @@ class RubricVerdict(BaseModel):
     reason: str = Field(max_length=300, description="One sentence: why, quoting the answer.")
 
 
-def model_judge(spec: str | None, *, transcript: str | os.PathLike[str] | None = None) -> Judge:
-    """A judge that asks the model ``spec`` (a language model; ``offline`` cannot judge prose)."""
+def model_judge(spec: str | None, *, transcript: str | os.PathLike[str] | None = None,
+                models: dict[str, Any] | None = None) -> Judge:
+    """A judge that asks the model ``spec`` (a language model; ``offline`` cannot judge prose).  ``models``:
+    ready model instances by name (tests)."""
     from cmbagent.config import RunConfig
     from cmbagent.models import Message, ModelClient, ModelRequest
 
-    config = RunConfig.resolve(flags={"model": spec}, env=os.environ)
+    config = RunConfig.resolve(flags={"model": spec}, env=os.environ, models=models)
     if config.model == "offline":
         raise UserError("rubrics are judged by a language model; pass --judge-model SPEC (or --model SPEC)")
-    client = ModelClient(config.routing(), transcript_path=Path(transcript) if transcript else None)
+    client = ModelClient(config.routing(models), transcript_path=Path(transcript) if transcript else None)
 
     def judge(rubric: str, outcome: RunOutcome) -> tuple[bool, str]:
         user = f"## Rubric\n{rubric}\n\n## The run's answer\n{outcome.text[-8000:] or '(no answer)'}"

@@ -126,20 +126,21 @@ def read_eval(folder: str | os.PathLike[str]) -> EvalRecord:
     return record
 
 
-def _judge(settings: EvalSettings) -> Judge | None:
+def _judge(settings: EvalSettings, transcript: Path | None = None) -> Judge | None:
     if not settings.rubric:
         return None
     from cmbagent.eval._judge import model_judge
 
-    return model_judge(settings.judge_model or settings.model)
+    return model_judge(settings.judge_model or settings.model, transcript=transcript)
 
 
 def regrade(folder: str | os.PathLike[str], *, judge: Judge | None = None) -> EvalRecord:
-    """Grade every run of the eval in ``folder`` again from its run folder; rewrite ``eval.json``/``eval.md``."""
+    """Grade every run of the eval in ``folder`` again from its run folder; rewrite ``eval.json``/``eval.md``.
+    The rubric judge's calls are recorded in ``judge.jsonl`` there."""
     from cmbagent.batch import read_batch
 
     record = read_eval(folder)
-    judge = judge if judge is not None else _judge(record.settings)
+    judge = judge if judge is not None else _judge(record.settings, Path(record.path) / "judge.jsonl")
     by_path = {t.path: t for t in record.tasks}
     grades = []
     batch_file = Path(record.path) / "batch.json"
@@ -192,6 +193,7 @@ def run_eval(
         if (folder / EVAL_FILE).exists() or (folder / "batch.json").exists():
             raise UserError(f"{folder} holds an eval already; resume it with `cmbagent eval --resume {folder}`")
         settings = settings or EvalSettings()
+        _judge(settings)  # a rubric needs a language model: said now, not after every run
         folder.mkdir(parents=True, exist_ok=True)
         from cmbagent.config import RunConfig
 

@@ -175,6 +175,21 @@ def test_a_rubric_only_fails_a_pass_and_is_off_by_default(tmp_path: Path) -> Non
     assert len(asked) == 2
 
 
+def test_the_rubric_judge_asks_a_model_with_a_closed_verdict(tmp_path: Path) -> None:
+    from cmbagent.eval._judge import RubricVerdict, model_judge
+    from cmbagent.models import ScriptedModel
+
+    model = ScriptedModel([RubricVerdict(passed=False, reason="it names no model")])
+    judge = model_judge("scripted", models={"scripted": model}, transcript=tmp_path / "judge.jsonl")
+    ok, why = judge("The answer names the model it preferred.", outcome(text="Omega_m = 0.3"))
+    assert (ok, why) == (False, "it names no model")
+    request = model.requests[0]
+    assert request.output_schema is not None and "Omega_m = 0.3" in str(request.messages[-1].content)
+    assert (tmp_path / "judge.jsonl").is_file()
+    with pytest.raises(UserError, match="language model"):
+        model_judge("offline")
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("  - rubric: Is it good?\n", "never the only grader"),
     ("  - value: x\n    expected: 1.5\n", "needs a `tolerance:`"),
