@@ -12,6 +12,17 @@
 
 from __future__ import annotations
 
+from cmbagent.agents import (  # noqa: F401  (the words of each field register themselves)
+    _fields_alignment,
+    _fields_anomaly,
+    _fields_bayes,
+    _fields_causal,
+    _fields_cosmology,
+    _fields_lm,
+    _fields_rl,
+    _fields_robustness,
+    _fields_theory,
+)
 from cmbagent.agents._catalogue import catalogue_lines, fill_arguments, match_method, offline_plan
 from cmbagent.agents._context import (
     AgentContext,

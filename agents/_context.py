@@ -210,13 +210,16 @@ class StepContext(AgentContext):
     folder: str
     recent: list[RecentStep] = Field(default_factory=list)
     issues: list[str] = Field(default_factory=list)
+    package_docs: list[str] = Field(default_factory=list)  # indexed packages' passages for a code step (bounded)
 
     def sections(self) -> list[tuple[str, str]]:
         return [("Task brief", brief_text(self.brief)),
                 ("Plan", self.plan.outline(self.statuses)),
                 ("Current step", step_text(self.step, folder=self.folder)),
                 ("Recent steps", _recent(self.recent)),
-                ("The critic rejected the previous attempt; fix these", _bullets(self.issues))]
+                ("The critic rejected the previous attempt; fix these", _bullets(self.issues)),
+                ("Documentation of the packages this step uses (from the package index)",
+                 clip("\n\n".join(self.package_docs), PASSAGES_CHARS))]
 
 
 def clip_passage(text: str) -> str:

@@ -36,25 +36,34 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "instruments": r"\binstrument",
     "chain": r"\bchains?\b|posterior samples|mcmc samples",
     "labels": r"\blabels? (?:file|table)\b|concept labels",
-    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter",
+    "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
+               r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"
+               r"(?:each|every)\b",
     "needles": r"\bneedles?\b",
     "haystack": r"\bhaystack\b|background text",
     "code": r"\blog[_ ]?prob|\bdensity function\b|python file",
     "adapters": r"\badapters?\b",
 }
 _ROLE_PATTERNS = {role: re.compile(p, re.I) for role, p in FILE_ROLE_WORDS.items()}
+#: roles a file's own name gives it, besides the words above ("shape_labels.csv" holds labels)
+_NAME_ROLES = {"labels": re.compile(r"\blabels?\b", re.I), "targets": re.compile(r"\btargets?\b", re.I)}
 
 #: words that say which column plays an argument's role ("cue"), per kind of column argument
 COLUMN_CUES: dict[str, str] = {
     "treatment": r"\btreat\w*|\bassign\w*|\bprogram\w*|\bintervention\w*|\bexposure\b|\bexposed\b|\bpolicy\b|"
                  r"\beligib\w*|\bparticipat\w*|\benrol\w*|\breceiv\w*|\btook part\b|\bsubsid\w*|\btutor\w*|"
                  r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*",
-    "outcome": r"\boutcomes?\b|\beffect (?:of [^.;]{1,60}? )?on\b|\bimpact on\b|\braises?\b|\blowers?\b|"
-               r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b",
+    "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\braises?\b|\blowers?\b|"
+               r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
+               r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
+               r"\badds? to\b|\bgains? in\b|\bbuys?\b",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
-                  r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b",
+                  r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b|"
+                  r"\b(?:knew|know|known|measured|recorded) (?:about|before)\b[^.:]{0,80}:|\bpre-?treatment\b[^.:]{0,40}:|"
+                  r"\bbaseline (?:variables|characteristics|covariates)\b",
     "label": r"\blabels?\b|\bclass(?:es)?\b|\bdiagnos\w*|\banomal\w*|\bfault\w*|\bflag\w*|\bfraud\w*|"
-             r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b",
+             r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b|\bsays? which\b|\btells? (?:us )?which\b|"
+             r"\bindicates?\b|\bwhich (?:are|is|were) (?:bad|good|faulty|defective|positive|anomal\w*)",
     "target": r"\bpredict\w*|\bresponse\b|\btarget\b|\bas a function of\b|\bregress\w*|\boutcome\b|\by\b",
     "features": r"\bfeatures?\b|\bbased on\b|\busing\b|\binputs?\b|\bpredictors?\b",
     "instruments": r"\binstruments?\b|\bencourag\w*|\blotter\w*|\brandomi[sz]ed offer\b",
@@ -131,6 +140,29 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
     return out
 
 
+_ORDINALS = ("first", "second", "third", "fourth")
+_FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv)"
+#: the text pointing at an input file it does not name: "the attached table", "the second file"
+_POINTED = re.compile(rf"\b(?:the|this|that|my|our)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\s+(?:(?:I|we)\s+)?"
+                      r"(?:provided|attached|supplied|uploaded|enclosed|sent|given|shared)\b|"
+                      rf"\b(?:attached|provided|supplied|uploaded|enclosed)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}\b|"
+                      r"\bthe (first|second|third|fourth|only) (?:file|table)\b", re.I)
+
+
+def _referred(text: str, name: str, profiles: Sequence[FileProfile]) -> bool:
+    """Whether the text points at the file ``name`` without naming it: "the attached table", "the one-column
+    table provided" (any file), "the second file" (the second input, in the order the files were given)."""
+    for match in _POINTED.finditer(text):
+        ordinal = (match.group(1) or "").lower()
+        if ordinal in _ORDINALS:
+            index = _ORDINALS.index(ordinal)
+            if index < len(profiles) and profiles[index].name == name:
+                return True
+        else:
+            return True
+    return False
+
+
 def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str, float]]:
     """Per input file, the roles it may play with the weight of the evidence: the words around its mention in
     the text (0.6), its file name (0.3), its content (a symmetric square matrix is a covariance: 0.5; an array
@@ -149,7 +181,8 @@ def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str
                 found[role] = max(found.get(role, 0.0), weight)
         readable = re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0])
         for role, pattern in _ROLE_PATTERNS.items():
-            if pattern.search(readable) or pattern.search(base):
+            if pattern.search(readable) or pattern.search(base) or (role in _NAME_ROLES
+                                                                   and _NAME_ROLES[role].search(readable)):
                 found[role] = found.get(role, 0.0) + 0.3
         if profile.covariance_like:
             found["covariance"] = found.get("covariance", 0.0) + 0.5
@@ -190,8 +223,9 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
         confidence = min(1.0, 0.35 + best) if role != "data" else min(1.0, 0.55 + best)
         if runner >= best - 0.1 and runner > 0:  # two files fit as well: not sure which
             confidence = min(confidence, 0.45)
-        if role == "data" and name not in required and not _mentions(text, chosen):
-            continue  # an optional data argument gets a file only when the text names it
+        if role == "data" and name not in required and not (_mentions(text, chosen)
+                                                            or _referred(text, chosen, profiles)):
+            continue  # an optional data argument gets a file only when the text names it or points at it
         evidence = f"{chosen} looks like the {role} ({_why(roles.get(chosen, {}), role)})"
         mapped.append(Mapped(name, chosen, round(confidence, 2), evidence,
                              tuple(f for s, f in scored[1:3] if s > 0)))
@@ -210,14 +244,16 @@ def _why(evidence: Mapping[str, float], role: str) -> str:
 # -- columns ----------------------------------------------------------------------------------------------
 def column_role(name: str, doc: str) -> str:
     """The kind of a column argument (``treatment``, ``outcome``, ``covariates``, ``label``, ...), from its name
-    and documentation."""
-    lowered = f"{name} {doc.split('. ')[0]}".lower()
+    and documentation's first sentence, less what it says in brackets ("Input columns (default: every column
+    except the target)" are features, not the target); whole words, so the ``features`` "in the order used by
+    classifier_weights" are no class label."""
+    lowered = f"{name} {re.sub(r'[(][^()]*[)]', ' ', doc.split('. ')[0])}".replace("_", " ").lower()
     for role, words in (("covariates", ("covariate", "confounder")), ("treatment", ("treatment",)),
                         ("instruments", ("instrument",)), ("outcome", ("outcome",)),
-                        ("label", ("label", "class", "anomal")), ("prediction", ("prediction",)),
+                        ("label", ("label", "class", r"anomal\w*")), ("prediction", ("prediction",)),
                         ("text", ("text column",)), ("prompt", ("prompt",)), ("answer", ("answer",)),
                         ("features", ("feature",)), ("target", ("target", "response"))):
-        if any(w in lowered for w in words):
+        if any(re.search(rf"\b{w}(?:e?s)?\b", lowered) for w in words):
             return role
     return "target" if name in {"y", "response"} else "features"
 
@@ -284,9 +320,10 @@ def sentences(text: str) -> list[str]:
 
 
 def _clauses(text: str) -> list[str]:
+    """The text's clauses, each on one line (a line break inside a sentence is a space)."""
     out = []
     for sentence in sentences(text):
-        out += [c for c in re.split(r";\s|\s[—–]\s", sentence) if c.strip()]
+        out += [" ".join(c.split()) for c in re.split(r";\s|\s[—–]\s", sentence) if c.strip()]
     return out
 
 
@@ -297,18 +334,25 @@ def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     return tail[: stop.start()] if stop else tail[:80]
 
 
+def _cue_pattern(role: str, name: str, cues: Sequence[str] = ()) -> re.Pattern[str]:
+    """The words that cue a column argument: its role's, and the ones its method's field declares."""
+    return re.compile("|".join([COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), *cues]), re.I)
+
+
 def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, taken: set[str],
-                binary_treatment: bool = True) -> list[Mapped]:
+                binary_treatment: bool = True, cues: Mapping[str, Sequence[str]] | None = None) -> list[Mapped]:
     """Scalar column arguments (name -> role) of one table, mapped by where the text names them, by the phrase it
-    uses for them and by their content; see the module docstring for the confidence scale."""
-    columns = [c for c in table.columns if c.name not in taken]
+    uses for them and by their content; see the module docstring for the confidence scale.  ``cues`` adds, per
+    argument, the words its method's field uses for it."""
     clauses = _clauses(text)
     mapped: list[Mapped] = []
     for name, role in arguments.items():
-        cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+        columns = [c for c in table.columns if c.name not in taken]  # an earlier argument's column is not free
+        cue_pattern = _cue_pattern(role, name, (cues or {}).get(name, ()))
         scores: dict[str, float] = {}
         why: dict[str, str] = {}
-        others = re.compile("|".join(p for r, p in COLUMN_CUES.items() if r not in {role, "label", "target"}), re.I)
+        # the role's words end where another role's list begins ("..., adjusting for age, ...")
+        others = re.compile(COLUMN_CUES["covariates"] if role != "covariates" else r"(?!)", re.I)
         for clause in clauses:
             cue = cue_pattern.search(clause)
             if cue is None:
@@ -328,6 +372,10 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 similar = match_phrase(phrase, column.name) if phrase.strip() else 0.0
                 if 0.85 * similar > value and similar >= 0.6:
                     value, reason = 0.85 * similar, f"“{phrase.strip()[:40]}” reads as {column.name}"
+                if role in {"treatment", "instruments"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
+                    own = match_phrase(cue.group(0), column.name)
+                    if own >= 0.85 and 0.85 * own > value:
+                        value, reason = 0.85 * own, f"“{cue.group(0)}” names {column.name}"
                 if value > scores.get(column.name, 0.0):
                     scores[column.name], why[column.name] = value, reason
         for column in columns:  # a column named after the role itself ("treatment", "outcome", "label", "y")
@@ -335,6 +383,8 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 scores[column.name], why[column.name] = 0.7, f"the column is called {column.name}"
         fits = {c.name: c for c in columns if _content_fits(role, c, binary_treatment=binary_treatment)}
         scores = {k: v for k, v in scores.items() if k in fits}
+        if role == "treatment":  # a 0/1 column is the usual treatment: it wins a tie
+            scores = {k: v + (0.04 if fits[k].binary else 0.0) for k, v in scores.items()}
         if not scores and role in {"treatment", "label"}:
             binary = [c for c in fits.values() if c.binary]
             if len(binary) == 1:
@@ -343,7 +393,7 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
         if not scores:
             continue
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-        best, confidence = ranked[0]
+        best, confidence = ranked[0][0], min(1.0, ranked[0][1])
         if len(ranked) > 1 and ranked[1][1] >= confidence - 0.05:
             confidence = min(confidence, 0.5)
         mapped.append(Mapped(name, best, round(confidence, 2), why[best], tuple(k for k, _ in ranked[1:3])))
@@ -352,11 +402,13 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
     return mapped
 
 
-def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str]) -> Mapped | None:
-    """A list argument (covariates, features) from the phrase after its cue: "adjusting for age, years of
-    schooling and earnings in 1974 and 1975" — each item mapped with :func:`match_phrase`; the list's
-    confidence is its least sure item's.  "all other columns" takes every column not taken."""
-    cue_pattern = re.compile(COLUMN_CUES.get(role, rf"\b{re.escape(name)}\b"), re.I)
+def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str],
+                    cues: Sequence[str] = ()) -> Mapped | None:
+    """A list argument (covariates, features) from the phrase after its cue (its role's words or ``cues``):
+    "adjusting for age, years of schooling and earnings in 1974 and 1975" — each item mapped with
+    :func:`match_phrase`; the list's confidence is its least sure item's.  "all other columns" takes every
+    column not taken."""
+    cue_pattern = _cue_pattern(role, name, cues)
     names = [c.name for c in table.columns]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
@@ -364,6 +416,10 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
             continue
         tail = clause[cue.end():]
         tail = re.split(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b", tail)[0]
+        # "four features in `screen.csv`: years of experience, ...": the list follows the file's colon
+        tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
+        head, colon, rest = tail.partition(": ")
+        tail = rest if colon and "," not in head else tail
         if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
                      r"covariates?)\b|\beverything else\b", tail, re.I):
             return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")
@@ -379,7 +435,11 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
                 item = re.sub(r"\d{2,4}", item, previous) if re.search(r"\d{2,4}", previous) else item
             ranked = sorted(((match_phrase(item, n), n) for n in names if n not in taken and n not in chosen),
                             reverse=True)
-            if ranked and ranked[0][0] >= 0.6 and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.05):
+            tied = [n for s, n in ranked if ranked and s >= 0.6 and s >= ranked[0][0] - 0.05]
+            if len(tied) > 1 and re.search(r"\b(?:both|all|each|every|columns|variables)\b", item, re.I):
+                chosen += tied  # "both pre-programme earnings columns": every column the words fit equally
+                sure = min(sure, ranked[0][0])
+            elif ranked and ranked[0][0] >= 0.6 and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.05):
                 chosen.append(ranked[0][1])
                 sure = min(sure, ranked[0][0])
             elif len(item.split()) <= 6:

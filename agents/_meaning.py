@@ -42,7 +42,14 @@ MARGIN = 0.9
 #: below these (best meaning similarity, best words score) no method fits the task
 NONE_MEANING = 0.42
 NONE_WORDS = 2.0
+#: a task without a single word of the best method's field needs this much meaning
+NONE_BARE = 0.5
 _TEMPERATURE = 0.5
+#: a task that disclaims the analysis a method would do: a look at the data, a plot, "no fit"
+_DISCLAIMS = re.compile(r"\bno (?:\w+ )?(?:fit|fitting|modell?ing|analysis|detector|detection|inference)\b|"
+                        r"\bbefore (?:any|we (?:go|start))\b[^.]{0,40}\b(?:fit\w*|hunt\w*|model\w*|analy\w*|"
+                        r"detect\w*)|\bnothing more(?: yet)?\b|\bjust (?:the|a) (?:figure|plot|table)\b|"
+                        r"\bquick look\b", re.I)
 _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
 
 
@@ -243,8 +250,14 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
             notes.append(f"the front matter names {named}, but the task reads like {best.method}")
         return MethodChoice(status="named", method=named, candidates=tuple(ranked), meaning_used=meaning_used,
                             notes=tuple(notes))
-    if best.words < NONE_WORDS and (not meaning_used or best.meaning < NONE_MEANING) and not (
-            best.words > 0 and best.data >= 0.7):  # a field word and data of the right kind are enough
+    disclaimed = _DISCLAIMS.search(whole)
+    if (best.words < NONE_WORDS and (not meaning_used or best.meaning < NONE_MEANING) and not (
+            best.words > 0 and best.data >= 0.7)) or (best.words == 0 and best.meaning < NONE_BARE) \
+            or (best.words < NONE_WORDS and best.data <= -0.5) or (disclaimed and best.words < 6):
+        # a field word and data of the right kind are enough; data alone, without a word of the field, are not;
+        # nor a weak word with data of another kind; nor a task that says it wants no analysis ("no fit yet")
+        notes += [f"the task says it wants no analysis yet (“{disclaimed.group(0)}”)"] if disclaimed else []
+        # a field word and data of the right kind are enough; data alone, without a word of the field, are not
         return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
                             notes=tuple(notes))
     lead = best.score - ranked[1].score if len(ranked) > 1 else math.inf

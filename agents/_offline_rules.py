@@ -42,6 +42,7 @@ from cmbagent.agents._schemas import (
     StepSummary,
     TextAnswer,
 )
+from cmbagent.agents._stated import stated_requirements
 from cmbagent.cells import method_cell
 from cmbagent.exceptions import TaskError, TaskUnclear
 from cmbagent.models import how_to_configure
@@ -52,6 +53,8 @@ from cmbagent.state import (
     Critique,
     PlanDraft,
     ReportDraft,
+    RequirementList,
+    StatedItem,
     TaskBrief,
 )
 
@@ -107,6 +110,21 @@ def brief(ctx: TaskContext) -> TaskBrief:
                      constraints=[*understood.notes, *understood.missing],
                      deliverables=["the method's values with uncertainties", "its checks", "its figures"],
                      requirements=checklist(understood, text))
+
+
+@offline_rule(RequirementList)
+def stated(ctx: TaskContext) -> RequirementList:
+    """The requirements agent's list, by the checklist's own rules (so offline, the two lists agree)."""
+    items = []
+    for item in stated_requirements(ctx.text, list(ctx.data_files)):
+        if item.kind == "file":
+            items.append(StatedItem.model_validate({"kind": "file", "quote": item.text[:160], "file": item.file,
+                                                    "role": item.role}))
+        elif item.kind == "number" and isinstance(item.value, (int, float)):
+            items.append(StatedItem(kind="number", quote=item.text[:160], number=float(item.value), what=item.quantity))
+        elif item.kind == "word":
+            items.append(StatedItem(kind="word", quote=str(item.value)[:160], what=item.quantity))
+    return RequirementList(items=items[:12])
 
 
 @offline_rule(PlanDraft)

@@ -9,6 +9,7 @@ gives, per candidate method, the exact front matter that would pin it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,10 +37,12 @@ class TaskReading:
     def method(self) -> str | None:
         return self.choice.method
 
+    unread: list[str] = field(default_factory=list)  # what the task states that no argument took
+
     @property
     def clear(self) -> bool:
         return self.choice.status in {"named", "chosen"} and self.understanding is not None and \
-            self.understanding.clear
+            self.understanding.clear and not self.unread
 
     def front_matter(self, method: str) -> str:
         """The front matter that pins ``method`` with the arguments read for it (file names as written)."""
@@ -81,10 +84,38 @@ class TaskReading:
             return ""
         lines = [f"the task maps to {self.method}, but some of its arguments are missing or could only be guessed, "
                  "so nothing was started:"]
-        lines += [f"  - {q}" for q in [*reading.missing, *reading.questions]]
+        lines += [f"  - {q}" for q in [*reading.missing, *reading.questions, *self.unread]]
         lines.append("  the front matter with what was read so far:")
         lines += ["    " + line for line in self.front_matter(self.method or "").splitlines()]
         return "\n".join(lines)
+
+
+def unread(understood: Understanding, text: str, data_files: Sequence[str], method: str) -> list[str]:
+    """What the task states that the reading put into no argument — a setting's number (the checklist's rules
+    read it, :func:`cmbagent.agents._stated.stated_requirements`), or a file the text names for a role no
+    argument took: running would ignore it silently, so it is a question."""
+    from cmbagent.agents._stated import stated_requirements, values_in
+    from cmbagent.tools.methods import get_method
+
+    spec = get_method(method)
+    used = [v for value in understood.arguments.values() for v in values_in(value)]
+    # a number the method's own documentation states is what it does by default ("a Gaussian τ prior 0.0506 ±
+    # 0.0086"): a task that restates it asks for nothing else
+    documented = " ".join([spec.description, *spec.argument_docs.values()])
+    used += [float(m) for m in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])", documented)]
+    placed = {v for v in understood.arguments.values() if isinstance(v, str)}
+    out: list[str] = []
+    for item in stated_requirements(text, list(data_files)):
+        if item.kind == "number" and isinstance(item.value, (int, float)) and item.quantity not in {"threshold"}:
+            if not any(abs(v - item.value) <= 1e-9 * max(1.0, abs(item.value)) for v in used):
+                out.append(f"the task states {item.quantity} {item.value:g} (“{item.text[:90]}”), which no argument "
+                           f"of {method} was read to take; add the argument it sets under `arguments:` "
+                           f"(see `cmbagent methods show {method}`)")
+        elif item.kind == "file" and item.file not in placed and item.file in understood.unplaced:
+            arguments = ", ".join(n for n in spec.arguments if n != "output_dir")
+            out.append(f"the task names {item.file} (as the {item.role}), which no argument of {method} takes "
+                       f"({arguments}); say which argument should read it, or remove it from the task")
+    return out
 
 
 def read_task(*, text: str, title: str = "", method: str | None = None, arguments: Mapping[str, Any] | None = None,
@@ -100,6 +131,7 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
     if choice.method is not None:
         reading.understanding = understand(choice.method, text, given, list(data_files), columns=columns,
                                            profiles=profiles)
+        reading.unread = unread(reading.understanding, text, data_files, choice.method)
     if choice.status == "ask":
         for candidate in choice.top(3):
             reading.alternatives[candidate.method] = understand(candidate.method, text, given, list(data_files),

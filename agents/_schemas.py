@@ -24,6 +24,7 @@ from cmbagent.state import (
     PlanDraft,
     PlanStep,
     ReportDraft,
+    RequirementList,
     StepDraft,
     TaskBrief,
     bounded_list,
@@ -219,6 +220,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
         AuditReport,
         IdeaSet,
         IdeaReview,
+        RequirementList,
     )
 }
 

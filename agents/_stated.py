@@ -42,18 +42,25 @@ _ARGUMENT_ROLES = {"covariance": ("covariance", "cov"), "test": ("test",), "embe
                    "chain": ("chain",), "instruments": ("instrument",)}
 
 #: a number is a setting when one of these words stands near it (the quantity names what it sets)
-_SETTINGS: tuple[tuple[str, str], ...] = (
-    ("prior", r"\bpriors?\b|\bfrom (?:Planck|the CMB|another experiment|BBN|SH0ES)\b"),
-    ("seed", r"\b(?:random )?seeds?\b"),
-    ("threshold", r"\bthreshold\b|\bcut(?:off)?\b|\babove\b|\bbelow\b|\bgreater than\b|\bless than\b|[<>≤≥]"),
-    ("folds", r"\bfolds?\b|\bcross[- ]fitting\b"),
-    ("walkers", r"\bwalkers\b"),
-    ("steps", r"\b(?:steps|iterations|epochs)\b"),
-    ("samples", r"\bsamples?\b|\bdraws\b|\brepetitions\b|\breplicates\b|\bbootstrap\b"),
-    ("labels", r"\blabell?ed\b"),
-    ("sample size", r"\bn\s*=|\bsample size\b"),
-    ("fraction", r"\bfraction\b|\bshare\b|\bproportion\b"),
+#: (quantity, cue, where the number stands: "after" the cue as in "seed 1" and "prior Ω_m = 0.3", "before" it as
+#: in "5 folds" and "2000 steps", or "either"; "after" numbers may be joined to their cue by "of", "=", ":" and
+#: a parameter's name)
+_SETTINGS: tuple[tuple[str, str, str], ...] = (
+    ("prior", r"(?<!\bits )\bpriors?\b|\bfrom (?:Planck|the CMB|another experiment|BBN|SH0ES)\b", "after"),
+    ("seed", r"\b(?:random )?seeds?\b", "after"),
+    ("threshold", r"\bthreshold\b|\bcut(?:off)?\b|\babove\b|\bbelow\b|\bgreater than\b|\bless than\b|[<>≤≥]",
+     "after"),
+    ("folds", r"\b-?folds?\b|\bcross[- ]fitting folds\b", "either"),
+    ("walkers", r"\bwalkers\b", "either"),
+    ("steps", r"\b(?:steps|iterations|epochs)\b", "either"),
+    ("samples", r"\bsamples\b|\bdraws\b|\brepetitions\b|\breplicates\b|\bbootstrap (?:samples|replicates|draws)\b",
+     "before"),
+    ("labels", r"\blabell?ed\b", "before"),
+    ("sample size", r"\bn\s*=|\bsample size\b", "after"),
 )
+#: a sentence that reports results or expectations, not settings ("mean AUC-PR over seeds 1–3: 0.887 vs 0.929")
+_RESULTS = re.compile(r"\b(?:expect\w*|measured|published|reported|found|gives?|gave|scores?|scored|ranks?|"
+                      r"ranked|obtained|achieved|reaches|reached|was|were)\b|\bvs\.?\b", re.I)
 _NUMBER = r"(?<![\w.])[-+−]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?%?(?![\w])"
 _NOT_SETTINGS = re.compile(r"\b(?:published|reported|expect(?:ed)?|true|truth|paper|report(?:s|ed)? (?:that|a)|"
                            r"\|[^|]*\||compare (?:with|to)|should (?:be|give)|about|roughly|approximately|≈|~)", re.I)
@@ -136,20 +143,32 @@ def _as_number(raw: str) -> float | None:
 
 
 def _nearest_setting(text: str, start: int, end: int) -> str | None:
-    """The setting whose cue word stands nearest the number at ``start``…``end`` (50 characters before it, 25
-    after it, within its clause)."""
+    """The setting whose cue stands next to the number at ``start``…``end`` on the side its phrasing puts it:
+    "seed 4" and "a prior Ω_m = 0.3" (the number after the cue, up to 40 characters for a prior's parameter,
+    12 otherwise), "5 folds" and "2000 steps" (the number right before the cue)."""
     best: tuple[int, str] | None = None
-    for quantity, pattern in _SETTINGS:
+    for quantity, pattern, side in _SETTINGS:
         for match in re.finditer(pattern, text, re.I):
-            distance = start - match.end() if match.end() <= start else match.start() - end
-            limit = 50 if match.end() <= start else 25
-            between = text[match.end():start] if match.end() <= start else text[end:match.start()]
-            if 0 <= distance <= limit and not re.search(r"[;]|,\s+(?!\d)", between) and (
-                    best is None or distance < best[0]):
+            if match.end() <= start and side in ("after", "either"):
+                between = text[match.end():start]
+                limit = 40 if quantity == "prior" else 12
+                joined = re.fullmatch(r"[\s:=(]*(?:of|is|to|at|set to|equal to|=|:)?[\s:=(]*", between) is not None \
+                    or (quantity == "prior" and not re.search(r"[;.]|,\s+(?!\d)", between))
+                distance = len(between)
+            elif match.start() >= end and side in ("before", "either"):
+                between = text[end:match.start()]
+                limit, distance = 14, len(between)
+                joined = re.fullmatch(r"[\s-]*(?:[A-Za-z][\w-]*\s+)?", between) is not None  # "5 cross-fitting folds"
+            else:
+                continue
+            if joined and distance <= limit and (best is None or distance < best[0]):
                 best = (distance, quantity)
     return best[1] if best else None
 
 
+#: a normal distribution as written: N(μ, σ²), N(μ, σ^2), Normal(μ, σ)
+_NORMAL = re.compile(r"(?<![\w])(?:N|𝒩|Normal|Gaussian)\s*\(\s*([-+−]?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*"
+                     r"(?:²|\^\s*2|\*\*\s*2)?\s*\)")
 _PAIR = re.compile(r"(?<![\w.])([-+−]?\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*(\d+(?:\.\d+)?)")
 
 
@@ -157,10 +176,12 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
     names = [n for rel, shown in files.items() for n in (rel, shown)]
     items: list[Requirement] = []
     seen: set[tuple[str, float]] = set()
-    if re.search(r"\bpriors?\b", text, re.I):  # a task that speaks of a prior: every "m ± s" it states is one
-        for sentence in _sentences(text):
-            if _NOT_SETTINGS.search(sentence[:sentence.find("±") if "±" in sentence else len(sentence)][-40:]):
-                continue
+    sentences = _sentences(text)
+    for n, sentence in enumerate(sentences):  # "m ± s" in a sentence that calls it a prior, or right before one
+        following = sentences[n + 1] if n + 1 < len(sentences) else ""
+        prior_here = re.search(r"(?<!\bits )(?<!\bits own )\bpriors?\b", sentence, re.I)  # "its prior" describes
+        prior_next = re.search(r"\b(?:that|this|it|these|those|the same)\b[^.;]{0,40}\bpriors?\b", following, re.I)
+        if prior_next or (prior_here and not _RESULTS.search(sentence) and not _NOT_SETTINGS.search(sentence)):
             for match in _PAIR.finditer(sentence):
                 for raw in match.groups():
                     value = _as_number(raw)
@@ -174,11 +195,19 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
             clean = clean.replace(name, " ")
         clean = re.sub(r"`[^`]*`|\b[\w-]+\.(?:csv|txt|dat|npz|npy|json|tsv)\b|\[\d+\]|\(\d{4}\)|\bet al\.[^.]*", " ",
                        clean)
+        for normal in _NORMAL.finditer(clean):  # its centre and its width (σ of "σ²"); a zero centre is no setting
+            quantity = _nearest_setting(clean, normal.start(), normal.end())
+            for value in [v for v in (_as_number(normal.group(1)), _as_number(normal.group(2))) if v]:
+                if quantity is not None and (quantity, value) not in seen:
+                    seen.add((quantity, value))
+                    items.append(Requirement(kind="number", text=_quote(sentence), source="rule", quantity=quantity,
+                                             value=value))
+        clean = _NORMAL.sub(lambda m: " " * len(m.group(0)), clean)
         for match in re.finditer(_NUMBER, clean):
             raw = match.group(0)
             left = clean[max(0, match.start() - 50):match.start()]
             quantity = _nearest_setting(clean, match.start(), match.end())
-            if quantity is None or _NOT_SETTINGS.search(left[-30:]):
+            if quantity is None or _NOT_SETTINGS.search(left[-30:]) or (quantity != "prior" and _RESULTS.search(clean)):
                 continue
             value = _as_number(raw)
             after = clean[match.end():match.end() + 12]

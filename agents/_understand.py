@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cmbagent.agents._datamap import (
+    Mapped,
+    _content_fits,
     argument_role,
     column_role,
     map_column_list,
@@ -40,7 +42,10 @@ from cmbagent.state import Requirement
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_NEGATION = re.compile(r"\b(?:no|not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
+#: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
+_LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|leave out|"
+                        r"leaving out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
 _BOOKKEEPING = {"output_dir", "seed", "random_state"}
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",),
@@ -64,6 +69,8 @@ class Understanding:
     #: what the reader would have had to guess: each a question naming the front-matter line that answers it
     questions: list[str] = field(default_factory=list)
     unplaced: list[str] = field(default_factory=list)  # input files no argument of the method takes
+    #: what the text leaves open and code filled by a stated rule (argument -> how), shown as a note in the run
+    assumed: dict[str, str] = field(default_factory=dict)
 
     @property
     def clear(self) -> bool:
@@ -94,15 +101,98 @@ def _choices(schema: Mapping[str, Any]) -> list[Any]:
     return [c for option in schema.get("anyOf", []) for c in option.get("enum", [])]
 
 
-def _cast(raw: str, kinds: set[str]) -> Any:
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+                 "fifty": 50, "hundred": 100, "a hundred": 100, "a thousand": 1000, "dozen": 12, "a dozen": 12}
+_WORD_FRACTIONS = {"half": 0.5, "a half": 0.5, "third": 1 / 3, "a third": 1 / 3, "quarter": 0.25, "a quarter": 0.25,
+                   "fifth": 0.2, "a fifth": 0.2, "tenth": 0.1, "a tenth": 0.1, "twentieth": 0.05,
+                   "hundredth": 0.01, "two thirds": 2 / 3, "three quarters": 0.75}
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def _number(raw: str, *, fraction: bool = False) -> float | None:
+    """A number as prose writes it: ``2,000``, ``1e-6``, ``10⁻⁶``, ``30%`` (0.3 when ``fraction``), ``eight``,
+    ``a fifth``, ``16K`` (thousands, as context lengths are written); None when ``raw`` is not one."""
+    text = " ".join(raw.split()).strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()  # "a\nquarter"
+    if text in _WORD_FRACTIONS:
+        return _WORD_FRACTIONS[text]
+    if text in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[text])
+    if re.fullmatch(r"\d+(?:\.\d+)?\s?k", text):
+        return float(text[:-1]) * 1000.0
+    power = re.fullmatch(r"10(?:\^|\*\*)\{?([-+]?\d+)\}?", text) or (
+        re.fullmatch(r"10([-+]?\d+)", text.translate(_SUPERSCRIPT)) if text != text.translate(_SUPERSCRIPT) else None)
+    if power:
+        return 10.0 ** int(power.group(1))
+    percent = text.endswith("%") or text.endswith(" percent") or text.endswith(" per cent")
+    text = re.sub(r"\s*(%|percent|per cent)$", "", text)
+    if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", text):
+        text = text.replace(",", "")
+    if not re.fullmatch(r"-?\d+(\.\d*)?([eE][-+]?\d+)?|-?\.\d+", text):
+        return None
+    value = float(text)
+    return value / 100.0 if percent and fraction else value
+
+
+def _is_fraction(schema: Mapping[str, Any], doc: str = "") -> bool:
+    """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so: "Fraction
+    of ...", "noise on the actions, as a fraction of the action range")."""
+    high = schema.get("maximum", schema.get("exclusiveMaximum"))
+    return (high is not None and high <= 1) or bool(re.match(r"(?:fraction|share|proportion|ratio|probability)\b",
+                                                             doc.strip(), re.I)) or bool(
+        re.search(r"\bin \(0, ?1\)|\be\.g\. 0?\.\d+ for \d+ ?%", doc)  # "in (0, 1)", "e.g. 0.1 for 10%"
+        or re.search(r"\bas a (?:fraction|share|proportion) of\b", doc, re.I))
+
+
+def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
     raw = raw.strip().strip("'\"`,.;").replace("−", "-")
     if "boolean" in kinds and raw.lower() in {"true", "false", "yes", "no"}:
         return raw.lower() in {"true", "yes"}
-    if "integer" in kinds and re.fullmatch(r"-?\d+", raw):
-        return int(raw)
-    if "number" in kinds and re.fullmatch(r"-?\d+(\.\d*)?([eE]-?\d+)?", raw):
-        return float(raw)
+    if "array" in kinds:
+        span = re.fullmatch(r"(\d+)\s*(?:–|—|-|…|\.\.\.?|\bto\b|\bthrough\b)\s*(\d+)", raw)
+        if span and 0 <= int(span.group(2)) - int(span.group(1)) <= 1000:  # "0 to 4", "0–4": every integer
+            return list(range(int(span.group(1)), int(span.group(2)) + 1))
+        parts = [p for p in re.split(r"\s*(?:,|\band\b|\bor\b|;|/)\s*", raw) if p.strip()]
+        values = [_number(p, fraction=fraction) for p in parts]
+        if parts and all(v is not None for v in values):
+            return [int(v) if v is not None and v == int(v) and "." not in p and "e" not in p.lower() else v
+                    for v, p in zip(values, parts, strict=True)]
+    if kinds & {"integer", "number"}:
+        value = _number(raw, fraction=fraction)
+        if value is not None:
+            if "integer" in kinds and value == int(value):
+                return int(value)
+            if "number" in kinds:
+                return value
     return raw if "string" in kinds else None
+
+
+def _string_items(schema: Mapping[str, Any]) -> bool:
+    """A list of strings (names)."""
+    items = [schema.get("items") or {}] + [o.get("items") or {} for o in schema.get("anyOf", [])]
+    return "array" in _types(schema) and any(i.get("type") == "string" for i in items)
+
+
+def _pairs(raw: str, parts: Sequence[str]) -> list[list[int]] | None:
+    """Integer pairs whose parts are named ``parts`` (``("layer", "head")``), as prose lists them: "(0, 2) and
+    (2, 1)" in that order, "L0H2", or each part by its word in any order ("head 2 of layer 0 and head 1 of
+    layer 2"); None when a pair is left incomplete ("layers 0 and 2, heads 2 and 1" is not read)."""
+    tuples = re.findall(r"[(\[]\s*(\d+)\s*,\s*(\d+)\s*[)\]]", raw)
+    first, second = (p.lower() for p in parts)
+    tuples = tuples or re.findall(rf"(?<![A-Za-z]){first[0]}(\d+)\s*[.:/-]?\s*{second[0]}(\d+)\b", raw, re.I)
+    if tuples:
+        return [[int(a), int(b)] for a, b in tuples]
+    pairs: list[list[int]] = []
+    current: dict[str, int] = {}
+    for match in re.finditer(rf"\b({first}|{second})\s*(?:=|:|#|no\.)?\s*(\d+)\b", raw, re.I):
+        part = match.group(1).lower()
+        if part in current:
+            return None
+        current[part] = int(match.group(2))
+        if len(current) == 2:
+            pairs.append([current[first], current[second]])
+            current = {}
+    return pairs if pairs and not current else None
 
 
 def _negated(text: str, start: int) -> bool:
@@ -111,11 +201,43 @@ def _negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(window))
 
 
+def _words_pattern(value: str) -> str:
+    """A pattern for the words of a choice as prose writes them: ``MountainCarContinuous-v0`` as "mountain car
+    (continuous)", ``random_forest`` as "random forest(s)", ``Pendulum-v1`` as "pendulum"."""
+    stem = re.sub(r"[-_]v\d+$", "", value)
+    words = [w for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", stem) if w]
+    joined = r"[\s_-]*".join(re.escape(w) for w in words)
+    return rf"(?<![\w-]){joined}s?(?![\w])"
+
+
+def argument_phrases(spec: Any) -> dict[str, Any]:
+    """How prose states each argument of ``spec``: the method's own ``phrases`` first, then its field's
+    (:func:`cmbagent.agents._fields.words_of`); value patterns of both are tried, the method's first."""
+    from cmbagent.agents._fields import words_of
+
+    merged: dict[str, Any] = dict(spec.phrases)
+    for name, extra in words_of(spec.name).arguments.items():
+        own = merged.get(name)
+        if own is None:
+            merged[name] = {k: tuple(v) for k, v in extra.items()} if isinstance(extra, Mapping) else tuple(extra)
+        elif isinstance(own, Mapping) and isinstance(extra, Mapping):
+            merged[name] = {**own, **{k: tuple(own.get(k, ())) + tuple(v) for k, v in extra.items()}}
+        elif isinstance(own, tuple) and not isinstance(extra, Mapping):
+            merged[name] = own + tuple(extra)
+    return merged
+
+
 def column_arguments(spec: Any) -> list[str]:
     """Arguments that name columns of the data: string or string-list arguments whose documentation opens by
-    calling them a column (``Outcome column.``, ``Name of the CSV column that marks ...``)."""
+    calling them a column (``Outcome column.``, ``Name of the CSV column that marks ...``).  A file argument is
+    never one, though its documentation speak of columns (``CSV/TSV with the input columns and the response``)."""
+    from cmbagent.tools.methods import path_arguments
+
+    files = path_arguments(spec.name)
     out = []
     for name, schema in spec.arguments.items():
+        if name in files:
+            continue
         first = spec.argument_docs.get(name, "").split(". ")[0].lower()
         kinds = _types(schema)
         items = [schema.get("items", {})] + [o.get("items", {}) for o in schema.get("anyOf", [])]
@@ -125,6 +247,24 @@ def column_arguments(spec: Any) -> list[str]:
     return out
 
 
+def _prior_value(head: str, sentence: str) -> Any:
+    """The prior ``sentence`` gives the parameter written as ``head``: a Gaussian ``{"mean", "std"}`` (``0.30 ±
+    0.02``, ``N(0.3, 0.02)``), flat bounds ``[lower, upper]`` (``∈ [0.1, 0.9]``, ``between 0.1 and 0.9``), or None."""
+    flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER
+                     + r")\s*,\s*(" + _NUMBER + r")\s*[\])]", sentence, re.I)
+    between = re.search(head + r"[^.;]{0,20}?\bbetween\s+(" + _NUMBER + r")\s+and\s+(" + _NUMBER + ")",
+                        sentence, re.I)
+    gauss = re.search(head + r"\s*(?:[=:~]|\bof\b|\bis\b)?\s*(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
+                      + _NUMBER + ")", sentence, re.I) or re.search(
+        head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
+        + _NUMBER + r")\s*\)", sentence, re.I)
+    match = gauss or flat or between
+    if match is None:
+        return None
+    low, high = float(match.group(1).replace("−", "-")), float(match.group(2).replace("−", "-"))
+    return {"mean": low, "std": high} if gauss else [low, high]
+
+
 class _Reader:
     """One pass over one task for one method (see :func:`understand`)."""
 
@@ -132,6 +272,7 @@ class _Reader:
                  columns: Mapping[str, Sequence[str]], paths: Mapping[str, str],
                  profiles: Sequence[FileProfile] | None = None):
         self.spec, self.text = spec, text
+        self.phrases = argument_phrases(spec)
         self.data_files, self.columns, self.paths = list(data_files), columns, paths
         self.profiles = list(profiles) if profiles is not None else None
         self.args: dict[str, Any] = dict(given)
@@ -141,8 +282,10 @@ class _Reader:
         self.evidence: dict[str, str] = {name: "the front matter" for name in given}
         self.questions: list[str] = []
         self.unplaced: list[str] = []
+        self.assumed: dict[str, str] = {}
         self.sentences = sentences(text)
         self.lowered = text.lower()
+        self.spent: list[tuple[int, int]] = []  # where the text gave a value already read for an argument
 
     def record(self, name: str, value: Any, quote: str, *, relation: Literal["equals", "excludes"] = "equals",
                confidence: float = 0.95) -> None:
@@ -173,23 +316,105 @@ class _Reader:
         value = _cast(match.group(1), _types(schema))
         if value in (None, "") or (_choices(schema) and value not in _choices(schema)):
             return False
+        columns = self.table_columns()
+        if name in column_arguments(self.spec) and columns and value not in columns:
+            return False  # "outcome: grain yield" describes the column; it does not name it
         self.record(name, value, self.sentence_of(match.start()))
+        self.spent.append(match.span(1))
         return True
 
     def cued(self, name: str, schema: Mapping[str, Any]) -> bool:
-        declared = self.spec.phrases.get(name)
+        """A value the method's (or its field's) phrases capture ("(\\d+) labelled anomalies", "first (\\w+) of
+        the chain"), cast to the argument's type (words and percentages as numbers); a boolean argument is
+        set by a phrase without a group ("sample H0 as a parameter"), and a ``(pattern, value)`` pair sets its
+        value ("standard-normal priors" is a prior width of 1).  A column argument takes a capture only as a
+        column of the data (:meth:`column_of`); a number already read for another argument is not read again.
+        A group named ``count`` gives a list of that many integers from 0 ("five seeds" -> [0, …, 4]); a list
+        of pairs whose documentation names their parts ("[layer, head] pairs") is read from those words
+        (:func:`_pairs`).  A phrase whose captured value has digits but cannot be read is a question, never a
+        silent default."""
+        declared = self.phrases.get(name)
         patterns = list(declared) if isinstance(declared, tuple) else []
         patterns += _GENERIC_CUES.get(name, ())
-        for pattern in patterns:
+        kinds = _types(schema)
+        fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
+        is_column = name in column_arguments(self.spec)
+        parts = re.search(r"\[(\w+),\s*(\w+)\]\s+pairs", self.spec.argument_docs.get(name, ""))
+        unread = None
+        for entry in patterns:
+            pattern, fixed = entry if isinstance(entry, tuple) else (entry, None)
             compiled = re.compile(pattern, re.I)
+            if compiled.groups == 0 and ("boolean" in kinds or fixed is not None):
+                match = next((m for m in compiled.finditer(self.text) if not _negated(self.text, m.start())
+                              and not (fixed is not None and self.spent_at(m.span()))), None)
+                if match is not None:
+                    self.record(name, True if fixed is None else _cast(str(fixed), kinds),
+                                self.sentence_of(match.start()), confidence=0.85)
+                    if fixed is not None:
+                        self.spent.append(match.span())
+                    return True
+                continue
             if compiled.groups != 1:
                 continue
             for match in compiled.finditer(self.text):
-                value = _cast(match.group(1), _types(schema))
-                if value is not None and not _negated(self.text, match.start()):
-                    self.record(name, value, self.sentence_of(match.start()))
+                if re.fullmatch(r"\d[,.]", self.text[max(0, match.start(1) - 2):match.start(1)]):
+                    continue  # the capture begins inside a number ("000" of "2,000")
+                if _negated(self.text, match.start()) or self.spent_at(match.span(1)):
+                    continue
+                value: Any
+                if parts:
+                    value = _pairs(match.group(1), parts.groups())
+                elif "count" in compiled.groupindex:
+                    count = _cast(match.group(1), {"integer"})
+                    value = list(range(count)) if isinstance(count, int) and 0 < count <= 1000 else None
+                elif is_column and "array" not in kinds:
+                    value = self.column_of(match.group(1))
+                else:
+                    value = _cast(match.group(1), kinds, fraction=fraction)
+                    if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
+                        value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1))
+                                 if p.strip(" `'\"")]
+                    if value == [] or (value is not None and not self.names_columns(name, value)):
+                        value = None
+                if value is not None:
+                    self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
+                    self.spent.append(match.span(1))
                     return True
+                if re.search(r"\d", match.group(1)):
+                    unread = unread or match.group(1)
+        if unread is not None:
+            self.questions.append(f"the text gives {name!r} as “{clip_quote(unread, 80)}”, which the offline "
+                                  f"backend could not read; add `{name}: <value>` under `arguments:` in the front "
+                                  "matter")
         return False
+
+    def names_columns(self, name: str, value: Any) -> bool:
+        """Whether a value captured for an argument that names columns (a column argument, or one documented as
+        naming a feature) is made of the table's columns; "make it look unimportant" names no feature."""
+        columns = self.table_columns()
+        first = self.spec.argument_docs.get(name, "").split(". ")[0].lower()
+        if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
+            return True
+        return all(v in columns for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+
+    def spent_at(self, span: tuple[int, int]) -> bool:
+        """Whether the text at ``span`` was already read as another argument's value ("32 importance samples"
+        sets the importance samples, not also the samples drawn)."""
+        return any(a < span[1] and span[0] < b for a, b in self.spent)
+
+    def column_of(self, words: str) -> str | None:
+        """The column of the data that captured words name: the column itself ("`flux`"), or words that read as
+        exactly one column ("the test heights" as ``height_m``); None when no data are known or it is unclear."""
+        from cmbagent.agents._datamap import match_phrase
+
+        columns = self.table_columns()
+        words = words.strip(" `'\"")
+        if words in columns:
+            return words
+        ranked = sorted(((match_phrase(words, c), c) for c in columns), reverse=True)
+        if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.6):
+            return ranked[0][1]
+        return None
 
     def named(self, name: str, schema: Mapping[str, Any]) -> bool:
         """A number the prose gives after the argument's own words ("width 4 and depth 1", "latencies 1 and 2",
@@ -212,14 +437,15 @@ class _Reader:
         # a number that is not the start of a range or a choice ("depth 1–3", "width 4 or 8": no single value)
         number = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
                   r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)")
-        found: dict[str, tuple[Any, int]] = {}
+        found: dict[str, tuple[Any, int, tuple[int, int]]] = {}
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
             span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
             pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b)?\s*\[?\s*(?:"
                        rf"{span}|({_NUMBER}(?:{join}{_NUMBER})*))(?!\w|\.\d)")
             for match in re.finditer(pattern, self.text, re.I):
-                if _negated(self.text, match.start()):
+                numbers = (match.start(1), match.end(2)) if match.group(1) else match.span(3)
+                if _negated(self.text, match.start()) or self.spent_at(numbers):
                     continue
                 if match.group(1):
                     lo, hi = int(match.group(1)), int(match.group(2))
@@ -229,22 +455,25 @@ class _Reader:
                     cast = [_cast(r, item_kinds) for r in raw]
                     value = cast if all(c is not None for c in cast) else None
                 if value:
-                    found.setdefault(repr(value), (value, match.start()))
+                    found.setdefault(repr(value), (value, match.start(), numbers))
         else:
             count = words != name  # n_layers: "2 layers" or "layers: 2", while "layer 0" names one of them
             plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
             patterns = [rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}"]
             if plural or count:  # a count: "3 instances", "50 epochs"
-                patterns.append(rf"(?<!-){number}\s+(?:[A-Za-z][\w-]*\s+)?{forms}\b")  # "1500 rank-3 adapters"
+                # "1500 rank-3 adapters", but not "head 4 of layer 3"
+                patterns.append(rf"(?<!-){number}\s+(?:(?!(?:of|in|on|at|for|per|from|to|by)\b)[A-Za-z][\w-]*\s+)?"
+                                rf"{forms}\b")
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
                     cast_value = _cast(match.group(1).replace(",", ""), kinds)
-                    if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()):
+                    if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()) \
+                            or self.spent_at(match.span(1)):
                         continue
                     low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
                     if (low is not None and cast_value < low) or (high is not None and cast_value > high):
                         continue
-                    found.setdefault(repr(cast_value), (cast_value, match.start()))
+                    found.setdefault(repr(cast_value), (cast_value, match.start(), match.span(1)))
         if not found:
             return False
         if len(found) > 1:
@@ -252,17 +481,25 @@ class _Reader:
             self.notes.append(f"the text gives several values of {name!r} ({shown}); the offline backend used the "
                               f"method's default — add `{name}: <value>` under `arguments:` in the front matter")
             return False
-        value, start = next(iter(found.values()))
+        value, start, numbers = next(iter(found.values()))
         self.record(name, value, self.sentence_of(start))
+        self.spent.append(numbers)
         return True
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
-        and a note names the others), else one named in the text; several names and no phrase: a note."""
-        declared = self.spec.phrases.get(name)
-        if not (_choices(schema) or "string" in _types(schema)):
+        and a note names the others; a boolean's phrases map True and False), else one named in the text (a
+        name of three letters or fewer only in capitals or backticks: "MSE", not the word "was"); several names
+        and no phrase: a note.  A numeric argument may be described the same way (values -> patterns: "a clean
+        unlabelled set" -> 0).  When the phrases declare every value, they alone are read (a bare "random" in
+        "answers at random" does not choose ``selection='random'``); a free string (a gymnasium id) the phrases
+        describe twice is a note."""
+        declared = self.phrases.get(name)
+        numeric = isinstance(declared, dict) and bool(_types(schema) & {"integer", "number"})  # "clean" -> 0
+        boolean = "boolean" in _types(schema) and isinstance(declared, dict)
+        if not (_choices(schema) or "string" in _types(schema) or numeric or boolean):
             return False  # a mapping of phrases for a mapping argument (priors) names keys, not values
-        hits: dict[str, int] = {}
+        hits: dict[Any, int] = {}
         for value, patterns in (declared.items() if isinstance(declared, dict) else ()):
             for pattern in patterns:
                 match = next((m for m in re.finditer(pattern, self.text, re.I)
@@ -272,13 +509,21 @@ class _Reader:
                     break
         if hits:
             value, start = next(iter(hits.items()))
+            if len(hits) > 1 and not _choices(schema):  # free strings (gymnasium ids) have no order of precedence
+                self.notes.append(f"the text names several values of {name!r} ({', '.join(hits)}); the offline "
+                                  f"backend used the method's default — add `{name}: <one of {', '.join(hits)}>` "
+                                  "under `arguments:` in the front matter")
+                return False
             if len(hits) > 1:
-                self.notes.append(f"the text describes several values of {name!r} ({', '.join(hits)}); the offline "
+                shown = ", ".join(map(str, hits))
+                self.notes.append(f"the text describes several values of {name!r} ({shown}); the offline "
                                   f"backend used {value!r} — if that is wrong add `{name}: <value>` under "
                                   "`arguments:` in the front matter")
             self.record(name, value, self.sentence_of(start))
             return True
         choices = [c for c in _choices(schema) if isinstance(c, str) and c != "auto"]
+        if choices and isinstance(declared, dict) and set(choices) <= set(declared):
+            return False  # phrases for every value say how each is written: a bare "random" is not one of them
         normed = _norm(self.text)
         spans: list[tuple[int, int]] = []
         found: dict[str, int] = {}
@@ -287,7 +532,16 @@ class _Reader:
                 if any(a <= match.start() and match.end() <= b for a, b in spans):
                     continue
                 spans.append((match.start(), match.end()))
+                ticked = self.text[max(0, match.start() - 1):match.start()] == "`"
+                if len(choice) <= 3 and not (self.text[match.start():match.end()].isupper() or ticked):
+                    continue  # "was" and "add" in running prose are words, not the choices `was` and ADD
                 if not _negated(normed, match.start()):
+                    found.setdefault(choice, match.start())
+        if not found:  # the choice's words ("mountain car" for MountainCarContinuous-v0, "logistic" for logistic)
+            for choice in choices:
+                match = next((m for m in re.finditer(_words_pattern(choice), self.text, re.I)
+                              if not _negated(self.text, m.start())), None)
+                if match is not None and len(choice) > 3:
                     found.setdefault(choice, match.start())
         if len(found) > 1:
             shown = ", ".join(sorted(found))
@@ -299,6 +553,38 @@ class _Reader:
             return False
         value, start = next(iter(found.items()))
         self.record(name, value, self.sentence_of(min(start, len(self.text) - 1)))
+        return True
+
+    def choices(self, name: str, schema: Mapping[str, Any]) -> bool:
+        """A list argument whose items are choices (``baselines``, ``strategies``, ``environments``): every
+        choice the phrases (value -> patterns) or the choice's own words name, in the order the text names
+        them ("compare with an isolation forest and XGBOD" -> ``["iforest", "xgbod"]``); "only" keeps them,
+        "all" takes every choice.  A list of free strings (gymnasium ids, group generators) takes the values its
+        phrases declare."""
+        items: dict[str, Any] = schema.get("items") or next((o.get("items") for o in schema.get("anyOf", []) if o.get("items")), {})
+        declared = self.phrases.get(name)
+        values = [v for v in (items.get("enum") or []) if isinstance(v, str)]
+        free = not values and items.get("type") == "string" and isinstance(declared, dict)
+        if free and isinstance(declared, dict):  # a list of free strings (gymnasium ids): the values its phrases
+            values = [str(v) for v in declared]  # declare, each as written out or in its phrases' words (not
+            # "mountain car" in "continuous mountain car")
+        if "array" not in _types(schema) or not values:
+            return False
+        found: dict[str, int] = {}
+        for value in values:
+            patterns = list(declared.get(value, ())) if isinstance(declared, dict) else []
+            patterns += [rf"(?<![\w-]){re.escape(value)}(?![\w-])" if free else _words_pattern(value)]
+            for pattern in patterns:
+                match = next((m for m in re.finditer(pattern, self.text, re.I) if not _negated(self.text, m.start())),
+                             None)
+                if match is not None:
+                    found.setdefault(value, match.start())
+                    break
+        if not found:
+            return False
+        chosen = sorted(found, key=found.__getitem__)
+        first = min(found.values())
+        self.record(name, chosen, self.sentence_of(first), confidence=0.85)
         return True
 
     def flag(self, name: str) -> bool:
@@ -316,7 +602,7 @@ class _Reader:
         """Flat and Gaussian priors in sentences that say "prior", for the parameters the phrases name; a prior
         sentence that gives no number ("take that as a Gaussian prior on Ω_m") takes the value the sentence
         before it states ("the CMB gives Ω_m = 0.315 ± 0.007")."""
-        names = self.spec.phrases.get(name)
+        names = self.phrases.get(name)
         if not isinstance(names, dict):
             return False
         found: dict[str, Any] = {}
@@ -324,29 +610,21 @@ class _Reader:
         for n, sentence in enumerate(self.sentences):
             if not re.search(r"\bpriors?\b", sentence, re.I):
                 continue
-            if not re.search(r"\d", sentence) and n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b",
-                                                                      sentence, re.I):
+            back = n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b", sentence, re.I)
+            if not re.search(r"\d", sentence) and back:
                 sentence = f"{self.sentences[n - 1]} {sentence}"
             for param, patterns in names.items():
                 head = "(?:" + "|".join(patterns) + r")(?![\w])"
-                flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER
-                                 + r")\s*,\s*(" + _NUMBER + r")\s*[\])]", sentence, re.I)
-                between = re.search(head + r"[^.;]{0,20}?\bbetween\s+(" + _NUMBER + r")\s+and\s+(" + _NUMBER + ")",
-                                    sentence, re.I)
-                gauss = re.search(head + r"\s*(?:[=:~]|\bof\b|\bis\b)?\s*(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
-                                  + _NUMBER + ")", sentence, re.I) or re.search(
-                    head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
-                    + _NUMBER + r")\s*\)", sentence, re.I)
-                numbers = lambda m: [float(m.group(1).replace("−", "-")), float(m.group(2).replace("−", "-"))]  # noqa: E731
-                if gauss:
-                    mean, std = numbers(gauss)
-                    found[param] = {"mean": mean, "std": std}
-                elif flat or between:
-                    found[param] = numbers(flat or between)
-                else:
+                said, value = sentence, _prior_value(head, sentence)
+                if value is None and back and re.search(head, sentence, re.I):
+                    # "BAO gives Ω_m = 0.300 ± 0.012. Combine that, as a Gaussian prior on Ω_m, with 40 SNe"
+                    said = f"{self.sentences[n - 1]} {sentence}"
+                    value = _prior_value(head, said)
+                if value is None:
                     continue
-                if sentence not in quotes:
-                    quotes.append(sentence)
+                found[param] = value
+                if said not in quotes:
+                    quotes.append(said)
         if not found:
             return False
         self.record(name, found, " ".join(quotes))
@@ -363,8 +641,8 @@ class _Reader:
         """``(position, column, backticked)`` of every column named in ``clause`` as a whole word (not inside
         ``pre-treatment``), in order, with ranges such as ``x1–x25`` expanded."""
         hits: list[tuple[float, str, bool]] = []
-        for match in re.finditer(r"\b([A-Za-z_]\w*?)(\d+)\s*(?:–|-|—|to|\.\.\.?|,\s*…,?|,\s*\.\.\.,)\s*\1(\d+)\b",
-                                 clause):
+        for match in re.finditer(r"\b([A-Za-z_]\w*?)(\d+)`?\s*(?:–|-|—|to|…|\.\.\.?|,\s*…,?|,\s*\.\.\.,)\s*`?\1(\d+)\b",
+                                 clause):  # "x1–x25", "`letter_f0` … `letter_f5`"
             stem, lo, hi = match.group(1), int(match.group(2)), int(match.group(3))
             names = [f"{stem}{i}" for i in range(lo, hi + 1)]
             if lo < hi and all(n in columns for n in names):
@@ -378,12 +656,44 @@ class _Reader:
                 hits.append((match.start(), column, ticked))
         return sorted(hits)
 
+    def declared_cues(self, name: str) -> list[str]:
+        """The patterns without a group the method's or its field's phrases give ``name``."""
+        declared = self.phrases.get(name)
+        return [p for p in declared if isinstance(p, str) and re.compile(p).groups == 0] \
+            if isinstance(declared, tuple) else []
+
     def cues(self, name: str) -> list[str]:
-        declared = self.spec.phrases.get(name)
-        patterns = [p for p in declared if re.compile(p).groups == 0] if isinstance(declared, tuple) else []
+        patterns = self.declared_cues(name)
         words = name.replace("_column", "").replace("_", " ")
         singular = words[:-1] if words.endswith("s") else words
         return [*patterns, rf"\b{re.escape(singular)}s?\b"]
+
+    def fits(self, name: str, column: str) -> bool:
+        """Whether ``column``'s content can play the role of the column argument ``name`` (unknown: yes)."""
+        table = self.table()
+        profile = table.column(column) if table is not None else None
+        doc = self.spec.argument_docs.get(name, "")
+        binary = bool(re.match(r"binary\b", doc.strip(), re.I))  # "Binary treatment column."
+        return profile is None or _content_fits(column_role(name, doc), profile, binary_treatment=binary)
+
+    def asked(self, name: str) -> str | None:
+        """The sentence in which the text asks for the argument ``name`` by one of its declared cues (patterns
+        without a group, in the method's or its field's phrases), or None."""
+        for pattern in self.declared_cues(name):
+            match = next((m for m in re.finditer(pattern, self.text, re.I) if not _negated(self.text, m.start())), None)
+            if match is not None:
+                return self.sentence_of(match.start())
+        return None
+
+    def unreadable(self, name: str, schema: Mapping[str, Any]) -> None:
+        """A cue of an argument that is neither a boolean nor a column marks where the text states it in a form
+        the reader cannot turn into a value (a causal graph in words, a matrix as equations): a question."""
+        said = None if "boolean" in _types(schema) else self.asked(name)
+        if said is not None:
+            doc = self.spec.argument_docs.get(name, "").split(". ")[0].rstrip(".")
+            self.questions.append(f"the text states {name!r} (“{clip_quote(said, 100)}”) in a form the offline "
+                                  f"reader cannot read; add `{name}: <{doc.lower() or 'value'}>` under `arguments:` "
+                                  "in the front matter")
 
     def columns_for(self, name: str, schema: Mapping[str, Any], taken: set[str], *, exclusions_only: bool = False) -> None:
         """The columns a column argument means: per clause that cues it, the columns it names (the one nearest
@@ -396,18 +706,28 @@ class _Reader:
         excluded: list[str] = []
         quotes: dict[str, list[str]] = {"in": [], "out": []}
         for sentence in self.sentences:
-            for clause in re.split(r"[()]|;\s|\s[—–]\s|,\s+(?=but\b)", sentence):
+            # a parenthesis stays with the words it explains ("the effect of the uptake (`d`) on `y`"), unless it
+            # leaves columns out ("adjusting for `age` (not `age_sq`)"): that is a clause of its own
+            asides = [m.group(0) for m in re.finditer(r"\([^()]*\)", sentence) if _LEAVE_OUT.search(m.group(0))]
+            plain = re.sub(r"\([^()]*\)", lambda m: " " if _LEAVE_OUT.search(m.group(0)) else m.group(0), sentence)
+            for clause in [*re.split(r";\s|\s[—–]\s|,\s+(?=but\b)", plain), *asides]:
                 cue = next((m for p in self.cues(name) if (m := re.search(p, clause, re.I))), None)
                 if cue is None:
                     continue
                 # a column named like the cue word itself ("average treatment effect") is not a mention
                 mentions = [m for m in self.column_mentions(clause, columns)
                             if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
-                if _NEGATION.search(clause):
-                    if is_list and mentions:
-                        excluded += [c for _, c, _ in mentions if c not in excluded]
+                if not is_list:  # a column whose content cannot play the role (a number as the text) is not meant
+                    mentions = [m for m in mentions if self.fits(name, m[1])]
+                leave = _LEAVE_OUT.search(clause)
+                if leave:  # what follows the negation is left out; what comes before it ("`black`, ..., not
+                    # having a degree") stands, unless the cue itself is negated ("do not adjust for `x`")
+                    if is_list and (out := [m for m in mentions if m[0] >= leave.start()]):
+                        excluded += [c for _, c, _ in out if c not in excluded]
                         quotes["out"].append(sentence)
-                    continue
+                    if cue.start() >= leave.start():
+                        continue
+                    mentions = [m for m in mentions if m[0] < leave.start()]
                 if is_list and re.search(r"\b(?:all|every|the)\s+(?:other|remaining)\s+columns?\b", clause, re.I):
                     mentions = [(0.0, c, False) for c in columns if c not in taken]
                 if not mentions:
@@ -492,18 +812,77 @@ class _Reader:
         if table is None:
             return
         taken = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
-        binary = self.args.get("model") in (None, "auto", "irm")
+        binary = self.args.get("model") == "irm" or bool(  # "auto" takes a continuous treatment too (partially linear)
+            re.match(r"binary\b", self.spec.argument_docs.get("treatment", "").strip(), re.I))  # "Binary treatment column."
         scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
                    if n not in self.args and "array" not in _types(self.spec.arguments[n])}
-        for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary):
+        cues = {n: self.declared_cues(n) for n in col_args}  # the field's words for each column's role
+        for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary, cues=cues):
             self.take(mapped, table, required=mapped.argument in self.spec.required)
+        for name, role in scalars.items():  # a label the method would find by itself, among several 0/1 columns
+            binary_columns = [c.name for c in table.columns if c.binary and c.name not in taken]
+            if name not in self.args and role in {"label", "treatment"} and len(binary_columns) > 1 and \
+                    not any(q.startswith(f"which column is {name!r}") for q in self.questions):
+                self.questions.append(f"which column is {name!r}? the table has several 0/1 columns "
+                                      f"({', '.join(binary_columns[:6])}); add `{name}: <column>` under "
+                                      "`arguments:` in the front matter")
+        self.absent_defaults(col_args, table)
         for name in col_args:
-            if name in self.args or "array" not in _types(self.spec.arguments[name]):
-                continue
+            if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
+                continue  # the front matter's list stands
+            listed = {c for k, v in self.args.items() if k in col_args and k != name and isinstance(v, list) for c in v}
             item = map_column_list(self.text, table, name, column_role(name, self.spec.argument_docs.get(name, "")),
-                                   taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)})
-            if item is not None:
-                self.take(item, table, required=True)
+                                   taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)} | listed,
+                                   cues=cues[name])  # a column another list took plays that role, not this one
+            if item is None:
+                if column_role(name, self.spec.argument_docs.get(name, "")) == "covariates" and name not in self.args:
+                    self.adjustment_set(name, table)
+                continue
+            named = self.args.get(name)
+            if isinstance(named, list):  # the names written out are a part of what the phrase lists
+                if not set(named) < set(item.value):
+                    continue
+                self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
+            self.take(item, table, required=name in self.spec.required)
+
+    def absent_defaults(self, col_args: Sequence[str], table: FileProfile) -> None:
+        """A column argument still at a default the method's table does not have (``target='y'`` for a table
+        of ``depth_cm`` and ``temperature_c``) cannot run as it stands: the only column of a one-column table
+        is it, otherwise it is a question."""
+        if table.name not in self.args.values():
+            return  # the method does not read this table
+        names = table.column_names
+        open_ = [n for n in col_args if n not in self.args and "array" not in _types(self.spec.arguments[n])
+                 and isinstance(self.spec.arguments[n].get("default"), str)
+                 and self.spec.arguments[n]["default"] not in names]
+        if len(open_) == 1 and len(names) == 1:
+            self.take(Mapped(open_[0], names[0], 0.8, f"the only column of {table.name} is {names[0]}"), table,
+                      required=True)
+            return
+        for name in open_:
+            if any(q.startswith(f"which column is {name!r}") for q in self.questions):
+                continue  # asked already (a label among several 0/1 columns)
+            shown = ", ".join(names[:14]) + (", ..." if len(names) > 14 else "")
+            self.questions.append(f"which column is {name!r} (the default {self.spec.arguments[name]['default']!r} "
+                                  f"is not a column of {table.name})? columns: {shown}; add `{name}: <column>` "
+                                  "under `arguments:` in the front matter")
+
+    def adjustment_set(self, name: str, table: FileProfile) -> None:
+        """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct
+        integer per row, or a name like ``id``) and constants — the analysis a careful user starts from, stated
+        as an assumption (``assumed``), never as something the task asked."""
+        used = {v for v in self.args.values() if isinstance(v, str)}
+        chosen = [c.name for c in table.columns if c.name not in used and not c.constant and c.numeric
+                  and not re.fullmatch(r"(?:\w*_)?id|index|row|unit|pupil|person|subject|n", c.name, re.I)
+                  and not (c.integer and c.unique == c.count and c.count > 20)]
+        if not chosen:
+            return
+        self.assumed[name] = (f"the task names no adjustment set; every other numeric column of {table.name} was "
+                              f"used ({', '.join(chosen[:12])}{', ...' if len(chosen) > 12 else ''}); identifiers "
+                              "and constant columns were left out")
+        self.args[name] = chosen
+        self.confidence[name] = 0.6
+        self.evidence[name] = self.assumed[name]
 
     def take(self, item: Any, table: FileProfile, *, required: bool) -> None:
         if item.sure:
@@ -562,17 +941,23 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
                                                    method=method, argument=name, value=value))
     col_args = column_arguments(spec)
     taken: set[str] = {v for k, v in given.items() if k in col_args and isinstance(v, str)}
-    for name, schema in spec.arguments.items():
-        if name in reader.args or (name in _BOOKKEEPING and name not in _GENERIC_CUES) or name in reader.paths:
-            continue  # file arguments come from the run's input files
-        if reader.explicit(name, schema) or reader.cued(name, schema) or reader.named(name, schema):
+    # file arguments come from the run's input files; the words written for an argument (its name and a value,
+    # its phrases) read their numbers first, so that "32 importance samples" is not also 32 samples drawn
+    todo = [name for name in spec.arguments if name not in reader.args and name not in reader.paths
+            and (name not in _BOOKKEEPING or name in _GENERIC_CUES)]
+    todo = [name for name in todo if not (reader.explicit(name, spec.arguments[name])
+                                          or reader.cued(name, spec.arguments[name]))]
+    for name in todo:
+        schema = spec.arguments[name]
+        if reader.named(name, schema):
             continue
         if name == "priors" and reader.priors(name):
             continue
         if name in col_args:
             continue  # columns come after every scalar argument (their values must not be taken twice)
-        if reader.choice(name, schema) or reader.flag(name):
+        if reader.choices(name, schema) or reader.choice(name, schema) or reader.flag(name):
             continue
+        reader.unreadable(name, schema)
     for name in col_args:  # scalar column arguments first, so a list does not swallow the outcome
         if name not in reader.args and name not in reader.paths and "array" not in _types(spec.arguments[name]):
             reader.columns_for(name, spec.arguments[name], taken)
@@ -583,7 +968,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.data_columns(col_args)
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
-                         questions=reader.questions, unplaced=reader.unplaced)
+                         questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
 
 
 #: the public name (``cmbagent.agents.understand_task``)

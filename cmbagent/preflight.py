@@ -76,9 +76,9 @@ def preflight(task: Task, *, offline: bool) -> Preflight:
                  if p.argument not in given]
     if problems:
         _refuse(task, problems)
-    if understood.missing or understood.questions:
+    if understood.missing or understood.questions or reading.unread:
         raise TaskUnclear(reading.question(offline=True), choices=reading.choices(),
-                          questions=[*understood.missing, *understood.questions])
+                          questions=[*understood.missing, *understood.questions, *reading.unread])
     return Preflight(method=method, notes=[*reading.choice.notes, *understood.notes], reading=reading)
 
 

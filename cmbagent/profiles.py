@@ -96,7 +96,8 @@ def _fields(line: str, delimiter: str | None) -> list[str]:
 def _delimiter(lines: Sequence[str]) -> str | None:
     sample = lines[:20]
     for delimiter in ("\t", ",", ";", "|"):
-        counts = {line.count(delimiter) for line in sample}
+        # a comma inside a quoted field ("fever, cough") does not separate fields
+        counts = {len(_fields(line, ",")) - 1 if delimiter == "," else line.count(delimiter) for line in sample}
         if len(counts) == 1 and counts != {0}:
             return delimiter
     return None
@@ -152,7 +153,14 @@ def _symmetric(values: list[float], n: int) -> bool:
 
 
 def _text_profile(name: str, text: str, truncated: bool) -> FileProfile:
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(("#", "%"))]
+    raw = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in raw if not line.lstrip().startswith(("#", "%"))]
+    commented = [line.lstrip("#% \t") for line in raw[:5] if line.lstrip().startswith(("#", "%"))]
+    if lines and commented:  # a header written as a comment ("#name zcmb zhel ... mb dmb", CosmoMC lcparam)
+        delimiter = _delimiter(lines)
+        fields = _fields(commented[-1], delimiter)
+        if len(fields) == len(_fields(lines[0], delimiter)) and all(f and not _is_number(f) for f in fields):
+            lines = [commented[-1], *lines]
     if truncated and lines:
         lines = lines[:-1]  # the last line may be cut
     if not lines:

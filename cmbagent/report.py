@@ -262,6 +262,30 @@ def data_answers(view: ReportView) -> dict[str, str]:
     return answers
 
 
+def reading_lines(understanding: Mapping[str, Any] | None) -> list[str]:
+    """How code read the task (``run.json`` ``understanding``), for a person: the method with its confidence and
+    the runners-up, then each argument with its confidence and where it came from."""
+    if not understanding:
+        return []
+    choice = understanding.get("choice") or {}
+    method = understanding.get("method") or choice.get("method")
+    lines = []
+    if method:
+        others = [f"{c['method']} {c['probability']:.0%}" for c in choice.get("candidates", [])[1:3]
+                  if isinstance(c, Mapping) and c.get("method") != method]
+        how = "named by the front matter" if choice.get("status") == "named" else \
+            f"chosen by meaning, words and data, {float(choice.get('confidence') or 0):.0%} sure"
+        lines.append(f"method {method} ({how}" + (f"; then {', '.join(others)}" if others else "") + ")")
+    for name, entry in (understanding.get("arguments") or {}).items():
+        if not isinstance(entry, Mapping) or name == "output_dir":
+            continue
+        lines.append(f"{name} = {_clip(format_value(entry.get('value')), 80)} ({float(entry.get('confidence') or 0):.0%}: "
+                     f"{_clip(str(entry.get('evidence') or ''), 120)})")
+    for name, how in (understanding.get("assumed") or {}).items():
+        lines.append(f"assumed: {name} — {how}")
+    return lines
+
+
 def unmeasured(view: ReportView) -> set[str]:
     """Parameters the audits found these data do not measure (unconstrained, or not measurable at all)."""
     found = [*view.findings, *(f for r in view.steps.values() if r.status == "done" for f in r.findings)]
@@ -392,6 +416,9 @@ def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mappi
     if repeats:
         out += [f"({repeats} conclusion(s) that repeat one phrase over and over are left out.)", ""]
     out += _requirements_section(view.requirements)
+    read = reading_lines(run.get("understanding"))
+    if read:
+        out += ["## How the task was read", "", *[f"- {line}" for line in read], ""]
     out += ["## Task", ""]
     out += ["> " + line if line else ">" for line in view.task.text.strip().splitlines()] + [""]
     out += ["## Plan", ""]

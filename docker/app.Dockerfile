@@ -40,6 +40,7 @@ COPY --chown=1000:1000 ${SRC} /opt/cmbagent-src
 # torch first, from the CPU wheel index (the default index would pull a multi-GB CUDA build)
 RUN pip install --no-cache-dir "torch==${TORCH_VERSION}" --index-url https://download.pytorch.org/whl/cpu \
     && pip install --no-cache-dir "/opt/cmbagent-src[ui,methods]" \
+    && pip install --no-cache-dir --no-deps "balance==0.23.0" \
     && python -c "import cmbagent, cmbagent.ui"
 
 USER 1000

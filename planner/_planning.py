@@ -32,6 +32,7 @@ from cmbagent.state import (
     PlanDraft,
     Requirement,
     RequirementCheck,
+    RequirementList,
     RunStatus,
     SkipReason,
     StepDraft,
@@ -54,7 +55,7 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     its arguments from the prose and the data): the analyst is offered only the methods that fit (the task's
     own when its front matter names one), and its arguments are checked by the same reading — what code
     read surely wins over the analyst's, the front matter over both."""
-    from cmbagent.agents import read_task
+    from cmbagent.agents import read_task, stated_requirements
     from cmbagent.inputs import profile_inputs
 
     task = state.task
@@ -83,14 +84,77 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     if stated:  # what code read in the prose wins over the analyst's reading; the front matter over both
         update["arguments"] = {**update.get("arguments", brief.arguments), **stated, **task.arguments}
     kept, dropped = checkable(brief.requirements)
-    update["requirements"] = _numbered(task, brief.model_copy(update={"requirements": kept}), read)
+    listed = rt.ask("requirements_analyst", context, RequirementList)  # a second reading, on its own
+    rules = stated_requirements(task.text, list(task.data_files))
+    extra, disagreement = compare_lists(rules, listed, list(task.data_files))
+    update["requirements"] = _numbered(task, brief.model_copy(update={"requirements": kept}), read, rules + extra)
     brief = brief.model_copy(update=update)
     write_requirements(rt.folder, [RequirementCheck(requirement=r) for r in brief.requirements])
-    noted = record_findings(rt, state, [finding(
+    notes = [finding(
         "task.requirements_dropped", f"code dropped {len(dropped)} item(s) of the task analyst's checklist that "
         f"say nothing to check: {'; '.join(dropped[:6])}" + (f"; and {len(dropped) - 6} more" if len(dropped) > 6
-                                                             else ""), dropped=dropped)]) if dropped else {}
+                                                             else ""), dropped=dropped)] if dropped else []
+    if disagreement is not None:
+        notes.append(disagreement)
+    understood = reading.understanding
+    if understood is not None and reading.method == brief.method:
+        notes += [finding("task.assumed", f"{name}: {how}", argument=name, value=brief.arguments.get(name))
+                  for name, how in understood.assumed.items() if brief.arguments.get(name) == understood.arguments.get(name)]
+    rt.folder.update_run(understanding=_reading_record(reading, brief))
+    noted = record_findings(rt, state, notes) if notes else {}
     return go("plan", brief=brief, stated=stated, candidates=candidates, feedback=[], review_round=0, **noted)
+
+
+def compare_lists(rules: list[Requirement], listed: RequirementList, files: list[str],
+                  ) -> tuple[list[Requirement], Finding | None]:
+    """The requirements agent's list against the rules': the settings only the agent lists become checklist items
+    too (``source="model"``, checked like the rest), and every disagreement — a file in another role, a number
+    one list has and the other does not — is one ``task.requirements_disagree`` finding (a warning when a file's
+    role differs, else a note).  Items naming no file of the run, or no number, are not items."""
+    by_name = {f.rsplit("/", 1)[-1]: f for f in files}
+    rule_roles = {r.file: r.role for r in rules if r.kind == "file"}
+    rule_numbers = {float(r.value) for r in rules if r.kind == "number" and isinstance(r.value, (int, float))}
+    extra: list[Requirement] = []
+    conflicts: list[str] = []
+    differences: list[str] = []
+    seen: set[float] = set()
+    for item in listed.items:
+        if item.kind == "file" and item.file and item.role:
+            rel = by_name.get(item.file.rsplit("/", 1)[-1])
+            if rel is not None and rule_roles.get(rel) not in (None, item.role):
+                conflicts.append(f"{rel}: the agent reads it as the {item.role}, the rules as the {rule_roles[rel]} "
+                                 f"(“{clip(item.quote, 80)}”)")
+        elif item.kind == "number" and item.number is not None and item.number not in seen:
+            seen.add(item.number)
+            if not any(abs(item.number - v) <= 1e-9 * max(1.0, abs(v)) for v in rule_numbers):
+                differences.append(f"the agent lists {item.what or 'a setting'} {item.number:g} (“{clip(item.quote, 60)}”)"
+                                   " that the rules do not")
+                extra.append(Requirement(kind="number", text=clip(item.quote, 200), source="model",
+                                         quantity=item.what or "setting", value=item.number))
+    missed = sorted(v for v in rule_numbers if not any(abs(v - n) <= 1e-9 * max(1.0, abs(v)) for n in seen))
+    if missed and listed.items:
+        differences.append("the rules list " + ", ".join(f"{v:g}" for v in missed[:6]) + " that the agent does not")
+    if not conflicts and not differences:
+        return extra, None
+    message = "the requirements agent and the checklist's rules read the task differently: " + "; ".join(
+        [*conflicts, *differences][:6])
+    return extra, finding("task.requirements_disagree", message, severity="warning" if conflicts else "note",
+                          conflicts=conflicts, differences=differences)
+
+
+def _reading_record(reading: Any, brief: TaskBrief) -> dict[str, Any]:
+    """What code made of the task, for ``run.json`` (``understanding``): the method choice with its candidates
+    and confidences, and each argument's confidence and evidence (for the brief's method)."""
+    record: dict[str, Any] = {"choice": reading.choice.to_dict(), "method": brief.method}
+    understood = reading.understanding
+    if understood is not None and reading.method == brief.method:
+        record["arguments"] = {name: {"value": understood.arguments.get(name),
+                                      "confidence": round(understood.confidence.get(name, 0.0), 2),
+                                      "evidence": understood.evidence.get(name, "")}
+                               for name in understood.arguments}
+        record.update(questions=list(understood.questions), unplaced=list(understood.unplaced),
+                      assumed=dict(understood.assumed))
+    return record
 
 
 _NONE = re.compile(r"\b(none|null|no|without|not)\b", re.I)
@@ -134,7 +198,7 @@ def read_in_text(task: Any, method: str, columns: dict[str, list[str]], profiles
     return [r for r in understood.requirements if r.source == "text" and r.argument not in files]
 
 
-def _numbered(task: Any, brief: TaskBrief, read: list[Requirement]) -> list[Requirement]:
+def _numbered(task: Any, brief: TaskBrief, read: list[Requirement], stated: list[Requirement]) -> list[Requirement]:
     """The analyst's checklist with every front-matter argument and every argument code read in the text in it
     (code knows those for sure; its reading replaces the analyst's item for the same argument), numbered r1,
     r2, ... by code."""
@@ -149,12 +213,10 @@ def _numbered(task: Any, brief: TaskBrief, read: list[Requirement]) -> list[Requ
             continue
         items.append(item)
     items += [r for r in read if r.argument not in placed]
-    from cmbagent.agents import stated_requirements
-
-    items += stated_requirements(task.text, list(task.data_files))  # the checklist's own reading
-    stated = {(r.argument, r.source) for r in items if r.kind == "argument"}
+    items += stated  # the checklist's own reading (rules), and what only the requirements agent lists
+    given = {(r.argument, r.source) for r in items if r.kind == "argument"}
     for name, value in task.arguments.items():
-        if name != "output_dir" and (name, "front_matter") not in stated:
+        if name != "output_dir" and (name, "front_matter") not in given:
             items.append(Requirement(kind="argument", text=f"{name}: {value}", source="front_matter",
                                      method=task.method, argument=name, value=value))
     return [item.model_copy(update={"id": f"r{n}", "method": item.method or brief.method or task.method})
@@ -310,7 +372,9 @@ def approve(rt: Runtime, state: RunState) -> Any:
         return _start(state.plan)
     from langgraph.types import interrupt
 
-    decision = interrupt({"kind": "plan_approval", "plan": plan_data, "run_dir": str(rt.folder.path)}) or {}
+    understanding = rt.folder.read_run().get("understanding")  # the mapping the plan rests on, for the person
+    decision = interrupt({"kind": "plan_approval", "plan": plan_data, "run_dir": str(rt.folder.path),
+                          "understanding": understanding}) or {}
     action = decision.get("action", "approve")
     comment = str(decision.get("comment", ""))
     if action == "reject":

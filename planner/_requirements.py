@@ -243,12 +243,28 @@ def _check_number(req: Requirement, steps: Mapping[str, StepRecord], code: Calla
             return RequirementCheck(requirement=req, met=True, step_id=record.id,
                                     evidence=f"step {record.id} used {value:g}")
     last = methods[-1].id if methods else "task"
-    return RequirementCheck(requirement=req, met=False, severity="error" if methods else "warning", step_id=last,
+    # a setting the analysis ran without contradicts the task; a threshold may as well describe a result
+    # ("lengths with ≥ 85% of the base score"), so an unused one is a warning to look at, not a contradiction
+    contradicts = bool(methods) and req.quantity != "threshold"
+    return RequirementCheck(requirement=req, met=False, severity="error" if contradicts else "warning", step_id=last,
                             evidence=f"the task states {req.quantity} {value:g}; nothing that ran used it"
                                      + (f" (step {last} ran {methods[-1].method} without it)" if methods else ""))
 
 
 _ASPECT_ARGUMENTS = {"model": ("model",), "classifier": ("model", "classifier")}
+
+
+def _choices_of(method: str | None, argument: str) -> list[str]:
+    """The values an enum argument of ``method`` takes ([] for an unknown method or a free argument)."""
+    from cmbagent.exceptions import UnknownMethodError
+    from cmbagent.tools.methods import get_method
+
+    try:
+        schema = get_method(method or "").arguments.get(argument) or {}
+    except UnknownMethodError:
+        return []
+    values = list(schema.get("enum") or []) + [v for o in schema.get("anyOf", []) for v in o.get("enum", [])]
+    return [str(v) for v in values]
 
 
 def _check_word(req: Requirement, steps: Mapping[str, StepRecord]) -> RequirementCheck:
@@ -259,8 +275,9 @@ def _check_word(req: Requirement, steps: Mapping[str, StepRecord]) -> Requiremen
         if aspect == "estimand":
             actual = record.values.get("estimand")
         else:
-            argument = next((a for a in _ASPECT_ARGUMENTS.get(aspect, ()) if a in record.arguments), None)
-            actual = record.arguments.get(argument) if argument else None
+            argument = next((a for a in _ASPECT_ARGUMENTS.get(aspect, ()) if a in record.arguments
+                             and set(accepted) & {c.lower() for c in _choices_of(record.method, a)}), None)
+            actual = record.arguments.get(argument) if argument else None  # only an argument that offers the words
         if not isinstance(actual, str):
             continue
         if actual.lower() in accepted or any(a in actual.lower().split() for a in accepted):

@@ -13,12 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from cmbagent.agents import CitedSpan, Passage
+from cmbagent.exceptions import PathError
+from cmbagent.paths import read_beneath
 from cmbagent.state import Citation, PlanStep, TaskBrief, citation_markers
 
-__all__ = ["PASSAGES", "SEARCH_PASSAGES", "Retriever", "step_query"]
+__all__ = ["PACKAGE_PASSAGES", "PASSAGES", "SEARCH_PASSAGES", "Retriever", "step_query", "with_package_docs"]
 
 PASSAGES = 4  # passages a researcher or domain expert gets for a text step
 SEARCH_PASSAGES = 8  # passages an agent whose work is searching (literature/code retriever) gets
+PACKAGE_PASSAGES = 4  # passages of indexed packages (cmbagent index --package) a code step's author gets
+_PACKAGE_PASSAGE_CHARS = 1500
+_EMBEDDER: list[Any] = []  # the package index's embedder, loaded once per process on first use
 
 
 def step_query(step: PlanStep, brief: TaskBrief | None) -> str:
@@ -89,3 +94,36 @@ class Retriever:
                 problems.append(f"the text cites [{n}] but the answer lists {len(cited)} citation(s); "
                                 "number citations 1, 2, ... in the order of the citations list")
         return resolved, problems
+
+
+def with_package_docs(call: Any, context: Any) -> Any:
+    """A code step's context plus the passages of indexed packages (``cmbagent index --package NAME``) that
+    the step's last cell imports or its words name, bounded to :data:`PACKAGE_PASSAGES` passages; what was
+    given is written to the step's ``package_docs.json``.
+
+    The index folder is the run's knowledge index when it has one, else the default index folder.  No
+    indexed package, or none that the step uses, leaves the context as it was (and loads no model).
+    """
+    from cmbagent.literature import MiniLMEmbedder, default_index_dir, indexed_packages, package_passages
+    from cmbagent.run import write_json
+
+    rt, step = call.rt, call.step
+    folder = rt.retriever.index.folder if rt.retriever is not None else default_index_dir()
+    if not indexed_packages(folder):
+        return context
+    last = call.state.last
+    code = ""
+    if last is not None and last.cell:
+        try:
+            code = read_beneath(rt.folder.path, last.cell).decode("utf-8", errors="replace")
+        except (OSError, PathError):
+            code = ""
+    words = step_query(step, call.state.brief)
+    if not _EMBEDDER:
+        _EMBEDDER.append(MiniLMEmbedder(threads=1))
+    found = package_passages(words, code=code, text=words, folder=folder, k=PACKAGE_PASSAGES, embedder=_EMBEDDER[0])
+    if not found:
+        return context
+    used = [passage.record() for passage in found]
+    write_json(call.files.path / "package_docs.json", used)
+    return context.model_copy(update={"package_docs": [p.block(_PACKAGE_PASSAGE_CHARS) for p in found]})

@@ -37,6 +37,7 @@ from cmbagent.cells import method_cell, parse_result
 from cmbagent.exceptions import PathError, UserError
 from cmbagent.paths import PathPolicy, read_beneath
 from cmbagent.planner._planning import recent_steps
+from cmbagent.planner._retrieval import with_package_docs
 from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState, go
 from cmbagent.run import StepFiles
@@ -341,7 +342,7 @@ def _write_code(call: StepCall) -> tuple[str | None, str]:
     """The code for this attempt: authored fresh, or fixed by the debugger after an error."""
     rt, last = call.rt, call.state.last
     if last is None or not last.error:
-        draft = rt.ask(call.step.agent, call.context(), CodeDraft)
+        draft = rt.ask(call.step.agent, with_package_docs(call, call.context()), CodeDraft)
         return draft.code, draft.explanation
     advice = install_note = ""
     code = (_read_run_file(rt, last.cell) or "") if last.cell else ""

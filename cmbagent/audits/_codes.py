@@ -84,6 +84,29 @@ declare_code("plan.aimless_steps", Severity.NOTE,
              "against.",
              "Write each step's goal as what the step must achieve, in a sentence.")
 
+declare_code("task.assumed", Severity.NOTE,
+             "The task leaves a choice open that the method needs (an adjustment set, say); code made it by a stated "
+             "rule, and the numbers depend on it.",
+             "If another choice is meant, state it in the task (a sentence naming it, or the front matter's "
+             "`arguments:`).")
+
+declare_code("task.requirement_unmet", Severity.ERROR,
+             "An explicit requirement of the task was not met: an argument with another value, a named file not read "
+             "in its role, a stated number not used, a model word contradicted (an error; the run ends 'unmet'), or "
+             "something requested that is missing or could not be verified (a warning).",
+             "Run the task as it is written (requirements.json says what differed), or state in the report why the "
+             "requirement could not be met.")
+
+declare_code("task.requirements_disagree", Severity.WARNING,
+             "The requirements agent (a language model reading the task on its own) and the checklist's rules read "
+             "the task differently: a file in another role, a setting one of them lists and the other does not.",
+             "Read the quoted words of the task; state the intended role or value plainly (or in the front matter).")
+
+declare_code("report.bad_citation", Severity.ERROR,
+             "A citation of the report does not resolve to a passage of the run's knowledge index, or quotes words "
+             "the passage does not hold.",
+             "Cite only passages the run retrieved, and quote them word for word.")
+
 declare_code("task.requirements_dropped", Severity.NOTE,
              "Code dropped items of the task analyst's checklist that say nothing to check (an argument item without "
              "the argument's name or value, an output item without its kind or quantity): the run is not judged "

@@ -134,8 +134,9 @@ def _gaussian(name: str, mean: float, std: float, a: float, b: float) -> Iterato
             if alone is not None else "the data alone add nothing measurable")
     answer = (f"{name} = {mean:.4g} ± {std:.2g} with the prior N({a:g}, {b:g}); {said}; the data narrow the "
               f"prior's σ by a factor {narrowing:.2f}")
-    evidence = {"parameter": name, "prior": ["gaussian", a, b], "answer": answer, "narrowing": round(narrowing, 3),
-                "data_alone": [round(alone[0], 6), round(alone[1], 6)] if alone else None}
+    evidence: dict[str, Any] = {"parameter": name, "prior": ["gaussian", a, b], "answer": answer,
+                                "narrowing": round(narrowing, 3),
+                                "data_alone": [round(alone[0], 6), round(alone[1], 6)] if alone else None}
     if ratio >= WIDE_GAUSSIAN:
         yield finding("param.prior_dominated",
                       f"{name}: posterior std {std:.4g} is {ratio:.2f} of its Gaussian prior's ({b:.4g}); the data "

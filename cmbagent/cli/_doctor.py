@@ -26,6 +26,11 @@ KEY_PACKAGES = (
     "pyod",
     "gradio",
     "xllamacpp",
+    # the cosmologist's stack (cosmology.cmb_spectra / fit_cmb; classy is the `cosmology` extra)
+    "camb",
+    "classy",
+    "cobaya",
+    "getdist",
 )
 
 

@@ -42,7 +42,11 @@ def _shown(source: str) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("index")
     def index_cmd(
-        paths: list[Path] = typer.Argument(..., help="Files and folders to index (PDF, markdown, text, Python, notebooks)."),
+        paths: list[Path] = typer.Argument(None, help="Files and folders to index (PDF, markdown, text, Python, notebooks)."),
+        package: list[str] = typer.Option([], "--package", help="An installed package to index (its docstrings, "
+                                          "signatures and source; repeatable), e.g. --package camb."),
+        module: list[str] = typer.Option([], "--module", help="With --package: only these modules (repeatable), "
+                                         "e.g. --module camb.results."),
         collection: str = typer.Option("default", "--collection", help="Collection to add them to."),
         index_dir: Path | None = typer.Option(None, "--index-dir", help="Index folder (default: CMBAGENT_INDEX_DIR, "
                                               "[index] dir in --config, else the user data folder)."),
@@ -51,12 +55,22 @@ def register(app: typer.Typer) -> None:
         max_file_size: float = typer.Option(64.0, "--max-file-size", help="Skip files larger than this many MiB."),
         as_json: bool = typer.Option(False, "--json", help="Print the counts and problems as one JSON object."),
     ) -> None:
-        """Index files and folders; unchanged files are skipped and deleted files' chunks removed.
+        """Index files and folders, or installed packages (--package); unchanged files are skipped and deleted
+        files' chunks removed.
 
-        Exits 0 when something is indexed (or already was), 2 when nothing could be indexed.
+        A package goes into its own collection (pkg-NAME); a code step whose cell imports it (or whose step names
+        it) gets its passages.  Exits 0 when something is indexed (or already was), 2 when nothing could be.
         """
         from cmbagent.exceptions import UserError
         from cmbagent.literature import Index
+
+        if package:
+            if paths:
+                fail("give files and folders or --package, not both in one call")
+            _index_packages(package, _index_dir(index_dir, config), as_json, module)
+            return
+        if not paths:
+            fail("nothing to index: give files or folders, or --package NAME")
 
         if max_files < 1:
             fail(f"--max-files must be at least 1 (got {max_files})")
@@ -113,6 +127,26 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{hit.rank}. {_shown(chunk.source)}{where}{heading}  score {hit.score:.4f}  id {chunk.chunk_id}")
             text = " ".join(chunk.text.split())
             typer.echo(f"   {text[:400]}{'…' if len(text) > 400 else ''}")
+
+
+def _index_packages(names: list[str], folder: Path, as_json: bool, modules: list[str]) -> None:
+    from cmbagent.exceptions import UserError
+    from cmbagent.literature import index_package
+
+    reports = []
+    try:
+        for name in names:
+            reports.append((name, index_package(name, folder, embedder=_embedder(), modules=modules or None)))
+    except UserError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json({name: report.to_dict() for name, report in reports})
+    else:
+        for name, report in reports:
+            typer.echo(f"indexed package {name}: {report.indexed} module(s) ({report.chunks_added} new chunks), "
+                       f"{report.unchanged} unchanged, {report.removed} removed; collection {report.collection!r} "
+                       f"holds {report.chunks_total} chunks in {report.index_dir}")
+    raise typer.Exit(EXIT_OK if all(r.ok for _, r in reports) else EXIT_USAGE)
 
 
 def _ingest_with_bar(index: Any, paths: list[Path], max_files: int, max_bytes: int) -> Any:

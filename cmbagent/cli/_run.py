@@ -116,7 +116,15 @@ def _interactive_approval(result: Any, as_json: bool) -> Any:
     from cmbagent.api import PlanDecision, resume
 
     while result.status == "awaiting_approval" and sys.stdin.isatty() and not as_json:
+        from cmbagent.report import reading_lines
+
         plan = json.loads((Path(result.run_dir) / "plan.json").read_text())
+        run = json.loads((Path(result.run_dir) / "run.json").read_text())
+        read = reading_lines(run.get("understanding"))
+        if read:  # what the plan rests on: how the task was read, each mapping with its confidence
+            typer.echo("\nHow the task was read:")
+            for line in read:
+                typer.echo(f"  - {line}")
         typer.echo("\nProposed plan:")
         for n, step in enumerate(plan["steps"], 1):
             typer.echo(f"  {n}. {step['title']} [{step['agent']}]: {step['goal']}")

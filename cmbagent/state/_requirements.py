@@ -16,15 +16,18 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from cmbagent.state._findings import Finding, Severity
 
 __all__ = [
+    "FILE_ROLES",
     "LOWER_IS_BETTER",
     "REQUIREMENT_UNMET",
     "Requirement",
     "RequirementCheck",
+    "RequirementList",
+    "StatedItem",
     "best_entry",
     "find_value",
     "requested_number",
@@ -190,3 +193,37 @@ def same_value(expected: Any, actual: Any) -> bool:
     if isinstance(expected, (list, tuple)) and isinstance(actual, (list, tuple)):
         return len(expected) == len(actual) and all(same_value(a, b) for a, b in zip(expected, actual, strict=True))
     return bool(expected == actual)
+
+
+#: the roles a named input file can play (what the task's words make it)
+FILE_ROLES = ("data", "covariance", "test", "embeddings", "chain", "instruments")
+
+
+class StatedItem(BaseModel):
+    """One thing the task states, as the requirements agent lists it (closed and bounded for small models)."""
+
+    model_config = ConfigDict(json_schema_extra={"additionalProperties": False})
+
+    kind: Literal["file", "number", "word"] = Field(
+        description="'file': an input file the task names and the role its words give it; 'number': a number the "
+                    "task states as a setting (prior, threshold, seed, folds, sample size); 'word': a model or "
+                    "estimand word that fixes what must run (e.g. 'constant w', 'effect on the treated').")
+    quote: str = Field(description="The task's own words that state it.", json_schema_extra={"maxLength": 160})
+    file: str | None = Field(default=None, description="For 'file': the file's name as the task writes it.",
+                             json_schema_extra={"anyOf": [{"type": "string", "maxLength": 120}, {"type": "null"}]})
+    role: Literal["data", "covariance", "test", "embeddings", "chain", "instruments"] | None = Field(
+        default=None, description="For 'file': its role.")
+    number: float | None = Field(default=None, description="For 'number': the value (0.05 for 5%).")
+    what: str | None = Field(default=None, description="For 'number': what it sets (prior, threshold, seed, folds, "
+                                                        "walkers, steps, samples, sample size); for 'word': the aspect "
+                                                        "(model, estimand, classifier).",
+                             json_schema_extra={"anyOf": [{"type": "string", "maxLength": 30}, {"type": "null"}]})
+
+
+class RequirementList(BaseModel):
+    """The requirements agent's list: the files, numbers and words the task states, read on its own."""
+
+    model_config = ConfigDict(json_schema_extra={"additionalProperties": False})
+
+    items: list[StatedItem] = Field(default_factory=list, max_length=16, description="What the task states.",
+                                    json_schema_extra={"maxItems": 12})

@@ -137,7 +137,8 @@ class LiveFeed:
                         ended=handle.ended if handle else None,
                         title=title,
                     ),
-                    "chat": render_chat(chat_messages(view, state, title, error)),
+                    "chat": render_chat(chat_messages(view, state, title, error,
+                                                      _reading(run_dir) if state == "awaiting_approval" else None)),
                     "plan": render_plan(view),
                     "steps": render_steps(view, run_dir, prefix=self.prefix),
                     "gallery": render_gallery(view, run_dir, prefix=self.prefix),
@@ -172,3 +173,16 @@ class LiveFeed:
         # Gradio ends a stream by sending its last update again: make that one change nothing, or it would
         # undo a person's edits of the plan table, or paint this run over the run the page follows now.
         yield NOTHING
+
+
+def _reading(run_dir: Path) -> list[str]:
+    """How the run read its task (run.json ``understanding``), for the approval message; [] when unreadable."""
+    import json
+
+    from cmbagent.report import reading_lines
+
+    try:
+        run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return reading_lines(run.get("understanding")) if isinstance(run, dict) else []

@@ -406,8 +406,10 @@ def plan_from_table(proposed: dict[str, Any], table: Any) -> dict[str, Any]:
     return {**proposed, "steps": steps}
 
 
-def chat_messages(view: RunView, state: str, title: str, error: str | None) -> list[dict[str, str]]:
-    """The conversation shown beside the live view: the task, then one short line per milestone."""
+def chat_messages(view: RunView, state: str, title: str, error: str | None,
+                  reading: list[str] | None = None) -> list[dict[str, str]]:
+    """The conversation shown beside the live view: the task, then one short line per milestone; ``reading``
+    is how code read the task (:func:`cmbagent.report.reading_lines`), shown with a plan that awaits approval."""
     said: list[dict[str, str]] = [{"role": "user", "content": view.title or title or view.run_id}]
 
     def say(text: str) -> None:
@@ -423,6 +425,8 @@ def chat_messages(view: RunView, state: str, title: str, error: str | None) -> l
         verdict = "approved the plan" if review.get("approved") else "asked for changes"
         say(f"Reviewer {verdict}" + (f": {comments}" if comments else "."))
     if state == "awaiting_approval":
+        if reading:
+            say("This is how I read the task (each mapping with how sure I am):\n" + "\n".join(f"- {r}" for r in reading))
         say("The plan waits for your approval: edit it, approve it, or reject it with a comment.")
     if view.approval:
         say(
@@ -441,6 +445,10 @@ def chat_messages(view: RunView, state: str, title: str, error: str | None) -> l
     if view.finished:
         status = view.finished.get("status")
         say(f"Run {status}. The report is below; download the run folder or the notebook under it.")
-    if error:
+    if error and error.startswith("TaskUnclear: "):  # nothing ran: the reading needs the person's answer
+        say("Before I run anything I need to ask you something: " + error.removeprefix("TaskUnclear: ")
+            + "\n\nAnswer by adding that front matter at the top of the task (or by saying it in the task's "
+              "words) and send the task again.")
+    elif error:
         say(f"The run stopped with an error: {error}")
     return said

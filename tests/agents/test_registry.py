@@ -15,7 +15,7 @@ ROSTER = {
     "installer", "data_engineer", "visualiser", "method_operator", "researcher", "summariser", "step_critic",
     "science_checker", "plot_critic", "reporter", "reproducibility_auditor", "cosmologist", "causal_analyst",
     "anomaly_analyst", "bayesian_statistician", "ml_theorist", "llm_engineer", "rl_engineer", "policy_analyst",
-    "executor", "terminator",
+    "executor", "terminator", "requirements_analyst",
 }  # fmt: skip
 
 GOOD = """---

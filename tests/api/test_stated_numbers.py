@@ -55,9 +55,12 @@ def test_two_values_for_one_argument_are_a_note_not_a_guess() -> None:
 
 
 def test_a_word_shared_with_another_argument_is_not_read() -> None:
-    # "tubal rank 2" is the true tensor's rank; ``rank`` is the model's: the method has both
+    # "tubal rank 2" is the true tensor's rank; ``rank`` is the model's: the method has both, so the argument's
+    # name alone reads neither; the field's words say the tensor's tubal rank is the truth's
     understood = understand_task("theory.tubal_tensor_gd", "A tensor of tubal rank 2 observed through 110 "
                                                            "measurements.", {}, [])
+    assert "rank" not in understood.arguments and understood.arguments["true_rank"] == 2
+    understood = understand_task("theory.tubal_tensor_gd", "Rank 2, observed through 110 measurements.", {}, [])
     assert "rank" not in understood.arguments and "true_rank" not in understood.arguments
 
 

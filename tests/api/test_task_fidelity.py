@@ -185,9 +185,9 @@ def test_a_prose_task_runs_as_asked_and_replays_strictly(tmp_path: Path) -> None
     total = len(checklist["items"])
     assert "## Task requirements" in report and f"{total} of {total} met" in report
     # the prior N(0.30, 0.02) carries most of the posterior's precision (the binned JLA data alone: ±0.031):
-    # a warning that says so and gives the data-only value, not an error (the task asked for this prior)
+    # the task asked for this prior, so a note that says so and gives the data-only value, never an error
     [finding] = json.loads((run / "run.json").read_text())["findings"]
-    assert (finding["code"], finding["severity"]) == ("param.prior_dominated", "warning")
+    assert (finding["code"], finding["severity"], finding["asked"]) == ("param.prior_dominated", "note", True)
     assert finding["evidence"]["data_alone"][1] == pytest.approx(0.031, abs=0.004)
     replayed, comparison = replay(run, workspace=tmp_path / "replays", executor=InMemoryExecutor)
     assert replayed.status == "done", replayed.error

@@ -28,10 +28,11 @@ from cmbagent.agents import (
 )
 from cmbagent.events import Event, read_events
 from cmbagent.planner import Plan, PlanStep
+from cmbagent.state import RequirementList
 from tests.fakes import Json, RecordedRequest, Reply
 from tests.planner._support import result_code
 
-TWO_WORDS = {"task_analyst", "plan_reviewer", "code_reviewer", "step_critic", "plot_critic", "science_checker",
+TWO_WORDS = {"task_analyst", "requirements_analyst", "plan_reviewer", "code_reviewer", "step_critic", "plot_critic", "science_checker",
              "reproducibility_auditor"}
 CELL = result_code({"answer": 42.0}, "import math\nx = math.sqrt(42.0) ** 2")
 
@@ -116,6 +117,7 @@ class Agents:
                            else TextAnswer(text="The answer is 42.", key_points=["42"])),
             "summariser": StepSummary(summary=f"{sid} finished."),
             "reproducibility_auditor": AuditReport(reproducible=True, findings=[]),
+            "requirements_analyst": RequirementList(),
             "reporter": (ReportDraft(title="The answer", summary="An interpretation, with no number computed.")
                          if self.text_only else ReportDraft(title="The answer", summary="It is 42.", conclusions=["42"])),
         }

@@ -12,6 +12,8 @@ def test_public_names() -> None:
         "METHODS_COLLECTION", "Chunk", "ChunkSettings", "Embedder", "Hit", "Index", "IngestReport", "MethodHit",
         "MiniLMEmbedder", "Problem", "SentenceTransformerEmbedder", "check_collection", "default_index_dir",
         "method_documents", "method_index", "quote_in_text", "search_methods",
+        "PackagePassage", "imported_packages", "index_package", "indexed_packages", "package_documents",
+        "package_passages",
     }
     assert set(cmbagent.interop.__all__) == {"MethodRunner", "method_cell"}
     for name in cmbagent.literature.__all__:

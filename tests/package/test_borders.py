@@ -28,6 +28,7 @@ PUBLIC = {
         "PlanStep", "ReportDraft", "ReportInputs", "RunRecord", "RunStatus", "Severity", "SkipReason", "StepDraft",
         "StepRecord", "StepStatus", "TaskBrief", "TaskSpec", "citation_markers", "next_step_ids", "plan_problems", "plan_schema",
         "slugify", "step_schema", "ArgumentShapes", "brief_schema", "unknown_arguments", "critique_schema", "report_schema",
+        "RequirementList", "StatedItem",
         "REQUIREMENT_UNMET", "Requirement", "RequirementCheck", "best_entry", "bounded_list", "bounded_text", "find_value", "requested_number", "same_value",
     },
     "cmbagent.agents": {

@@ -21,6 +21,7 @@ from cmbagent.agents import (
 from cmbagent.cells import RESULT_BEGIN, RESULT_END
 from cmbagent.events import Event, read_events
 from cmbagent.models import ModelRequest, ScriptedModel
+from cmbagent.state import RequirementList
 
 BEGIN, END = RESULT_BEGIN, RESULT_END
 
@@ -49,6 +50,7 @@ def _results(request: ModelRequest) -> str:
 
 DEFAULTS: dict[str, Handler] = {
     "task_analyst": lambda r: TaskBrief(title="Test task", objective="Test the graph."),
+    "requirements_analyst": lambda r: RequirementList(),
     "plan_reviewer": lambda r: PlanReview(approved=True),
     "code_reviewer": lambda r: CodeReview(approved=True),
     "step_critic": lambda r: Critique(accepted=True, verdict="fine"),

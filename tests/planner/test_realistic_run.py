@@ -27,6 +27,7 @@ from cmbagent.agents import (
 )
 from cmbagent.api import solve
 from cmbagent.planner import Plan, PlanStep
+from cmbagent.state import RequirementList
 from tests.fakes import FakeLLMServer, Json, RecordedRequest
 from tests.planner._support import BEGIN, END, of_type
 
@@ -57,7 +58,7 @@ print({END!r})
 """
 
 
-TWO_WORD_AGENTS = {"task_analyst", "plan_reviewer", "code_reviewer", "step_critic", "plot_critic",
+TWO_WORD_AGENTS = {"task_analyst", "requirements_analyst", "plan_reviewer", "code_reviewer", "step_critic", "plot_critic",
                    "reproducibility_auditor"}
 
 
@@ -124,6 +125,8 @@ class Agents:
             return StepSummary(summary=f"{sid} finished.")
         if agent == "reproducibility_auditor":
             return AuditReport(reproducible=True, findings=[])
+        if agent == "requirements_analyst":
+            return RequirementList()
         if agent == "reporter":
             return ReportDraft(title="Slope of a line", summary="The slope is 2.0 within its error.",
                                conclusions=["slope ≈ 2"], limitations=["s2 was replaced"])

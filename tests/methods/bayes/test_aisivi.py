@@ -110,3 +110,36 @@ def test_bad_targets_and_data_name_the_argument(tmp_path: Path) -> None:
         run_method("bayes.aisivi", {"target": "bayes_logreg", "data": str(nan), "cache_dir": None})
     with pytest.raises(UserError, match="steps"):
         run_method("bayes.aisivi", {"steps": 0, "cache_dir": None})
+
+
+def test_pareto_k_matches_the_tail_of_gaussian_ratios() -> None:
+    """q = N(0, 1), p = N(0, s²): the ratios p/q have a Pareto tail with k = 1 − 1/s² (bounded when s < 1)."""
+    from cmbagent.tools.methods.bayes._quality import pareto_k
+
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=20000)
+    for s in (1.5, 2.0, 4.0):
+        k = pareto_k(-0.5 * z**2 / s**2 - np.log(s) + 0.5 * z**2)
+        assert abs(k - (1 - 1 / s**2)) < 0.15, (s, k)
+    assert pareto_k(-0.5 * z**2 / 0.7**2 + 0.5 * z**2) < 0.0
+
+
+@pytest.mark.slow
+def test_users_density_is_judged_without_an_exact_answer(tmp_path: Path) -> None:
+    """A correlated 2-d density from a file: the fitted q passes Pareto-k̂ and the MCMC comparison; a q fitted
+    for 15 steps (still near its N(0, I) start, 3× narrower than the target) fails both."""
+    density = tmp_path / "density.py"
+    density.write_text("import torch\n\ndef log_prob(z):\n    a = (z[:, 0] - 2.0) / 3.0\n"
+                       "    b = (z[:, 1] + 1.0 - 0.4 * (z[:, 0] - 2.0)) / 0.6\n    return -0.5 * (a**2 + b**2)\n")
+    good = run_method("bayes.aisivi", {"log_density": str(density), "dim": 2, "cache_dir": None,
+                                       "output_dir": str(tmp_path)})
+    checks = {c.name: c for c in good.checks}
+    assert checks["importance weights p/q have a light tail"].passed, checks
+    assert checks["q agrees with a short MCMC run"].passed, checks
+    assert abs(good.values["mcmc"]["mean"][0] - 2.0) < 0.4 and abs(good.values["mcmc"]["sd"][0] - 3.0) < 0.4
+    poor = run_method("bayes.aisivi", {"log_density": str(density), "dim": 2, "steps": 15, "cache_dir": None,
+                                       "output_dir": str(tmp_path)})
+    checks = {c.name: c for c in poor.checks}
+    assert poor.values["importance"]["pareto_k"] > 0.7
+    assert not checks["importance weights p/q have a light tail"].passed
+    assert not checks["q agrees with a short MCMC run"].passed

@@ -15,7 +15,7 @@ from cmbagent.tools.methods.bayes._simulators import ModelFamily, mcmc_posterior
 from cmbagent.tools.methods.bayes.icl_posterior import posterior_samples, trained_network
 
 FAMILY = ModelFamily("linear_regression", n_features=1, prior_std=1.0, noise_std=1.0)
-DEFAULTS = {"n_min": 10, "n_max": 60, "train_steps": 1500, "batch_size": 64, "width": 32, "seed": 0}  # the tool's
+DEFAULTS = {"n_min": 10, "n_max": 60, "train_steps": 3000, "batch_size": 64, "width": 64, "seed": 0}  # the tool's
 
 
 @pytest.fixture(scope="module")

@@ -64,7 +64,23 @@ def test_tool_reuses_the_cached_network_on_a_users_table(cache: Path, tmp_path: 
     nll = result.values["nll"]
     assert nll["prior_only"] - 0.5 > nll["pfn"] > nll["exact_gp"] - 0.05, nll
     assert 0.6 <= result.values["coverage_90"] <= 1.0
+    checks = {c.name: c for c in result.checks}
+    assert checks["PFN close to the exact GP"].passed, checks  # the default meets the tool's own tolerance
+    assert checks["training converged"].passed, checks
+    assert result.values["heldout"]["gap"] <= 0.2, result.values["heldout"]
+    assert "; )" not in result.summary and "; ;" not in result.summary and "loaded from cache" in result.summary
     assert (tmp_path / "pfn_vs_gp.png").is_file() and (tmp_path / "pfn_predictions.csv").is_file()
+
+
+def test_convergence_is_judged_on_held_out_data_even_from_the_cache(tmp_path: Path) -> None:
+    """A network trained for 60 steps is far from the exact GP on held-out prior data: its check fails, and it
+    still fails when the network comes back from the cache (the held-out record is stored with it)."""
+    arguments = {"train_steps": 60, "cache_dir": str(tmp_path / "models"), "output_dir": str(tmp_path)}
+    for cached in (False, True):
+        result = run_method("bayes.pfn_regression", arguments)
+        assert result.diagnostics["loaded_from_cache"] is cached
+        check = next(c for c in result.checks if c.name == "training converged")
+        assert not check.passed and result.values["heldout"]["gap"] > 0.2, check.message
 
 
 def test_bad_inputs_name_the_argument(tmp_path: Path) -> None:

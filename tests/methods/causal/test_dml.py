@@ -169,3 +169,38 @@ def test_bad_inputs_name_the_argument(tmp_path: Path) -> None:
         dml_ate(_table(tmp_path, y=x, d=rng.integers(0, 2, 50)), "y", "d")
     with pytest.raises(UserError, match="invalid arguments"):
         run_method("causal.dml_ate", {"data": "x.csv", "outcome": "y", "treatment": "d", "model": "iv"})
+
+
+def _headerless(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A confounded binary treatment with a constant effect of 1.5, written without a header row."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(500, 2))
+    d = (rng.uniform(size=500) < 1 / (1 + np.exp(-(x[:, 0] - 0.5 * x[:, 1])))).astype(int)
+    y = 1.5 * d + 2 * x[:, 0] + np.sin(x[:, 1]) + rng.normal(size=500)
+    path = tmp_path / "no_header.csv"
+    pd.DataFrame({"y": y, "d": d, "x1": x[:, 0], "x2": x[:, 1]}).to_csv(path, index=False, header=False)
+    return path, ["y", "d", "x1", "x2"]
+
+
+def test_a_file_without_a_header_is_named_as_such_and_column_names_read_it(tmp_path: Path) -> None:
+    path, names = _headerless(tmp_path)
+    args = {"data": str(path), "outcome": "y", "treatment": "d", "covariates": ["x1", "x2"],
+            "output_dir": str(tmp_path)}
+    with pytest.raises(UserError, match="appears to have no header row") as error:
+        run_method("causal.dml_ate", args)
+    assert "column_names=[...]" in str(error.value) and "4 columns" in str(error.value)
+    result = run_method("causal.dml_ate", {**args, "column_names": names})
+    assert result.diagnostics["n_units"] == 500  # the first line is a unit, not a header
+    ate = result.values["ate"]
+    assert abs(ate["mean"] - 1.5) < 3 * ate["std"], ate
+    # a wrong count, or names for a file that has its header, are refused rather than misread
+    with pytest.raises(UserError, match="3 name"):
+        run_method("causal.dml_ate", {**args, "column_names": names[:3]})
+    with_header = tmp_path / "with_header.csv"
+    pd.read_csv(path, header=None, names=names).to_csv(with_header, index=False)
+    with pytest.raises(UserError, match="already names the columns"):
+        run_method("causal.dml_ate", {**args, "data": str(with_header), "column_names": names})
+    # a file with a header and a misspelt column keeps the plain message
+    with pytest.raises(UserError, match="available columns: y, d, x1, x2") as error:
+        run_method("causal.dml_ate", {**args, "data": str(with_header), "outcome": "Y"})
+    assert "header" not in str(error.value)

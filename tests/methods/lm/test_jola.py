@@ -50,6 +50,28 @@ def test_planted_heads_found_and_kl_cut_tenfold(tmp_path: Path) -> None:
     assert result.ok and Path(result.artifacts[0]).is_file()
 
 
+
+@pytest.mark.slow
+def test_heads_are_ranked_by_unclipped_gates_and_a_missed_head_is_said(tmp_path: Path) -> None:
+    # other planted heads than the example's; measured: at seed 6 four gates clip to 1.0 (unclipped 4.92 and 4.43
+    # on the planted heads, 3.77 and 3.70 elsewhere), so ranking by clipped gates put (0, 0) first by index
+    args = {"planted_heads": [[0, 2], [1, 0]], "output_dir": str(tmp_path)}
+    result = run_method("lm.jola", {**args, "seed": 6})
+    v = result.values
+    clipped = np.maximum(np.array(v["gates_multiplicative"]), np.array(v["gates_additive"]))
+    assert (clipped == 1.0).sum() >= 3  # more heads fully open than were planted
+    assert sorted(map(tuple, v["top_heads"])) == [(0, 2), (1, 0)] and v["missed_planted_heads"] == []
+    assert result.ok, result.checks
+    assert not result.findings
+    # at seed 15 the gate of (1, 0) closes (unclipped -6.3) while KL still falls 20x: the result says so
+    missed = run_method("lm.jola", {**args, "seed": 15})
+    assert missed.values["missed_planted_heads"] == [[1, 0]] and missed.values["kl_reduction"] >= 10
+    assert "missed planted head(s) (1, 0)" in missed.summary
+    (finding,) = missed.findings
+    assert finding.severity == "warning" and finding.evidence["missed"] == [[1, 0]]
+    assert not next(c for c in missed.checks if c.name == "strongest gates on the planted heads").passed
+
+
 def _teacher_data(tmp_path: Path, n: int = 160) -> tuple[Path, Path]:
     """A tiny base checkpoint and labels chosen by an edited copy of it (so JoLA can reach the teacher)."""
     torch.manual_seed(3)

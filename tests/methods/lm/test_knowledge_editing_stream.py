@@ -81,3 +81,30 @@ def test_user_stream_and_bad_inputs(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"timestep": "soon", "prompt": "p", "object": "o"}) + "\n")
     with pytest.raises(DataError, match="timestep"):
         run_method("lm.knowledge_editing_stream", {"data": str(bad), "output_dir": str(tmp_path)})
+
+
+def test_forgetting_of_unrelated_facts_is_stated(tmp_path: Path) -> None:
+    # a stream unlike the generated one: ships and their home ports are the prior knowledge, the edits set the
+    # firmware of devices over four timesteps; fine-tuning on the edits overwrites the ports, retrieval does not
+    ports = ["Tallinn", "Oporto", "Gdansk", "Bergen", "Split"]
+    firmware = ["v1", "v2", "v3", "v4"]
+    rows = []
+    for t in (1, 2, 3, 4):
+        for i in range(8):
+            ship = 8 * (t - 1) + i  # one prior fact per row: 32 ships
+            rows.append({"timestep": t, "subject": f"D{i}", "relation": "firmware",
+                         "prompt": f"The firmware of device D{i} is", "object": firmware[(i + t) % 4],
+                         "locality_prompt": f"The home port of ship P{ship} is", "locality_answer": ports[ship % 5]})
+    data = tmp_path / "ships.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = run_method("lm.knowledge_editing_stream", {
+        "data": str(data), "strategies": ["retrieval", "finetune"], "pretrain_steps": 300, "edit_steps": 60,
+        "output_dir": str(tmp_path)})
+    v = result.values
+    assert v["unrelated_facts"]["n"] == 32 and v["unrelated_facts"]["accuracy_before_edits"] >= 0.9
+    assert v["finetune_locality_drop"] >= 0.2 and v["retrieval_locality_drop"] < 0.2
+    (finding,) = result.findings
+    assert finding.evidence["strategy"] == "finetune" and finding.severity == "warning"
+    assert finding.evidence["accuracy_after_stream"] == v["finetune_locality_final"]
+    assert "continual fine-tuning destroyed unrelated knowledge" in finding.message
+    assert "Continual fine-tuning destroyed unrelated knowledge" in result.summary

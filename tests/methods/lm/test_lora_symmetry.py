@@ -10,7 +10,13 @@ import torch
 
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.tools.methods import run_method
-from cmbagent.tools.methods.lm.lora_symmetry import generate_adapters, invariant_features
+from cmbagent.tools.methods.lm.lora_symmetry import (
+    generate_adapters,
+    invariance_error,
+    invariant_features,
+    poly2_size,
+    raw_features,
+)
 
 
 def test_invariant_features_do_not_move_along_the_orbit() -> None:
@@ -18,6 +24,36 @@ def test_invariant_features_do_not_move_along_the_orbit() -> None:
     g = np.random.default_rng(1).normal(size=(3, 3)) + 3 * np.eye(3)
     assert np.allclose(invariant_features(b @ g, np.linalg.solve(g, a)), invariant_features(b, a), atol=1e-10)
     assert np.allclose(b @ a, (b @ g) @ np.linalg.solve(g, a))
+
+
+
+def test_invariance_is_tested_with_general_invertible_maps() -> None:
+    pairs = generate_adapters(6, 9, 7, 3, orbit_scale=1.0, seed=2)
+    true = invariance_error(invariant_features, pairs, seed=4)
+    assert true["relative_change"] <= 1e-8 and true["conditions"][-1] == 1e4
+    # ‖B‖·‖A‖ is no function of BA, yet a scaled rotation G = c·Q leaves it unchanged (the old test's blind spot)
+    norms = lambda b, a: [np.linalg.norm(b) * np.linalg.norm(a)]  # noqa: E731
+    assert invariance_error(norms, pairs, seed=4, conditions=(1.0,))["relative_change"] < 1e-10
+    assert invariance_error(norms, pairs, seed=4)["relative_change"] > 0.1
+    assert invariance_error(raw_features, pairs, seed=4)["relative_change"] > 0.1
+
+
+@pytest.mark.slow
+def test_the_raw_weights_are_judged_only_with_enough_training_rows(tmp_path: Path) -> None:
+    # adapters unlike the example's (14×3 and 3×13: 81 raw numbers, 3403 degree-2 features)
+    args = {"d": 14, "k": 13, "rank": 3, "seed": 5, "output_dir": str(tmp_path)}
+    few = run_method("lm.lora_symmetry", {**args, "n_adapters": 600})
+    sample = few.values["sample"]
+    assert sample["raw_degree2_features"] == poly2_size(81) == 3403 and sample["training_rows"] == 450
+    assert not sample["raw_judged"] and few.values["r2"]["norm_difference"]["raw_r2"] < 0.9  # measured 0.81
+    assert "non-invariant target predicted from raw weights" not in {c.name for c in few.checks}
+    (note,) = few.findings
+    assert "not judged" in note.message and str(sample["adapters_needed"]) in note.message
+    assert few.ok, few.checks  # the symmetry's own checks hold; the sample's shortfall is stated, not failed
+    sized = run_method("lm.lora_symmetry", args)  # the tool sizes the population for the raw regression
+    assert sized.values["sample"]["raw_judged"] and sized.diagnostics["n_adapters"] == sample["adapters_needed"]
+    assert sized.values["r2"]["norm_difference"]["raw_r2"] >= 0.9 and not sized.findings
+    assert sized.ok, sized.checks
 
 
 def test_invariant_features_predict_invariant_targets_only(tmp_path: Path) -> None:

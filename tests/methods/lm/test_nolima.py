@@ -162,3 +162,52 @@ def test_the_bm25_baseline_is_the_same_in_every_process(tmp_path: Path) -> None:
     scores = {subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True,
                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(scores) == 1, scores
+
+
+def _lighthouse_haystack(tmp_path: Path) -> Path:
+    """A haystack of our own (not the shipped novel): numbered harbour-log sentences."""
+    harbour = tmp_path / "harbour.txt"
+    harbour.write_text(" ".join(f"On day {i} the {['tide', 'wind', 'fog', 'rain'][i % 4]} kept the ferry number "
+                                f"{i * 7 % 31} waiting at quay {i % 5} for {i % 9 + 1} hours." for i in range(400)))
+    return harbour
+
+
+def test_items_are_saved_and_another_systems_replies_are_scored_on_them(tmp_path: Path) -> None:
+    import pandas as pd
+
+    haystack = _lighthouse_haystack(tmp_path)
+    first = run_method("lm.nolima", {"lengths": [250, 1000], "n_needles": 3, "n_depths": 4, "haystack": str(haystack),
+                                     "save_items": True, "seed": 5, "output_dir": str(tmp_path / "run1")})
+    saved = Path(first.values["items_file"])
+    assert saved.name == "nolima_items.jsonl.xz" and str(saved) in first.artifacts
+    # another system reads the file with an ordinary library (pandas infers the xz compression) ...
+    table = pd.read_json(saved, lines=True)
+    assert len(table) == first.values["n_items"] == 3 * 4 * 2 * 2 and table["id"].is_unique
+    row = table.iloc[5]
+    assert row["sentences"][row["needle_index"]] in row["prompt"] and row["question"] in row["prompt"]
+    # ... and answers: this one finds the answer only in contexts of 250 tokens, and only for latent questions
+    replies = pd.DataFrame({"id": table["id"],
+                            "reply": [a if (n == 250 and k == "latent") else "no idea"
+                                      for a, n, k in zip(table["answer"], table["length"], table["kind"], strict=True)]})
+    replies.to_csv(tmp_path / "replies.csv", index=False)
+    scored = run_method("lm.nolima", {"items": str(saved), "replies": str(tmp_path / "replies.csv"),
+                                      "output_dir": str(tmp_path / "run2")})
+    v = scored.values
+    assert v["n_items"] == first.values["n_items"]
+    assert v["bm25_latent_scores"] == first.values["bm25_latent_scores"]  # the same items, the same baseline
+    assert v["latent_scores"] == {"250": 100.0, "1000": 0.0} and v["literal_scores"] == {"250": 0.0, "1000": 0.0}
+    assert v["latent_base_score"] == 50.0 and v["latent_effective_length_label"] == "250"
+    assert "replies.csv" in scored.summary
+    # the items fix what they are; a reply file must cover them exactly
+    replies.iloc[1:].to_csv(tmp_path / "short.csv", index=False)
+    with pytest.raises(DataError, match="1 item"):
+        run_method("lm.nolima", {"items": str(saved), "replies": str(tmp_path / "short.csv")})
+    with pytest.raises(UserError, match="lengths"):
+        run_method("lm.nolima", {"items": str(saved), "lengths": [250]})
+    with pytest.raises(UserError, match="model, replies"):
+        run_method("lm.nolima", {"items": str(saved), "replies": str(tmp_path / "replies.csv"),
+                                 "model": "openai-compatible:x@http://127.0.0.1:9/v1"})
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps({"id": "x", "kind": "latent"}) + "\n")
+    with pytest.raises(DataError, match="lacks"):
+        run_method("lm.nolima", {"items": str(broken)})

@@ -136,14 +136,17 @@ def file_digest(path: str) -> str:
 
 
 class TrainedNet:
-    """A network loaded from the cache or just trained, with how long its training took."""
+    """A network loaded from the cache or just trained, with how long its training took, its training-loss
+    history and what its trainer measured on held-out data (``validation``; kept in the cache beside it)."""
 
-    def __init__(self, net: Any, *, seconds: float, cached: bool, path: Path | None, history: list[float]):
+    def __init__(self, net: Any, *, seconds: float, cached: bool, path: Path | None, history: list[float],
+                 validation: dict[str, Any] | None = None):
         self.net = net
         self.seconds = seconds
         self.cached = cached
         self.path = path
         self.history = history
+        self.validation = validation or {}
         self.settings: dict[str, Any] = {}
 
     def describe(self) -> dict[str, Any]:
@@ -153,11 +156,13 @@ class TrainedNet:
 
 
 def load_or_train(kind: str, settings: dict[str, Any], build: Callable[[], Any],
-                  train: Callable[[Any], list[float]], *, cache_dir: str | None) -> TrainedNet:
+                  train: Callable[[Any], list[float] | dict[str, Any]], *, cache_dir: str | None) -> TrainedNet:
     """The network for ``settings``: loaded from ``cache_dir`` when it was trained before, else trained.
 
     ``build()`` makes an untrained network (a ``torch.nn.Module``); ``train(net)`` trains it in place and
-    returns its loss history.  ``cache_dir=None`` always trains and stores nothing.
+    returns its loss history, or a dict ``{"history": [...], "validation": {...}}`` whose JSON-able
+    ``validation`` record (held-out losses along training) is stored with the network and read back with it.
+    ``cache_dir=None`` always trains and stores nothing.
     """
     import torch
 
@@ -172,19 +177,21 @@ def load_or_train(kind: str, settings: dict[str, Any], build: Callable[[], Any],
                 net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
                 net.eval()
                 return TrainedNet(net, seconds=float(info.get("training_seconds", 0.0)), cached=True, path=path,
-                                  history=list(info.get("history", [])))
+                                  history=list(info.get("history", [])), validation=info.get("validation"))
         except (OSError, ValueError, RuntimeError, KeyError):
             pass  # an unreadable or stale cache entry is retrained and overwritten
     start = time.perf_counter()
-    history = train(net)
+    out = train(net)
+    history, validation = (list(out["history"]), out.get("validation")) if isinstance(out, dict) else (out, None)
     seconds = time.perf_counter() - start
     net.eval()
     if path is not None and meta is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         torch.save(net.state_dict(), path)
         meta.write_text(json.dumps({"kind": kind, "settings": settings, "training_seconds": seconds,
-                                    "history": history[-200:]}, default=str, indent=1), encoding="utf-8")
-    return TrainedNet(net, seconds=seconds, cached=False, path=path, history=history)
+                                    "history": history[-200:], "validation": validation}, default=str, indent=1),
+                        encoding="utf-8")
+    return TrainedNet(net, seconds=seconds, cached=False, path=path, history=history, validation=validation)
 
 
 def savefig(fig: Any, path: Path) -> str:

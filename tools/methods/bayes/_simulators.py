@@ -1,8 +1,16 @@
 """Model families the in-context posterior is trained on: a prior over parameters θ and a simulator of data
 sets given θ, with the exact posterior where it exists and a log posterior for MCMC where it does not.
 
-Every family works in standardised units: inputs x ~ N(0, I) (the tool standardises a user's inputs the same
-way), θ ~ N(0, prior_std² I).  A data set is an array (n, columns) whose last column is the response.
+Every family works in standardised units: each input column of a data set has mean 0 and sd 1 *in that data
+set* (the tool standardises a user's inputs the same way), θ ~ N(0, prior_std² I).  A data set is an array
+(n, columns) whose last column is the response.
+
+The regression models are conditional on the inputs, so any distribution of inputs leaves the posterior the
+network must learn unchanged; what it changes is which designs the network has seen.  Independent N(0, 1)
+inputs — what the first version trained on — are nothing like real tables (correlated columns, skewed,
+binary, discrete and heavy-tailed ones), so ``covariates(varied=True)`` draws them from a Gaussian copula with a
+random correlation matrix (correlations up to ≈ 0.99, as between a tumour's radius and its area) and a random
+marginal per column, then standardises them.
 """
 
 from __future__ import annotations
@@ -12,9 +20,33 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-__all__ = ["FAMILIES", "ModelFamily", "mcmc_posterior"]
+__all__ = ["FAMILIES", "ModelFamily", "covariates", "mcmc_posterior"]
 
 FAMILIES = ("linear_regression", "logistic_regression", "gaussian_mixture_1d")
+
+
+def covariates(batch: int, n: int, d: int, gen: torch.Generator, *, varied: bool = True) -> torch.Tensor:
+    """Inputs (batch, n, d), each column standardised within its data set; ``varied``: correlated columns with
+    normal, skewed (log-normal), binary, discrete, bounded or heavy-tailed marginals, else independent normals."""
+    if varied:
+        loading = torch.randn(batch, d, d, generator=gen) * 4.0 * torch.rand(batch, 1, 1, generator=gen) ** 2
+        cov = loading @ loading.transpose(1, 2) + torch.eye(d)
+        sd = cov.diagonal(dim1=1, dim2=2).sqrt()
+        z = torch.randn(batch, n, d, generator=gen) @ torch.linalg.cholesky(cov / sd[:, :, None] / sd[:, None, :]).mT
+        kind = torch.randint(0, 6, (batch, 1, d), generator=gen)
+        a = 0.3 + 1.2 * torch.rand(batch, 1, d, generator=gen)
+        cut = 0.8 * torch.randn(batch, 1, d, generator=gen)
+        offset = 3 * torch.rand(batch, 1, d, generator=gen)
+        heavy = z * torch.exp(0.5 * a * torch.randn(batch, n, d, generator=gen))
+        x = torch.where(kind == 1, torch.exp(a * z), z)
+        x = torch.where(kind == 2, (z > cut).to(z.dtype), x)
+        x = torch.where(kind == 3, torch.floor(2 * a * z + offset), x)
+        x = torch.where(kind == 4, torch.sigmoid(2 * z), x)
+        x = torch.where(kind == 5, heavy, x)
+    else:
+        x = torch.randn(batch, n, d, generator=gen)
+    std = x.std(dim=1, unbiased=False, keepdim=True)
+    return (x - x.mean(dim=1, keepdim=True)) / torch.where(std > 1e-6, std, torch.ones_like(std))
 
 
 @dataclass(frozen=True)
@@ -41,20 +73,35 @@ class ModelFamily:
         """Columns of a data set: the inputs and the response."""
         return 1 if self.name == "gaussian_mixture_1d" else self.n_features + 1
 
-    def sample_parameters(self, batch: int, gen: torch.Generator) -> torch.Tensor:
+    @property
+    def n_predictors(self) -> int:
+        """Per-observation predictions of a parameter value (see :meth:`predictor`)."""
+        return 2 if self.name == "gaussian_mixture_1d" else 1
+
+    def sample_parameters(self, batch: int, gen: torch.Generator, scale: torch.Tensor | None = None) -> torch.Tensor:
+        """θ ~ N(0, (prior_std·scale)² I) per data set (``scale`` (batch,), default 1)."""
         theta = self.prior_std * torch.randn(batch, self.n_params, generator=gen)
+        if scale is not None:
+            theta = theta * scale[:, None]
         if self.name == "gaussian_mixture_1d":  # ordered means: the label-switching symmetry is removed
             theta = theta.sort(dim=-1).values
         return theta
 
-    def simulate(self, theta: torch.Tensor, n: int, gen: torch.Generator) -> torch.Tensor:
-        """Data sets (batch, n, columns) given parameters (batch, n_params)."""
+    def predictor(self, data: torch.Tensor, theta: torch.Tensor) -> torch.Tensor:
+        """What parameters (batch, n_params) predict for each observation of data sets (batch, n, columns):
+        the linear predictor b + x·w of a regression, the distances y − μ₁, y − μ₂ of the mixture."""
+        if self.name == "gaussian_mixture_1d":
+            return data[..., -1:] - theta[:, None, :]
+        return (theta[:, None, :1] + (data[..., :-1] * theta[:, None, 1:]).sum(-1, keepdim=True))
+
+    def simulate(self, theta: torch.Tensor, n: int, gen: torch.Generator, *, varied: bool = False) -> torch.Tensor:
+        """Data sets (batch, n, columns) given parameters (batch, n_params); inputs from :func:`covariates`."""
         batch = theta.shape[0]
         if self.name == "gaussian_mixture_1d":
             pick = torch.randint(0, 2, (batch, n), generator=gen)
             means = theta.gather(1, pick)
             return (means + torch.randn(batch, n, generator=gen)).unsqueeze(-1)
-        x = torch.randn(batch, n, self.n_features, generator=gen)
+        x = covariates(batch, n, self.n_features, gen, varied=varied)
         eta = theta[:, :1] + (x * theta[:, None, 1:]).sum(-1)
         if self.name == "linear_regression":
             y = eta + self.noise_std * torch.randn(batch, n, generator=gen)

@@ -37,6 +37,7 @@ from cmbagent.tools.methods.bayes._io import (
     savefig,
     set_threads,
 )
+from cmbagent.tools.methods.bayes._quality import K_BAD, importance_diagnostics, mcmc_comparison
 from cmbagent.tools.methods.bayes._targets import (
     Target,
     builtin_target,
@@ -354,6 +355,15 @@ def aisivi(
         checks.append(Check(name="q matches the reference samples", passed=test["mmd2"] <= test["null_q95"],
                             message=f"MMD² {test['mmd2']:.4f} vs the 95% permutation-null quantile "
                                     f"{test['null_q95']:.4f} (p = {test['p_value']:.3f}, 500 vs 500 samples)"))
+    weights = importance_diagnostics(logp.numpy(), log_q.numpy())
+    values["importance"] = weights
+    checks.append(Check(
+        name="importance weights p/q have a light tail", passed=bool(weights["pareto_k"] < K_BAD),
+        message=f"Pareto-k̂ {weights['pareto_k']:.2f} of log p − log q over {weights['n']} draws of q (< 0.5 good, "
+                f"0.5–{K_BAD} usable, > {K_BAD}: q misses mass of the target); effective sample fraction "
+                f"{weights['ess_fraction']:.2f}"))
+    if log_density is not None:  # no exact answer: compare with a short MCMC run on the user's density
+        values["mcmc"] = _mcmc_check(tgt, samples, seed, checks)
     if tgt.mean is not None and tgt.cov is not None:
         err = np.abs(samples.mean(0) - tgt.mean) / np.sqrt(np.diag(tgt.cov))
         values["mean_error_in_sd"] = err.tolist()
@@ -371,9 +381,43 @@ def aisivi(
                f"score error (SNIS variance) {values['score_error_estimate']:.3g}; sample mean "
                f"{np.round(samples.mean(0), 3).tolist()}, sd {np.round(samples.std(0, ddof=1), 3).tolist()}"
                + (f"; MMD² to exact samples {values['mmd']['mmd2']:.4f} (null 95% {values['mmd']['null_q95']:.4f})"
-                  if reference is not None else "") + ".")
+                  if reference is not None else "")
+               + f"; Pareto-k̂ of the importance weights p/q {weights['pareto_k']:.2f}"
+               + (f"; against a short MCMC run, largest |Δmean| {max(values['mcmc']['mean_shift_in_sd']):.2f} sd, sd "
+                  f"ratios {np.round(values['mcmc']['sd_ratio'], 2).tolist()}" if "mcmc" in values else "") + ".")
     return MethodResult(summary=summary, values=values, checks=checks, artifacts=[figure, str(npz)],
                         diagnostics={**trained.describe(), "settings": settings})
+
+
+MCMC_STEPS = 3000
+MEAN_TOLERANCE, SD_RANGE = 0.2, (0.8, 1.25)  # in MCMC sd (plus 3 Monte Carlo errors); sd of q / sd of MCMC
+
+
+def _mcmc_check(tgt: Target, samples: np.ndarray, seed: int, checks: list[Check]) -> dict[str, Any]:
+    """emcee on the target from draws of q; q's means and sds against the chain's, with failing thresholds."""
+
+    def log_prob(z: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            out = tgt.log_prob(torch.as_tensor(z, dtype=torch.float32)).double().numpy()
+        return np.where(np.isfinite(out), out, -np.inf)
+
+    ref = mcmc_comparison(log_prob, samples, steps=MCMC_STEPS, seed=seed)
+    q_mean, q_sd = samples.mean(0), samples.std(0, ddof=1)
+    shift = np.abs(q_mean - ref["mean"]) / ref["sd"]
+    allowed = MEAN_TOLERANCE + 3 * ref["mcse_mean"] / ref["sd"]
+    ratio = q_sd / ref["sd"]
+    names = tgt.parameter_names()
+    bad = [n for n, s_, a, r in zip(names, shift, allowed, ratio, strict=True)
+           if s_ > a or not SD_RANGE[0] <= r <= SD_RANGE[1]]
+    checks.append(Check(
+        name="q agrees with a short MCMC run", passed=not bad,
+        message=f"emcee, {ref['walkers']} walkers × {MCMC_STEPS} steps from draws of q (τ up to {ref['tau'].max():.0f} "
+                f"steps{'' if ref['long_enough'] else ', shorter than 50 τ: the MCMC side is itself uncertain'}): "
+                "|Δmean|/sd " + ", ".join(f"{v:.2f}" for v in shift) + f" (≤ {MEAN_TOLERANCE} + 3 MC errors), sd ratio "
+                + ", ".join(f"{v:.2f}" for v in ratio) + f" (in {SD_RANGE[0]}–{SD_RANGE[1]})"
+                + (f"; off for {', '.join(bad)}" if bad else "")))
+    return {"mean": ref["mean"].tolist(), "sd": ref["sd"].tolist(), "tau": ref["tau"].tolist(),
+            "long_enough": ref["long_enough"], "mean_shift_in_sd": shift.tolist(), "sd_ratio": ratio.tolist()}
 
 
 def _summary(column: np.ndarray) -> dict[str, float]:

@@ -1,12 +1,34 @@
 """In-context learning of full Bayesian posteriors (Reuter et al., arXiv 2501.16825).
 
 A transformer encoder reads a whole data set (one token per observation, no positions: the data are
-exchangeable) and summarises it; a conditional flow-matching decoder turns Gaussian noise into samples of
-the latent parameters θ given that summary.  Both are trained together on simulated (θ, data) pairs from a
-model family's prior and simulator, by conditional flow matching: for θ₀ ~ N(0, I), t ~ U(0, 1) and
-θ_t = (1 − t)θ₀ + tθ₁ the velocity field v(θ_t, t, summary) regresses θ₁ − θ₀.  Integrating dθ/dt = v from
-t = 0 to 1 then samples the posterior p(θ | data) of the *trained family*: the network is amortised, one
-forward pass per data set.
+exchangeable) and a conditional flow-matching decoder turns Gaussian noise into samples of the parameters θ
+given what the encoder read.  Both are trained together on simulated (θ, data) pairs from a model family's
+prior and simulator: for u₀ ~ N(0, I), t ~ U(0, 1) and u_t = (1 − t)u₀ + t·u₁ the velocity field regresses
+u₁ − u₀, and integrating du/dt = v from t = 0 to 1 samples the posterior p(θ | data) of the *trained family*.
+The network is amortised: one forward pass per data set.
+
+What we changed, and why (measured on held-out simulations and real tables, issue 34):
+
+* **A Gaussian base built from per-observation sites.**  The first version pooled the encoded tokens into one
+  vector and let the flow map N(0, I) onto the posterior from there.  At n = 50 the posterior is ~7× narrower
+  than the prior, and regressing it from a pooled vector is a precision problem: with two features its
+  posteriors were 1.4–1.6× too wide *on the family's own simulations* (still 1.4× with the exact sufficient
+  statistics given to it in place of the encoder, and at 4,000 steps) — the width is what an imprecise mean
+  costs under a proper scoring rule.  Now every encoded observation emits a Gaussian site (a rank-2
+  pseudo-observation r_i ≈ L_iθ + N(0, I)), the sites are summed with the prior's precision, and the base
+  N(m, Λ⁻¹) is solved in closed form; the flow then corrects the shape in coordinates whitened by Λ.  Sums
+  over observations scale with n by construction, a linear skip path from the raw token makes the
+  linear-regression sites exactly representable, and two refinement passes feed each observation what the
+  current mean predicts for it (its linear predictor; for the mixture, its distance to each mean), which is
+  what a Laplace/IRLS site of a logistic regression depends on.
+* **Designs like real tables.**  Training inputs come from :func:`~._simulators.covariates` (correlated,
+  skewed, binary, discrete, heavy-tailed columns, standardised per data set as the tool standardises a user's
+  table) instead of independent normals; the regression models are conditional on x, so this changes which
+  designs the network has seen, not the posterior it learns.
+* **Data sets from the prior's tails.**  Each simulated data set draws its own prior scale s ∈ [0.5, 3]
+  (θ ~ N(0, s²τ²)) and the network is told s (the prior's precision enters the base exactly as 1/s²); the
+  tool asks for s = 1.  A real table whose coefficients sit 2–3 prior sd out is then a data set the network has
+  seen many of, with the prior it must apply given separately.
 
 The tool trains (or loads from ``cache_dir``) the network for a named family, applies it to a user's data and
 compares its marginals with the exact posterior (conjugate linear regression) or an MCMC reference (emcee).
@@ -16,7 +38,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import torch
@@ -47,66 +69,125 @@ PAPER = Paper(
     code="ArikReuter/ICL_for_Full_Bayesian_Inference",
 )
 Family = Literal["linear_regression", "logistic_regression", "gaussian_mixture_1d"]
+PRIOR_SCALES = (0.5, 3.0)  # range of the per-data-set prior scale s seen in training (the tool asks for s = 1)
+
+
+def _mlp(n_in: int, hidden: int, n_out: int) -> nn.Sequential:
+    return nn.Sequential(nn.Linear(n_in, hidden), nn.GELU(), nn.Linear(hidden, hidden), nn.GELU(),
+                         nn.Linear(hidden, n_out))
 
 
 class InContextPosterior(nn.Module):
-    """Transformer summary of a data set + a flow-matching velocity field for the parameters."""
+    """Transformer over observations → Gaussian sites → base N(m, Λ⁻¹) → flow-matching field for the shape.
 
-    def __init__(self, columns: int, n_params: int, *, width: int = 32, layers: int = 1, heads: int = 2):
+    Parameters are in units of the family's prior_std.  ``encode(data, log_s)`` gives the base mean (batch, p),
+    the Cholesky factor of Λ (batch, p, p), the pooled summary and every stage's (mean, Cholesky) for the
+    training loss; ``sample(data, k)`` draws k posterior samples of one data set.
+    """
+
+    def __init__(self, family: ModelFamily, *, width: int = 64, layers: int = 1, heads: int = 4, rank: int = 2,
+                 refinements: int = 2):
         super().__init__()
-        self.n_params = n_params
-        self.embed = nn.Linear(columns, width)
+        self.family = family
+        p, columns = family.n_params, family.columns
+        self.n_params, self.rank = p, rank
+        self.embed = _mlp(columns + 1, width, width)  # an observation and log s
         layer = nn.TransformerEncoderLayer(width, heads, 2 * width, dropout=0.0, batch_first=True, norm_first=True)
         self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
-        self.pool = nn.Sequential(nn.LayerNorm(width + 1), nn.Linear(width + 1, width), nn.GELU(),
-                                  nn.Linear(width, width))
-        self.velocity = nn.Sequential(nn.Linear(n_params + 8 + width, 2 * width), nn.GELU(),
-                                      nn.Linear(2 * width, 2 * width), nn.GELU(),
-                                      nn.Linear(2 * width, 2 * width), nn.GELU(), nn.Linear(2 * width, n_params))
+        out = rank * (p + 1)
+        self.site = nn.Sequential(nn.LayerNorm(width), nn.Linear(width, width), nn.GELU(), nn.Linear(width, out))
+        skips = [nn.Linear(columns, out) for _ in range(refinements + 1)]
+        for lin in skips:  # the shortcut starts at zero: the site network owns the start of training
+            nn.init.zeros_(lin.weight)
+            nn.init.zeros_(lin.bias)
+        self.skip = nn.ModuleList(skips)
+        self.refine = nn.ModuleList(_mlp(width + columns + family.n_predictors + 2 * p + 1, width, out)
+                                    for _ in range(refinements))
+        self.pool = nn.Sequential(nn.Linear(width + 2, width), nn.GELU(), nn.Linear(width, width))
+        self.velocity = _mlp(p + 8 + width, 2 * width, p)
+        last = cast(nn.Linear, self.velocity[-1])
+        nn.init.zeros_(last.weight)  # start at the exact field of a Gaussian base
+        nn.init.zeros_(last.bias)
 
-    def summarise(self, data: torch.Tensor) -> torch.Tensor:
-        """(batch, n, columns) → (batch, width): mean over the encoded observations, with log n."""
-        h = self.encoder(self.embed(data)).mean(dim=1)
-        log_n = torch.full_like(h[:, :1], math.log(data.shape[1]))
-        return self.pool(torch.cat([h, log_n / 4], dim=-1))
+    def _gaussian(self, out: torch.Tensor, log_s: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        b, n = out.shape[:2]
+        site = out.view(b, n, self.rank, self.n_params + 1)
+        lhs, rhs = site[..., :-1], site[..., -1]
+        prior = torch.exp(-2 * log_s)[:, None, None] * torch.eye(self.n_params, dtype=out.dtype)
+        chol = torch.linalg.cholesky(prior + torch.einsum("bnkp,bnkq->bpq", lhs, lhs))
+        mean = torch.cholesky_solve(torch.einsum("bnkp,bnk->bp", lhs, rhs).unsqueeze(-1), chol).squeeze(-1)
+        return mean, chol
 
-    def field(self, theta: torch.Tensor, t: torch.Tensor, summary: torch.Tensor) -> torch.Tensor:
-        freqs = torch.arange(1, 5, dtype=theta.dtype) * math.pi
+    def encode(self, data: torch.Tensor, log_s: torch.Tensor | None = None) -> dict[str, Any]:
+        b, n, _ = data.shape
+        if log_s is None:
+            log_s = torch.zeros(b, dtype=data.dtype)
+        h = self.encoder(self.embed(torch.cat([data, log_s[:, None, None].expand(b, n, 1)], dim=-1)))
+        stages = [self._gaussian(self.site(h) + self.skip[0](data), log_s)]
+        for j, refine in enumerate(self.refine):
+            mean, chol = stages[-1]
+            scale = self.family.prior_std
+            pred = self.family.predictor(data, scale * mean) / scale
+            sd = torch.linalg.solve_triangular(chol, torch.eye(self.n_params, dtype=data.dtype), upper=False)
+            log_sd = torch.log((sd**2).sum(-2).sqrt())  # marginal sds of the current base
+            extra = torch.cat([mean, log_sd], dim=-1)[:, None, :].expand(b, n, -1)
+            features = torch.cat([h, data, pred, extra, log_s[:, None, None].expand(b, n, 1)], dim=-1)
+            stages.append(self._gaussian(refine(features) + self.skip[j + 1](data), log_s))
+        log_n = torch.full_like(log_s, math.log(n))
+        summary = self.pool(torch.cat([h.mean(dim=1), log_n[:, None] / 4, log_s[:, None]], dim=-1))
+        mean, chol = stages[-1]
+        return {"mean": mean, "chol": chol, "summary": summary, "stages": stages}
+
+    def field(self, u: torch.Tensor, t: torch.Tensor, summary: torch.Tensor) -> torch.Tensor:
+        """Velocity in whitened coordinates: the exact field from N(0, I) to N(0, I) plus a learned correction."""
+        freqs = torch.arange(1, 5, dtype=u.dtype) * math.pi
         t_embed = torch.cat([torch.sin(t[:, None] * freqs), torch.cos(t[:, None] * freqs)], dim=-1)
-        return self.velocity(torch.cat([theta, t_embed, summary], dim=-1))
+        gaussian = u * (2 * t[:, None] - 1) / ((1 - t[:, None]) ** 2 + t[:, None] ** 2)
+        return gaussian + self.velocity(torch.cat([u, t_embed, summary], dim=-1))
 
     @torch.no_grad()
     def sample(self, data: torch.Tensor, n_samples: int, *, steps: int = 40,
                generator: torch.Generator | None = None) -> torch.Tensor:
         """Posterior samples (n_samples, n_params) for one data set (1, n, columns), by the midpoint rule."""
-        summary = self.summarise(data).expand(n_samples, -1)
-        theta = torch.randn(n_samples, self.n_params, generator=generator)
+        enc = self.encode(data)
+        summary = enc["summary"].expand(n_samples, -1)
+        u = torch.randn(n_samples, self.n_params, generator=generator)
         dt = 1.0 / steps
         for k in range(steps):
             t = torch.full((n_samples,), k * dt)
-            half = theta + 0.5 * dt * self.field(theta, t, summary)
-            theta = theta + dt * self.field(half, t + 0.5 * dt, summary)
-        return theta
+            half = u + 0.5 * dt * self.field(u, t, summary)
+            u = u + dt * self.field(half, t + 0.5 * dt, summary)
+        # θ = m + L⁻ᵀu, so that u ~ N(0, I) gives θ ~ N(m, Λ⁻¹) with Λ = LLᵀ
+        return enc["mean"] + torch.linalg.solve_triangular(enc["chol"][0].T, u.T, upper=True).T
 
 
 def train_icl(net: InContextPosterior, family: ModelFamily, *, steps: int, batch: int, n_min: int, n_max: int,
-              seed: int, repeats: int = 32, lr: float = 3e-3) -> list[float]:
-    """Conditional flow matching on simulated (θ, data) pairs; each encoded data set is reused for ``repeats``
-    (θ₀, t) draws, since decoding is far cheaper than encoding."""
+              seed: int, repeats: int = 32, lr: float = 2e-3) -> list[float]:
+    """Gaussian NLL of every stage's base plus conditional flow matching in the final base's whitened
+    coordinates, on simulated (θ, data) pairs with varied designs and prior scales; each encoded data set is
+    reused for ``repeats`` (u₀, t) draws, since decoding is far cheaper than encoding."""
     gen = torch.Generator().manual_seed(seed)
     opt, sched = warmup_cosine_adamw(net, steps=steps, lr=lr)
+    low, high = math.log(PRIOR_SCALES[0]), math.log(PRIOR_SCALES[1])
     history: list[float] = []
     net.train()
     for _ in range(steps):
         n = int(torch.randint(n_min, n_max + 1, (1,), generator=gen))
-        theta = family.sample_parameters(batch, gen)
-        data = family.simulate(theta, n, gen)
-        summary = net.summarise(data).repeat(repeats, 1)
-        target = (theta / family.prior_std).repeat(repeats, 1)
-        noise = torch.randn(target.shape, generator=gen)
-        t = torch.rand(len(target), generator=gen)
-        theta_t = (1 - t[:, None]) * noise + t[:, None] * target
-        loss = ((net.field(theta_t, t, summary) - (target - noise)) ** 2).mean()
+        log_s = low + (high - low) * torch.rand(batch, generator=gen)
+        theta = family.sample_parameters(batch, gen, scale=torch.exp(log_s))
+        data = family.simulate(theta, n, gen, varied=True)
+        enc = net.encode(data, log_s)
+        target = theta / family.prior_std
+        nll = torch.zeros(())
+        for mean, chol in enc["stages"]:
+            white = (chol.mT @ (target - mean).unsqueeze(-1)).squeeze(-1)
+            nll = nll + (0.5 * (white**2).sum(-1) - torch.log(torch.diagonal(chol, dim1=1, dim2=2)).sum(-1)).mean()
+        u1 = white.detach().repeat(repeats, 1)
+        u0 = torch.randn(u1.shape, generator=gen)
+        t = torch.rand(len(u1), generator=gen)
+        u_t = (1 - t[:, None]) * u0 + t[:, None] * u1
+        flow = ((net.field(u_t, t, enc["summary"].repeat(repeats, 1)) - (u1 - u0)) ** 2).mean()
+        loss = nll / len(enc["stages"]) + flow
         opt.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -120,11 +201,11 @@ def trained_network(family: ModelFamily, *, n_min: int, n_max: int, train_steps:
                     width: int, seed: int, cache_dir: str | None) -> Any:
     settings = {"family": family.name, "n_features": family.n_features, "prior_std": family.prior_std,
                 "noise_std": family.noise_std, "n_min": n_min, "n_max": n_max, "steps": train_steps,
-                "batch": batch_size, "width": width, "seed": seed, "layers": 1, "heads": 2, "repeats": 32,
-                "version": 1}
+                "batch": batch_size, "width": width, "seed": seed, "layers": 1, "heads": 4, "rank": 2,
+                "refinements": 2, "repeats": 32, "prior_scales": list(PRIOR_SCALES), "version": 2}
     torch.manual_seed(seed)
     return load_or_train(
-        "icl", settings, lambda: InContextPosterior(family.columns, family.n_params, width=width),
+        "icl", settings, lambda: InContextPosterior(family, width=width),
         lambda net: train_icl(net, family, steps=train_steps, batch=batch_size, n_min=n_min, n_max=n_max,
                               seed=seed),
         cache_dir=cache_dir)
@@ -184,9 +265,9 @@ def icl_posterior(
     noise_std: float = 1.0,
     n_min: int = 10,
     n_max: int = 60,
-    train_steps: int = 1500,
+    train_steps: int = 3000,
     batch_size: int = 64,
-    width: int = 32,
+    width: int = 64,
     n_samples: int = 2000,
     seed: int = 0,
     cache_dir: OutputDir | None = "models",
@@ -273,9 +354,9 @@ def icl_posterior(
     if truth is not None:
         values["true_parameters"] = dict(zip(names, truth.tolist(), strict=True))
     checks = [
-        Check(name="posterior width matches the reference", passed=all(0.8 <= r <= 1.2 for r in sd_ratio.values()),
+        Check(name="posterior width matches the reference", passed=all(0.85 <= r <= 1.15 for r in sd_ratio.values()),
               message="sd ratio ICL / " + ref_kind + ": " + ", ".join(f"{n} {r:.2f}" for n, r in sd_ratio.items())),
-        Check(name="posterior location matches the reference", passed=all(s <= 0.5 for s in shift.values()),
+        Check(name="posterior location matches the reference", passed=all(s < 0.25 for s in shift.values()),
               message="|mean difference| in reference sd: " + ", ".join(f"{n} {s:.2f}" for n, s in shift.items())),
         Check(name="samples finite", passed=bool(np.isfinite(samples).all()), message=f"{len(samples)} samples"),
     ]

@@ -6,6 +6,7 @@ message names the offending argument and says how to fix it, so a model calling 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,32 +31,97 @@ __all__ = [
 ]
 
 
-def load_table(path: str, *, argument: str = "data") -> pd.DataFrame:
-    """Read a CSV/TSV/Parquet/Stata/Excel table; an unreadable file is a :class:`DataError` naming ``argument``."""
+def load_table(path: str, *, argument: str = "data", column_names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Read a CSV/TSV/Parquet/Stata/Excel table; an unreadable file is a :class:`DataError` naming ``argument``.
+
+    ``column_names`` names the columns of a text or Excel table that has no header row (its first line is then
+    data); a file whose first line already names its columns is refused with it, so no data row is lost or a
+    header read as data.
+    """
     import pandas as pd
 
     file = Path(path)
     if not file.is_file():
         raise UserError(f"{argument}: file {path!r} not found; pass the path of an existing data file")
     suffix = "".join(file.suffixes[-2:]).lower() if file.suffix == ".gz" else file.suffix.lower()
+    header = None if column_names is not None else "infer"
+    if column_names is not None and suffix in {".parquet", ".dta"}:
+        raise UserError(f"column_names: a {suffix} file names its own columns; omit column_names")
     try:
         if suffix in {".csv", ".csv.gz", ".txt"}:
-            return pd.read_csv(file)
-        if suffix in {".tsv", ".tab"}:
-            return pd.read_csv(file, sep="\t")
-        if suffix == ".parquet":
-            return pd.read_parquet(file)
-        if suffix == ".dta":
-            return pd.read_stata(file)
-        if suffix in {".xlsx", ".xls"}:
-            return pd.read_excel(file)
+            frame = pd.read_csv(file, header=header)
+        elif suffix in {".tsv", ".tab"}:
+            frame = pd.read_csv(file, sep="\t", header=header)
+        elif suffix == ".parquet":
+            frame = pd.read_parquet(file)
+        elif suffix == ".dta":
+            frame = pd.read_stata(file)
+        elif suffix in {".xlsx", ".xls"}:
+            frame = pd.read_excel(file, header=0 if column_names is None else None)
+        else:
+            raise UserError(
+                f"{argument}: unsupported file type {file.suffix!r}; use .csv, .tsv, .parquet, .dta or .xlsx"
+            )
+    except UserError:
+        raise
     except Exception as exc:  # translate any parser failure at the boundary
         raise DataError(
             f"{argument}: could not read {path!r} as a table ({exc}); check the file format"
         ) from exc
-    raise UserError(
-        f"{argument}: unsupported file type {file.suffix!r}; use .csv, .tsv, .parquet, .dta or .xlsx"
-    )
+    if column_names is not None:
+        _name_columns(frame, list(column_names), path=path)
+    return frame
+
+
+def _looks_numeric(value: object) -> bool:
+    """Whether a header cell is a number (a data value that pandas took for a column name)."""
+    try:
+        float(str(value).strip())
+    except ValueError:
+        return False
+    return True
+
+
+def _name_columns(frame: pd.DataFrame, names: list[str], *, path: str) -> None:
+    """Give a header-less table its ``names`` in place, refusing a wrong count or a file that has a header."""
+    if len(names) != frame.shape[1]:
+        raise UserError(f"column_names: {len(names)} name(s) for a table of {frame.shape[1]} columns in {path!r}; "
+                        "give one name per column, in file order")
+    if len(set(names)) != len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        raise UserError(f"column_names: {repeated} given more than once; every column needs its own name")
+    if len(frame) > 1 and not any(_looks_numeric(v) for v in frame.iloc[0]):
+        import pandas as pd
+
+        numeric_below = any(pd.to_numeric(frame.iloc[1:, i], errors="coerce").notna().all()
+                            for i in range(frame.shape[1]))
+        if numeric_below:
+            shown = ", ".join(map(str, list(frame.iloc[0])[:8]))
+            raise UserError(f"column_names: the first line of {path!r} ({shown}, ...) already names the columns; "
+                            "omit column_names to use it (or remove that line from the file)")
+    frame.columns = names
+
+
+def check_columns(frame: pd.DataFrame, columns: list[str], *, argument: str,
+                  names_argument: str | None = None) -> None:
+    """Every name in ``columns`` must be a column of ``frame``.
+
+    When the table's column names are numbers, its file most likely has no header row and pandas read the first
+    data row as names; the error says so, and how to name the columns (``names_argument`` when the method has one).
+    """
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        names = list(frame.columns)
+        shown = ", ".join(map(str, names[:30]))
+        numeric = sum(_looks_numeric(c) for c in names)
+        if names and numeric * 2 >= len(names):
+            how = (f"pass {names_argument}=[...] with one name per column ({len(names)} columns, in file order) "
+                   "or add a first line with the names" if names_argument else
+                   f"add a first line naming the {len(names)} columns (comma-separated, in file order)")
+            raise UserError(f"{argument}: column(s) {missing} not in the data; the file appears to have no header "
+                            f"row: its first line ({', '.join(map(str, names[:8]))}{', ...' if len(names) > 8 else ''})"
+                            f" holds numbers, which were read as column names; {how}")
+        raise UserError(f"{argument}: column(s) {missing} not in the data; available columns: {shown}")
 
 
 def load_array(path: str, *, argument: str) -> np.ndarray:
@@ -79,14 +145,6 @@ def load_array(path: str, *, argument: str) -> np.ndarray:
     if array.ndim != 2:
         raise DataError(f"{argument}: expected a 2-D array (units x features), got shape {array.shape}")
     return array
-
-
-def check_columns(frame: pd.DataFrame, columns: list[str], *, argument: str) -> None:
-    """Every name in ``columns`` must be a column of ``frame``."""
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        shown = ", ".join(map(str, list(frame.columns)[:30]))
-        raise UserError(f"{argument}: column(s) {missing} not in the data; available columns: {shown}")
 
 
 def check_finite(values: np.ndarray, *, argument: str) -> np.ndarray:

@@ -291,6 +291,7 @@ def dml_ate(
     n_folds: int = 5,
     n_rep: int = 1,
     clipping: float = 0.01,
+    column_names: list[str] | None = None,
     seed: int = 0,
     output_dir: OutputDir = "figures",
 ) -> MethodResult:
@@ -322,10 +323,12 @@ def dml_ate(
         n_folds: Cross-fitting folds.
         n_rep: Repetitions of the sample split (the estimate is the median over repetitions).
         clipping: Propensities are clipped to [clipping, 1 - clipping] in the interactive model.
+        column_names: Names for the columns of a data file that has no header row, in file order (its first
+            line is then read as data); omit when the file's first line names the columns.
         seed: Seed for the sample splits and the learners.
         output_dir: Folder for the figure.
     """
-    frame = load_table(data)
+    frame = load_table(data, column_names=column_names)
     covariates = list(covariates or [])
     if not covariates and embeddings is None and text_column is None:
         raise UserError("covariates, embeddings, text_column: give at least one adjustment set")
@@ -336,7 +339,7 @@ def dml_ate(
     if not 0.0 < clipping < 0.5:
         raise UserError(f"clipping: must lie in (0, 0.5), got {clipping}")
     needed = [outcome, treatment, *covariates] + ([text_column] if text_column else [])
-    check_columns(frame, needed, argument="outcome/treatment/covariates/text_column")
+    check_columns(frame, needed, argument="outcome/treatment/covariates/text_column", names_argument="column_names")
     y = check_finite(frame[outcome].to_numpy(), argument="outcome")
     d_raw = check_finite(frame[treatment].to_numpy(), argument="treatment")
     check_not_constant(y, argument="outcome", names=[outcome])

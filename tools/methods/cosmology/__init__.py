@@ -1,7 +1,8 @@
-"""Supernova cosmology: data readers, background distances, likelihood, emcee sampling, summaries.
+"""Cosmology: supernova distances and the CMB — data readers, likelihoods, samplers, summaries.
 
-Registered methods: ``cosmology.fit_supernovae`` (fit SN Ia distances) and ``cosmology.summarize_chain``
-(summarise a chain file with the same posterior-summary code).  The building blocks are public too, for
+Registered methods: ``cosmology.fit_supernovae`` (fit SN Ia distances), ``cosmology.summarize_chain``
+(summarise a chain file with the same posterior-summary code), ``cosmology.cmb_spectra`` (CAMB spectra with a
+CLASS cross-check) and ``cosmology.fit_cmb`` (parameters from CMB band powers, optionally with supernovae).  The building blocks are public too, for
 people who want the likelihood without the sampler::
 
     from cmbagent.tools.methods.cosmology import SNLikelihood, load_sn_data
@@ -24,13 +25,16 @@ from cmbagent.tools.methods.cosmology._io import (
 from cmbagent.tools.methods.cosmology._likelihood import DEFAULT_PRIORS, MODELS, SNLikelihood
 from cmbagent.tools.methods.cosmology._sampler import SamplerSettings, run_emcee, split_rhat
 from cmbagent.tools.methods.cosmology._summary import load_chain, summarize_samples
+from cmbagent.tools.methods.cosmology.planck import fit_cmb
+from cmbagent.tools.methods.cosmology.spectra import cmb_spectra
 from cmbagent.tools.methods.cosmology.supernovae import fit_supernovae, summarize_chain
 
 FAMILY = family(
     "cosmology",
-    title="Supernova cosmology",
+    title="Cosmology: supernovae and the CMB",
     expert="cosmologist",
-    description="Fits of supernova distance moduli to expansion histories, with chains and their summaries.",
+    description="Fits of supernova distance moduli to expansion histories, CMB spectra from CAMB and CLASS, "
+                "parameter fits to CMB band powers (alone or with supernovae), chains and their summaries.",
 )
 
 __all__ = [
@@ -42,9 +46,11 @@ __all__ = [
     "SNData",
     "SNLikelihood",
     "SamplerSettings",
+    "cmb_spectra",
     "detect_format",
     "expansion_rate",
     "fiducial_mu",
+    "fit_cmb",
     "fit_supernovae",
     "load_chain",
     "load_sn_data",

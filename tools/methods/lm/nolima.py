@@ -15,9 +15,10 @@ Token counts use the given local tokenizer folder, or a words-and-punctuation ap
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib.resources import files
@@ -43,6 +44,8 @@ __all__ = [
     "generate_items",
     "load_haystack",
     "nolima",
+    "read_items",
+    "write_items",
 ]
 
 PAPER = Paper(
@@ -96,6 +99,11 @@ class NoLiMaItem:
     @property
     def prompt(self) -> str:
         return PROMPT.format(haystack=self.context, question=self.question)
+
+    @property
+    def id(self) -> str:
+        """Stable name of the item: needle, question kind, length and depth."""
+        return f"{self.needle_id}|{self.kind}|{self.length}|{self.depth:.4f}"
 
 
 def builtin_needles(n: int | None = None, *, seed: int = 0) -> list[Needle]:
@@ -213,6 +221,80 @@ def generate_items(needles: Sequence[Needle], haystack: str, *, lengths: Sequenc
 def contains(reply: str, answer: str) -> bool:
     """NoLiMa's metric: the gold answer occurs in the reply (case-insensitive, as a whole word)."""
     return re.search(r"\b" + re.escape(answer.lower()) + r"\b", reply.lower()) is not None
+
+
+ITEM_FIELDS = ("id", "needle_id", "kind", "length", "depth", "question", "answer", "needle_index", "sentences")
+
+
+def write_items(items: Iterable[NoLiMaItem], path: str | Path) -> int:
+    """Write items as JSON lines, xz-compressed when ``path`` ends in ``.xz``; returns how many were written.
+
+    Each line is self-contained: ``id``, ``needle_id``, ``kind`` (latent/literal), ``length``, ``depth``,
+    ``question``, ``answer`` (what a correct reply contains), ``needle_index`` and ``sentences`` (the haystack
+    with the needle at that index; the context is the sentences joined by spaces) and ``prompt`` (the prompt a
+    model is asked).  Consecutive items share most of their text, so xz shrinks them about 300-fold (56 MB to
+    0.16 MB for 2,496 items up to 8K tokens).
+    """
+    import lzma
+
+    target = Path(path)
+    count = 0
+    with (lzma.open(target, "wt", encoding="utf-8", preset=1) if target.suffix == ".xz"
+          else target.open("w", encoding="utf-8")) as out:
+        for item in items:
+            row = {"id": item.id, "needle_id": item.needle_id, "kind": item.kind, "length": item.length,
+                   "depth": item.depth, "question": item.question, "answer": item.answer,
+                   "needle_index": item.needle_index, "sentences": list(item.sentences), "prompt": item.prompt}
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            count += 1
+    return count
+
+
+def read_items(path: str) -> list[NoLiMaItem]:
+    """Items written by :func:`write_items` (``.jsonl`` or ``.jsonl.xz``), checked line by line."""
+    import lzma
+
+    file = Path(path)
+    if not file.is_file():
+        raise UserError(f"items: file {path!r} not found; pass a file written with save_items=true")
+    items = []
+    try:
+        with (lzma.open(file, "rt", encoding="utf-8") if file.suffix == ".xz"
+              else file.open(encoding="utf-8")) as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                missing = [k for k in ITEM_FIELDS if k not in row] if isinstance(row, dict) else list(ITEM_FIELDS)
+                if missing:
+                    raise DataError(f"items: line {number} of {path!r} lacks {missing}; write items with save_items")
+                sentences = tuple(str(x) for x in row["sentences"])
+                item = NoLiMaItem(needle_id=str(row["needle_id"]), kind=str(row["kind"]), length=int(row["length"]),
+                                  depth=float(row["depth"]), question=str(row["question"]), answer=str(row["answer"]),
+                                  sentences=sentences, needle_index=int(row["needle_index"]))
+                if not 0 <= item.needle_index < len(sentences) or item.kind not in ("latent", "literal"):
+                    raise DataError(f"items: line {number} of {path!r} has needle_index {item.needle_index} for "
+                                    f"{len(sentences)} sentences or kind {item.kind!r}; the file is damaged")
+                items.append(item)
+    except (lzma.LZMAError, json.JSONDecodeError, UnicodeDecodeError, TypeError, ValueError) as exc:
+        raise DataError(f"items: could not read {path!r} as saved NoLiMa items ({exc})") from exc
+    if not items:
+        raise DataError(f"items: {path!r} holds no items")
+    return items
+
+
+def _read_replies(path: str, items: Sequence[NoLiMaItem]) -> list[str]:
+    """Another system's replies (CSV/JSONL with ``id`` and ``reply``), in the order of ``items``."""
+    rows = load_records(path, argument="replies", required=("id", "reply"))
+    by_id = {str(r["id"]): str(r["reply"] if r["reply"] is not None else "") for r in rows}
+    ids = [item.id for item in items]
+    missing = [i for i in ids if i not in by_id]
+    unknown = sorted(set(by_id) - set(ids))
+    if missing or unknown:
+        raise DataError(f"replies: {len(missing)} item(s) without a reply (first {missing[:3]}) and {len(unknown)} "
+                        f"reply id(s) that are no item (first {unknown[:3]}); give one row per item id of the items "
+                        "scored (save them with save_items=true)")
+    return [by_id[i] for i in ids]
 
 
 # Lucene's default English stop words: BM25 baselines (Lucene, Pyserini) drop them before ranking
@@ -354,6 +436,9 @@ def nolima(
     max_context: int | None = None,
     concurrency: int = 4,
     max_tokens: int = 64,
+    save_items: bool = False,
+    items: InputFile | None = None,
+    replies: InputFile | None = None,
     seed: int = 0,
     output_dir: OutputDir = "figures",
 ) -> MethodResult:
@@ -363,7 +448,10 @@ def nolima(
     ``contains``, and reports the score per length and depth, the base score (250/500/1K) and the effective
     length (longest length keeping ≥ 85% of the base score). The BM25 baseline always runs on the same items;
     the language model runs when ``model`` is a spec of the models layer (e.g.
-    ``openai-compatible:<model>@http://127.0.0.1:8000/v1`` for a local server, ``openai:<model>``).
+    ``openai-compatible:<model>@http://127.0.0.1:8000/v1`` for a local server, ``openai:<model>``). To score
+    another system on the same items: ``save_items`` writes them (``nolima_items.jsonl.xz``: one JSON line per
+    item with its id, prompt, sentences and answer), the system answers each prompt, and a rerun with ``items``
+    and ``replies`` (one row per item id with its reply) scores the replies exactly as a model's.
 
     Args:
         model: Model spec to evaluate (omit for the BM25 baseline only).
@@ -377,10 +465,23 @@ def nolima(
         max_context: The evaluated model's context window in tokens; longer lengths are refused.
         concurrency: Parallel requests to the model.
         max_tokens: Reply length limit per request.
+        save_items: Write the benchmark's items to output_dir/nolima_items.jsonl.xz (xz-compressed JSON lines).
+        items: A file written by save_items to score instead of generating items (the generation arguments are
+            then unused).
+        replies: A file of another system's answers to the items (CSV/JSONL, one row per item: id and reply),
+            scored like a model's.
         seed: Random seed (needle characters, haystack offsets).
-        output_dir: Folder for the heat map.
+        output_dir: Folder for the heat map and the saved items.
     """
-    lengths = sorted(DEFAULT_LENGTHS if lengths is None else {int(v) for v in lengths})
+    if model is not None and replies is not None:
+        raise UserError("model, replies: give either a model to ask or the replies of another system, not both")
+    if items is not None:
+        if needles is not None or haystack is not None or lengths is not None:
+            raise UserError("needles, haystack, lengths: the saved items fix them; omit them when passing items")
+        benchmark = read_items(items)
+        lengths = sorted({item.length for item in benchmark})
+    else:
+        lengths = sorted(DEFAULT_LENGTHS if lengths is None else {int(v) for v in lengths})
     if not lengths:
         raise UserError("lengths: give at least one context length")
     if lengths[0] < 50:
@@ -390,24 +491,31 @@ def nolima(
     if max_context is not None and lengths[-1] + 150 > max_context:
         raise UserError(f"lengths: {lengths[-1]} tokens plus the prompt (~150 tokens) exceed max_context={max_context}; "
                         f"drop lengths above {max_context - 150}")
-    pool = _user_needles(needles) if needles is not None else builtin_needles(n_needles, seed=seed)
-    if needles is None:
-        check_positive(n_needles, argument="n_needles", integer=True)
-    text = load_haystack(haystack)
     start = time.perf_counter()
-    items = list(generate_items(pool, text, lengths=lengths, n_depths=n_depths, literal=literal_controls, seed=seed,
-                                tokenizer=tokenizer))
-    bm25_correct = [contains(bm25_answer(item), item.answer) for item in items]
+    if items is None:
+        pool = _user_needles(needles) if needles is not None else builtin_needles(n_needles, seed=seed)
+        if needles is None:
+            check_positive(n_needles, argument="n_needles", integer=True)
+        text = load_haystack(haystack)
+        start = time.perf_counter()
+        benchmark = list(generate_items(pool, text, lengths=lengths, n_depths=n_depths, literal=literal_controls,
+                                        seed=seed, tokenizer=tokenizer))
+        needle_texts = [n.needle for n in pool]
+    else:
+        needle_texts = list(dict.fromkeys(item.sentences[item.needle_index] for item in benchmark))
+    n_pool = len({item.needle_id for item in benchmark})
+    depths = len({round(item.depth, 4) for item in benchmark})
+    bm25_correct = [contains(bm25_answer(item), item.answer) for item in benchmark]
     bm25_seconds = time.perf_counter() - start
-    values: dict[str, Any] = {"n_items": len(items)}
+    values: dict[str, Any] = {"n_items": len(benchmark)}
     checks: list[Check] = []
-    kinds = ["latent", *(["literal"] if any(i.kind == "literal" for i in items) else [])]
+    kinds = ["latent", *(["literal"] if any(i.kind == "literal" for i in benchmark) else [])]
     for kind in kinds:
-        scores, _ = _tables(items, bm25_correct, kind)
+        scores, _ = _tables(benchmark, bm25_correct, kind)
         values[f"bm25_{kind}_scores"] = scores
         values[f"bm25_{kind}_mean"] = float(np.mean(list(scores.values())))
     # a retriever that picks a sentence at random finds the needle with probability 1 / (number of sentences)
-    values["chance_scores"] = {length: 100.0 * float(np.mean([1 / len(i.sentences) for i in items
+    values["chance_scores"] = {length: 100.0 * float(np.mean([1 / len(i.sentences) for i in benchmark
                                                                if i.length == length])) for length in lengths}
     chance = float(np.mean(list(values["chance_scores"].values())))
     checks.append(Check(name="latent questions defeat lexical search",
@@ -417,15 +525,20 @@ def nolima(
         checks.append(Check(name="BM25 finds literal needles", passed=values["bm25_literal_mean"] >= 95.0,
                             message=f"BM25 literal score {values['bm25_literal_mean']:.1f}%"))
     heat_title = "BM25 on latent questions"
-    _, heat = _tables(items, bm25_correct, "latent")
+    _, heat = _tables(benchmark, bm25_correct, "latent")
     summary_model = ""
-    if model is not None:
+    if model is not None or replies is not None:
         t0 = time.perf_counter()
-        replies = _query_model(model, items, concurrency=concurrency, max_tokens=max_tokens)
+        if model is not None:
+            answers = _query_model(model, benchmark, concurrency=concurrency, max_tokens=max_tokens)
+            system = model
+        else:
+            answers = _read_replies(str(replies), benchmark)
+            system = f"the replies in {Path(str(replies)).name}"
         model_seconds = time.perf_counter() - t0
-        correct = [contains(reply, item.answer) for reply, item in zip(replies, items, strict=True)]
+        correct = [contains(reply, item.answer) for reply, item in zip(answers, benchmark, strict=True)]
         for kind in kinds:
-            scores, grid = _tables(items, correct, kind)
+            scores, grid = _tables(benchmark, correct, kind)
             base = base_score(scores)
             judged = {k: v for k, v in scores.items() if k not in BASE_LENGTHS} or scores
             eff, label = effective_length(judged, base)
@@ -434,25 +547,35 @@ def nolima(
             values[f"{kind}_effective_length"] = eff
             values[f"{kind}_effective_length_label"] = label
             if kind == "latent":
-                heat, heat_title = grid, f"{model} on latent questions"
+                heat, heat_title = grid, f"{system if model else 'replies'} on latent questions"
         values["model_seconds"] = model_seconds
-        summary_model = (f" {model}: latent base score {values['latent_base_score']:.1f}, effective length "
+        summary_model = (f" {system}: latent base score {values['latent_base_score']:.1f}, effective length "
                          f"{values['latent_effective_length_label']}; scores per length "
                          + ", ".join(f"{_label(k)} {v:.1f}" for k, v in values["latent_scores"].items()) + ".")
         checks.append(Check(name="model answers at short contexts", passed=values["latent_base_score"] > 0,
                             message=f"latent base score {values['latent_base_score']:.1f}"))
     figure = output_path(output_dir, "nolima_heatmap.png")
     _plot(str(figure), heat, heat_title)
+    artifacts = [str(figure)]
+    saved = ""
+    if save_items:
+        path = output_path(output_dir, "nolima_items.jsonl.xz")
+        write_items(benchmark, path)
+        artifacts.append(str(path))
+        values["items_file"] = str(path)
+        saved = (f" The {len(benchmark)} items are saved in {path.name} (JSON lines: id, prompt, sentences, answer); "
+                 "score another system's replies on them with items and replies (one row per id).")
+    source = f"read from {Path(str(items)).name}" if items is not None else "generated"
     summary = (
-        f"NoLiMa-style benchmark: {len(pool)} needles × {n_depths} depths × {len(lengths)} lengths "
-        f"({_label(lengths[0])}–{_label(lengths[-1])}), {len(items)} items. BM25 baseline: "
+        f"NoLiMa-style benchmark ({source}): {n_pool} needles × {depths} depths × {len(lengths)} lengths "
+        f"({_label(lengths[0])}–{_label(lengths[-1])}), {len(benchmark)} items. BM25 baseline: "
         f"{values['bm25_latent_mean']:.1f}% on latent questions"
         + (f", {values['bm25_literal_mean']:.1f}% on literal controls" if "literal" in kinds else "")
-        + "." + summary_model
+        + "." + summary_model + saved
     )
     return MethodResult(
-        summary=summary, values=values, checks=checks, artifacts=[str(figure)],
+        summary=summary, values=values, checks=checks, artifacts=artifacts,
         diagnostics={"latent_heatmap": heat, "bm25_seconds": bm25_seconds,
-                     "bm25_items_per_second": len(items) / max(bm25_seconds, 1e-9),
-                     "needles": [n.needle for n in pool], "token_count": tokenizer or "words and punctuation"},
+                     "bm25_items_per_second": len(benchmark) / max(bm25_seconds, 1e-9),
+                     "needles": needle_texts, "token_count": tokenizer or "words and punctuation"},
     )

@@ -1,5 +1,6 @@
 """The two learned parts of the diffusion world model: a conditional DDPM over future (state, reward) windows and
-an inverse dynamics model (IDM) that infers the action between two consecutive states.
+an inverse dynamics model (IDM) that infers the action between two consecutive states; and the one-step
+regression model s′ = f(s, a) that generated transitions are measured against.
 
 The world model never predicts actions: it generates x = [(s_{t+1}, r_t), …, (s_{t+H}, r_{t+H−1})] given the
 condition (s_t, a_t, g_t) with g_t the return-to-go, and the IDM fills in the actions of the generated steps.
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["InverseDynamics", "WindowDiffusion"]
+__all__ = ["ForwardDynamics", "InverseDynamics", "WindowDiffusion"]
 
 
 def _mlp(sizes: list[int]) -> Any:
@@ -185,3 +186,48 @@ class InverseDynamics:
             x = torch.as_tensor(self._inputs(s, s_next), dtype=torch.float32)
             raw = (self._centre + self._half * self.net_(x)).numpy().astype(float)
         return np.clip(raw, self.low_, self.high_)
+
+
+class ForwardDynamics:
+    """MLP one-step model s′ = s + f(s, a) fitted by mean squared error in standardised units.
+
+    The baseline a generated transition must be compared with: what a plain regression of the next state on the
+    same logged transitions achieves in one step (the world model has to generate whole windows, and is trained
+    on the same data).
+    """
+
+    def __init__(self, hidden: int = 256, learning_rate: float = 1e-3, random_state: int = 0) -> None:
+        self.hidden = hidden
+        self.learning_rate = learning_rate
+        self.random_state = random_state
+
+    def fit(self, s: np.ndarray, a: np.ndarray, s_next: np.ndarray, *, low: np.ndarray, high: np.ndarray,
+            train_steps: int, batch: int = 256) -> ForwardDynamics:
+        import torch
+
+        torch.manual_seed(self.random_state)
+        gen = torch.Generator().manual_seed(self.random_state + 2)
+        self.mean_, self.std_ = s.mean(axis=0), s.std(axis=0) + 1e-6
+        self.low_, self.high_ = np.asarray(low, float), np.asarray(high, float)
+        inputs = torch.as_tensor(self._inputs(s, a), dtype=torch.float32)
+        target = torch.as_tensor((s_next - s) / self.std_, dtype=torch.float32)
+        self.net_ = _mlp([inputs.shape[1], self.hidden, self.hidden, s.shape[1]])
+        optimiser = torch.optim.Adam(self.net_.parameters(), lr=self.learning_rate)
+        for _ in range(train_steps):
+            idx = torch.randint(len(inputs), (batch,), generator=gen)
+            loss = ((self.net_(inputs[idx]) - target[idx]) ** 2).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+        return self
+
+    def _inputs(self, s: np.ndarray, a: np.ndarray) -> np.ndarray:
+        a01 = 2 * (a - self.low_) / (self.high_ - self.low_) - 1
+        return np.concatenate([(s - self.mean_) / self.std_, a01], axis=1)
+
+    def predict(self, s: np.ndarray, a: np.ndarray) -> np.ndarray:
+        import torch
+
+        with torch.no_grad():
+            step = self.net_(torch.as_tensor(self._inputs(s, a), dtype=torch.float32)).numpy().astype(float)
+        return s + step * self.std_

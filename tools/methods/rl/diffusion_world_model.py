@@ -8,7 +8,8 @@ transitions usable by any one-step learner.
 
 The tool logs a data set from a gymnasium task with a behaviour policy of mixed quality, trains the three
 parts (small MLPs), and measures what the paper's argument rests on: the IDM's held-out R², how well
-generated transitions obey the true dynamics (the simulator is the oracle) compared with shuffled ones,
+generated transitions obey the true dynamics (the simulator is the oracle) compared with predicting no change
+(s′ = s) and with a one-step regression model of the dynamics trained on the same data,
 whether the returns of generated windows follow the requested return-to-go, and the return of the offline
 policy trained with and without the synthetic transitions.
 """
@@ -22,7 +23,7 @@ import numpy as np
 from cmbagent.exceptions import UserError
 from cmbagent.paths import OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.rl._diffusion import InverseDynamics, WindowDiffusion
+from cmbagent.tools.methods.rl._diffusion import ForwardDynamics, InverseDynamics, WindowDiffusion
 from cmbagent.tools.methods.rl._envs import WORLD_MODEL_ENVS, make_env, world_model_env
 from cmbagent.tools.methods.rl._io import (
     blas_threads,
@@ -34,7 +35,12 @@ from cmbagent.tools.methods.rl._io import (
 )
 from cmbagent.tools.methods.rl._offline import TD3BC, Episode, collect, evaluate, returns_to_go, true_next
 
-__all__ = ["diffusion_world_model", "windows"]
+__all__ = ["diffusion_world_model", "rtg_wording", "windows"]
+
+#: generated transitions must have at most this share of the dynamics error of predicting s′ = s
+DYNAMICS_MARGIN = 0.5
+#: Spearman ρ between requested return-to-go and generated return from which the return "follows" the request
+RTG_SPEARMAN = 0.8
 
 PAPER = Paper(
     title="DAWM: Diffusion Action World Models for Offline Reinforcement Learning via Action-Inferred Transitions",
@@ -88,6 +94,15 @@ def _r2(truth: np.ndarray, pred: np.ndarray) -> float:
     return float(np.mean(1 - sse / np.maximum(sst, 1e-12)))
 
 
+def rtg_wording(rho: float, threshold: float = RTG_SPEARMAN) -> str:
+    """How the generated return relates to the requested return-to-go, in words that match its Spearman ρ."""
+    if rho >= threshold:
+        return "rises with the requested return-to-go"
+    if rho <= -threshold:
+        return "falls as the requested return-to-go rises"
+    return "does not follow the requested return-to-go"
+
+
 def _transitions(s0: np.ndarray, a0: np.ndarray, states: np.ndarray, rewards: np.ndarray,
                  idm: InverseDynamics) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Generated windows as (s, a, r, s′): the first step uses the given action, later ones the IDM's."""
@@ -134,7 +149,9 @@ def diffusion_world_model(
     held out), trains a DDPM over windows of ``horizon`` future (state, reward) steps conditioned on
     (state, action, return-to-go) and an IDM a = f(s, s′). Reports the IDM's held-out R²; the dynamics error
     of generated transitions (generated s′ against the simulator's next state for the generated s and inferred
-    a, in standardised units) against the same transitions with s′ shuffled; the mean generated return at
+    a, in standardised units) against two baselines scored at the same (s, a): s′ = s, which the generated s′
+    must beat by half (the check), and a one-step regression model s′ = f(s, a) trained on the same logged
+    transitions (the margin is reported); the mean generated return at
     ``rtg_levels`` requested returns-to-go (spanning the data's 5–95% range) and its Spearman correlation with them;
     and, unless ``policy_steps`` is 0, the return of TD3+BC trained on the logged data alone and on logged
     plus synthetic transitions (generated at the data's 90% return quantile). Figures of all four.
@@ -202,6 +219,9 @@ def diffusion_world_model(
         ts, ta, _, ts2, _ = stack(test_eps)
         idm = InverseDynamics(hidden=hidden, random_state=seed).fit(s, s2, a, low=low, high=high, train_steps=idm_steps)
         idm_r2 = _r2(ta, idm.predict(ts, ts2))
+        # the baseline generated transitions must beat: a one-step regression of s′ on (s, a), same data and budget
+        one_step = ForwardDynamics(hidden=hidden, random_state=seed).fit(s, a, s2, low=low, high=high,
+                                                                          train_steps=idm_steps)
         oracle_next, _ = true_next(spec, ts[:200], ta[:200])
         oracle_error = float(np.abs(oracle_next - ts2[:200]).max())
 
@@ -225,17 +245,31 @@ def diffusion_world_model(
         rho = float(spearmanr(levels, gen_return).statistic)
         rho_true = float(spearmanr(levels, true_return).statistic)
         s_gen = np.concatenate([p[0][0] for p in pooled])
+        a_gen = np.concatenate([p[0][1] for p in pooled])
         s2_gen = np.concatenate([p[0][3] for p in pooled])
         s2_true = np.concatenate([p[1] for p in pooled])
-        err_gen = np.sqrt((((s2_gen - s2_true) / scaler.s_std) ** 2).mean(axis=1))
-        shuffled = s2_gen[rng.permutation(len(s2_gen))]
-        err_shuf = np.sqrt((((shuffled - s2_true) / scaler.s_std) ** 2).mean(axis=1))
-        ratio = float(err_gen.mean() / err_shuf.mean())
-        del s_gen
+
+        def rms(pred: np.ndarray, truth: np.ndarray = s2_true) -> np.ndarray:  # standardised RMS per transition
+            return np.sqrt((((pred - truth) / scaler.s_std) ** 2).mean(axis=1))
+
+        # every prediction of s′ is scored at the same generated (s, a) against the simulator's s′
+        err_gen = rms(s2_gen)
+        err_shuf = rms(s2_gen[rng.permutation(len(s2_gen))])
+        err_stay = rms(s_gen)  # s′ = s: "nothing changes"
+        err_model = rms(one_step.predict(s_gen, np.clip(a_gen, low, high)))
+        vs_shuffled = float(err_gen.mean() / err_shuf.mean())
+        vs_stay = float(err_gen.mean() / err_stay.mean())
+        vs_model = float(err_gen.mean() / err_model.mean())
 
         values: dict[str, Any] = {
             "idm_r2": idm_r2,
-            "dynamics_error": {"generated": float(err_gen.mean()), "shuffled": float(err_shuf.mean()), "ratio": ratio},
+            "dynamics_error": {"generated": float(err_gen.mean()), "no_change": float(err_stay.mean()),
+                               "one_step_model": float(err_model.mean()), "shuffled": float(err_shuf.mean()),
+                               "ratio_to_no_change": vs_stay, "ratio_to_one_step_model": vs_model,
+                               "ratio_to_shuffled": vs_shuffled,
+                               # the baselines on held-out logged transitions (real states)
+                               "held_out_logged": {"no_change": float(rms(ts, ts2).mean()),
+                                                   "one_step_model": float(rms(one_step.predict(ts, ta), ts2).mean())}},
             "rtg_conditioning": {"requested": levels.tolist(), "generated_return": gen_return,
                                  "true_return_of_generated": true_return, "spearman": rho, "spearman_true": rho_true},
             "logged_return": spread([float(e.rewards.sum()) for e in logged]),
@@ -267,19 +301,23 @@ def diffusion_world_model(
             Check(name="oracle reproduces logged transitions", passed=oracle_error < 1e-3,
                   message=f"max |simulator(s, a) − logged s′| = {oracle_error:.1e}"),
             Check(name="inverse dynamics R² > 0.9", passed=idm_r2 > 0.9, message=f"held-out R² = {idm_r2:.3f}"),
-            Check(name="generated transitions follow the dynamics", passed=ratio <= 0.5,
-                  message=f"dynamics error {err_gen.mean():.3f} generated vs {err_shuf.mean():.3f} shuffled "
-                          f"(ratio {ratio:.2f}, ≤ 0.5 passes)"),
-            Check(name="returns follow the requested return-to-go", passed=rho >= 0.8,
+            Check(name="generated transitions follow the dynamics", passed=vs_stay <= DYNAMICS_MARGIN,
+                  message=f"dynamics error {err_gen.mean():.3f} generated vs {err_stay.mean():.3f} for s′ = s (ratio "
+                          f"{vs_stay:.2f}, ≤ {DYNAMICS_MARGIN} passes) and {err_model.mean():.3f} for a one-step "
+                          f"regression model of the dynamics (ratio {vs_model:.2f})"),
+            Check(name="returns follow the requested return-to-go", passed=rho >= RTG_SPEARMAN,
                   message=f"Spearman {rho:.2f} over {rtg_levels} levels (true rewards of generated windows: "
                           f"{rho_true:.2f})"),
         ]
         figure = output_path(output_dir, "diffusion_world_model.png")
-        _plot(str(figure), ta, idm.predict(ts, ts2), err_gen, err_shuf, levels, gen_return, true_return,
+        _plot(str(figure), ta, idm.predict(ts, ts2), {"generated": err_gen, "s′ = s": err_stay,
+                                                      "one-step model": err_model}, levels, gen_return, true_return,
               values.get("policy_return"))
+        follows = rtg_wording(rho)
         summary = (f"DAWM on {environment} ({episodes} logged episodes, H = {horizon}): IDM held-out R² {idm_r2:.3f}; "
-                   f"generated transitions' dynamics error {err_gen.mean():.3f} vs {err_shuf.mean():.3f} for shuffled "
-                   f"ones (ratio {ratio:.2f}); generated {horizon}-step return rises with the requested return-to-go "
+                   f"generated transitions' dynamics error {err_gen.mean():.3f} (standardised RMS) vs "
+                   f"{err_stay.mean():.3f} for s′ = s ({vs_stay:.2f}×) and {err_model.mean():.3f} for a one-step "
+                   f"regression model ({vs_model:.2f}×); generated {horizon}-step return {follows} "
                    f"(Spearman {rho:.2f}; {gen_return[0]:.2f} → {gen_return[-1]:.2f}); {policy_note}.")
         diagnostics = {"diffusion_loss": diffusion.loss_, "windows": {"train": len(w["s"]), "held_out": len(w_test["s"])},
                        "behaviour_quality": [e.quality for e in logged]}
@@ -287,7 +325,7 @@ def diffusion_world_model(
                             diagnostics=diagnostics)
 
 
-def _plot(path: str, a_true: np.ndarray, a_pred: np.ndarray, err_gen: np.ndarray, err_shuf: np.ndarray,
+def _plot(path: str, a_true: np.ndarray, a_pred: np.ndarray, errors: dict[str, np.ndarray],
           levels: np.ndarray, gen_return: list[float], true_return: list[float],
           policy: dict[str, dict[str, float]] | None) -> None:
     import matplotlib
@@ -300,9 +338,9 @@ def _plot(path: str, a_true: np.ndarray, a_pred: np.ndarray, err_gen: np.ndarray
     axes[0].set_xlabel("logged action")
     axes[0].set_ylabel("IDM action")
     axes[0].set_title("inverse dynamics (held out)")
-    bins = np.linspace(0, max(float(np.quantile(err_shuf, 0.99)), 1e-6), 40)
-    axes[1].hist(err_gen, bins=bins, alpha=0.6, label="generated")
-    axes[1].hist(err_shuf, bins=bins, alpha=0.6, label="shuffled s′")
+    bins = np.linspace(0, max(max(float(np.quantile(e, 0.99)) for e in errors.values()), 1e-6), 40)
+    for label, err in errors.items():
+        axes[1].hist(err, bins=bins, alpha=0.5, label=label)
     axes[1].set_xlabel("dynamics error (standardised RMS)")
     axes[1].set_ylabel("generated windows")
     axes[1].legend()

@@ -202,6 +202,14 @@ ModelName = Literal["logistic", "linear_svm", "mlp", "random_forest", "rbf_svm"]
 @method(
     "robustness.class_stability",
     paper=PAPER,
+    phrases={  # how prose names the classifier (the first value whose phrase matches wins)
+        "model": {"logistic": [r"\blogistic regression\b", r"\blogit\b"],
+                  "linear_svm": [r"\blinear SVM\b", r"\blinear support vector"],
+                  "rbf_svm": [r"\bRBF\b", r"\bkernel SVM\b", r"\bGaussian[- ]kernel SVM\b"],
+                  "random_forest": [r"\brandom forests?\b"],
+                  "mlp": [r"\bMLP\b", r"\bneural net(?:work)?s?\b", r"\bmulti-?layer perceptron\b"]},
+        "label_column": [r"\blabels?\b", r"\bclass(?:es)?\b", r"\bsays? which\b", r"\bmarks?\b"],
+    },
     keywords=[
         "class stability",
         "decision boundary",

@@ -24,7 +24,7 @@ import numpy as np
 
 from cmbagent.exceptions import UserError
 from cmbagent.paths import OutputDir
-from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
 from cmbagent.tools.methods.theory._io import blas_threads, check_list, check_positive, output_path, spread
 from cmbagent.tools.methods.theory._tensor import t_product, t_transpose
 
@@ -39,6 +39,8 @@ PAPER = Paper(
 )
 #: measurement tensors held in the Fourier domain (complex128), above which the caller must shrink the problem
 MAX_OPERATOR_BYTES = 400_000_000
+#: relative train error ‖A(X) − y‖/‖y‖ at or below which the data count as interpolated
+FIT_TOL = 1e-2
 
 
 def _rfft_weights(k: int) -> np.ndarray:
@@ -229,7 +231,9 @@ def tubal_tensor_gd(
     descent runs from U₀ = α·N(0, 1/r) for every α. Reports the relative train error ‖A(X) − y‖/‖y‖, the
     relative test error ‖X − X*‖_F/‖X*‖_F and the tubal rank of the learned X (singular tubes above
     ``rank_tol`` × the largest), with mean, median and range over seeds; optionally sweeps the factor rank r
-    and the number of measurements m at the smallest α. Figures: errors against α, and the singular tubes of X
+    and the number of measurements m at the smallest α. The checks judge the claim: a stable descent, the data
+    interpolated (train error ≤ 1e-2) and a low tubal rank at the smallest α, and test error rising with α; an
+    α further up the sweep that stops short of interpolating is reported per α (``fitted``) and in a note. Figures: errors against α, and the singular tubes of X
     over the iterations for the smallest and largest α.
 
     Args:
@@ -270,7 +274,7 @@ def tubal_tensor_gd(
         for a in alphas:
             runs[a].append(_run(problem, rank=rank, alpha=a, learning_rate=learning_rate, iterations=iterations,
                                 tol=rank_tol, seed=seed + 1000 * s + 1))
-    table = {f"{a:g}": {"test_error": spread([r["test_error"] for r in runs[a]]),
+    table: dict[str, dict[str, Any]] = {f"{a:g}": {"test_error": spread([r["test_error"] for r in runs[a]]),
                         "train_error": spread([r["train_error"] for r in runs[a]]),
                         "tubal_rank": spread([r["tubal_rank"] for r in runs[a]])} for a in alphas}
     sweeps: dict[str, Any] = {}
@@ -297,19 +301,45 @@ def tubal_tensor_gd(
     trend = float(spearmanr(alphas, medians).statistic) if len(alphas) > 2 else float(np.sign(medians[-1] - medians[0]))
     diverged = sum(r["diverged"] for rs in runs.values() for r in rs)
     worst_train = max(table[f"{a:g}"]["train_error"]["max"] for a in alphas)
+    for a in alphas:
+        table[f"{a:g}"]["fitted"] = table[f"{a:g}"]["train_error"]["max"] <= FIT_TOL
     low_rank = table[f"{a0:g}"]["tubal_rank"]["median"]
+    small_train = table[f"{a0:g}"]["train_error"]["max"]
     values: dict[str, Any] = {"alpha": table, "test_error_trend_spearman": trend, **sweeps,
                               "dof": {"entries": n * n * k, "measurements": measurements}}
+    # The claim lives at the small-α end: there the data must be interpolated, or a low rank only means that
+    # gradient descent stopped before the factor grew.  Towards large α the implicit bias is lost by design,
+    # and whether the fit also completes within the step budget there describes that end of the sweep; it is
+    # reported (values, a note), and does not fail the run.
     checks = [
         Check(name="gradient descent stable", passed=diverged == 0,
               message=f"{diverged} runs diverged" + ("; lower learning_rate" if diverged else "")),
-        Check(name="data fitted", passed=worst_train <= 1e-2,
-              message=f"largest relative train error {worst_train:.2e} (≤ 1e-2 means the data are interpolated)"),
+        Check(name="data fitted at the smallest α", passed=small_train <= FIT_TOL,
+              message=f"largest relative train error {small_train:.2e} at α = {a0:g} (≤ {FIT_TOL:g} means the data "
+                      "are interpolated" + ("" if small_train <= FIT_TOL else "; raise iterations") + ")"),
         Check(name="test error grows with α", passed=trend >= 0.8 or len(alphas) < 2,
               message=f"Spearman(α, median test error) = {trend:.2f}"),
         Check(name="low tubal rank from small α", passed=low_rank <= true_rank + 1,
               message=f"median tubal rank {low_rank:g} at α = {a0:g} (true rank {true_rank})"),
     ]
+    unfitted = [a for a in alphas if not table[f"{a:g}"]["fitted"]]
+    findings = []
+    if unfitted and a0 not in unfitted:  # else the failed check above already asks for more iterations
+        rows = {f"{a:g}": {"train_error_max": table[f"{a:g}"]["train_error"]["max"],
+                           "test_error_median": table[f"{a:g}"]["test_error"]["median"]} for a in unfitted}
+        findings.append(MethodFinding(
+            message=f"the data are not interpolated within {iterations} steps at α = "
+                    + ", ".join(f"{a:g} (train error up to {rows[f'{a:g}']['train_error_max']:.2e}, test error "
+                                f"{rows[f'{a:g}']['test_error_median']:.3g})" for a in unfitted)
+                    + f"; large initialisation is the end of the sweep that loses the implicit bias, so this "
+                    f"describes that end and is not a failure (the claim is judged at α = {a0:g})",
+            evidence={"not_interpolated": rows, "fit_tolerance": FIT_TOL},
+            settle="Raise iterations to see whether those α interpolate the data with a higher-rank solution."))
+    fitted = [a for a in alphas if a not in unfitted]
+    fit_text = (f"train error ≤ {worst_train:.1e} at every α" if not unfitted else
+                (f"train error ≤ {max(table[f'{a:g}']['train_error']['max'] for a in fitted):.1e} at α = "
+                 + ", ".join(f"{a:g}" for a in fitted) + "; " if fitted else "")
+                + f"data not interpolated within {iterations} steps at α = " + ", ".join(f"{a:g}" for a in unfitted))
     figures = [str(output_path(output_dir, "tubal_error_vs_alpha.png")),
                str(output_path(output_dir, "tubal_singular_tubes.png"))]
     _plot_errors(figures[0], alphas, table)
@@ -318,17 +348,20 @@ def tubal_tensor_gd(
         f"Gradient descent on U*Uᵀ (n={n}, k={k}, r={rank}, r*={true_rank}, m={measurements} of {n * n * k} "
         f"entries, {n_seeds} seeds, {iterations} steps): relative test error "
         + ", ".join(f"{table[f'{a:g}']['test_error']['median']:.3g} at α={a:g}" for a in alphas)
-        + f" (medians; Spearman with α {trend:.2f}); train error ≤ {worst_train:.1e} throughout; median tubal rank "
+        + f" (medians; Spearman with α {trend:.2f}); {fit_text}; median tubal rank "
         + ", ".join(f"{table[f'{a:g}']['tubal_rank']['median']:g}" for a in alphas)
-        + ". Small initialisation biases gradient descent towards the low-tubal-rank tensor that the data do not "
-        "single out on their own."
+        + (". Small initialisation biases gradient descent towards the low-tubal-rank tensor that the data do not "
+           "single out on their own." if all(c.passed for c in checks) else
+           ". The sweep does not show the implicit bias as claimed: failed check(s) "
+           + "; ".join(f"{c.name} ({c.message})" for c in checks if not c.passed) + ".")
     )
     diagnostics = {"settings": {"n": n, "k": k, "true_rank": true_rank, "rank": rank, "measurements": measurements,
                                 "learning_rate": learning_rate, "iterations": iterations, "n_seeds": n_seeds},
                    "per_seed_test_error": {f"{a:g}": [r["test_error"] for r in runs[a]] for a in alphas},
                    "rank_path": {f"{a:g}": runs[a][0]["rank_path"] for a in alphas},
                    "iterations_recorded": runs[alphas[0]][0]["history"]["iteration"].tolist()}
-    return MethodResult(summary=summary, values=values, checks=checks, artifacts=figures, diagnostics=diagnostics)
+    return MethodResult(summary=summary, values=values, checks=checks, artifacts=figures, diagnostics=diagnostics,
+                        findings=findings)
 
 
 def _plot_errors(path: str, alphas: list[float], table: dict[str, Any]) -> None:

@@ -1,0 +1,47 @@
+"""The words of alignment with surveys: how its scientists ask for the methods of the ``alignment`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cmbagent.agents._fields import _tables, field_words
+from cmbagent.profiles import FileProfile
+
+
+def survey_table(files: Sequence[FileProfile]) -> float:
+    """Answers to survey questions: a respondent-level table with several categorical text columns."""
+    for f in _tables(files):
+        answers = [c for c in f.columns if not c.numeric and 2 <= c.unique <= 30]
+        if len(answers) >= 3:
+            return 1.0
+        if answers:
+            return 0.3
+    return -0.5 if files else -1.0
+
+
+field_words(
+    "alignment.survey_benchmark",
+    intents=(
+        "Do the model's answers match what the public thinks, once the survey is weighted to the census?",
+        "Our annotators are not representative: reweight their answers to the population before judging the model.",
+        "Which social group do the language model's opinions resemble most?",
+        "Compare the chatbot's answer distribution with public opinion from a national survey.",
+        "Did the question wording change the answers in the split-ballot experiment?",
+        "How reliable are the answers when the same respondents are asked twice, and did opinions shift between waves?",
+    ),
+    cues={r"\bsurvey": 2.0, r"\brespondents?\b": 1.5, r"\bpublic opinion\b": 2.5, r"\bcensus\b": 1.5,
+          r"\breweight": 1.0, r"\bannotators?\b": 1.0, r"\bsplit[- ]ballot\b": 3.0, r"\b(?:question )?wording\b": 1.0,
+          r"\bsocietal norms\b|\bhuman values\b": 2.0, r"\bpersonas?\b": 1.0, r"\brak(?:e|ing)\b": 1.5,
+          r"\bpopulation (?:margins|shares)\b": 2.0, r"\bpolls?\b": 1.5},
+    data=survey_table,
+    arguments={  # beside the method's own phrases: how survey methodologists write the same settings
+        "n_bootstrap": [r"\b(\d[\d,]*)\s+bootstrap\s+(?:replicates|replications|draws|resamples|samples)\b",
+                        r"\bbootstrap\w*\s+(?:with\s+)?(\d[\d,]*)\s+(?:replicates|replications|draws|resamples|times)\b"],
+        "confidence": [r"\b(\d\d(?:\.\d+)?)\s*%\s+(?:CIs?\b|(?:design-based\s+|bootstrap\s+)?(?:confidence\s+)?intervals?\b)",
+                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)\s*%\s+(?:confidence\s+)?level\b"],
+        "weighting": {"ipw": [r"\binverse[- ]probability\s+weight"],
+                      "cbps": [r"\bcovariate[- ]balancing\s+propensity"]},
+        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b"],
+    },
+)

@@ -1,0 +1,52 @@
+"""The words of anomaly detection: how its scientists ask for the methods of the ``anomaly`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from cmbagent.agents._fields import field_words, labelled_table
+
+#: what the rare class is called: anomalies, faults, frauds, intrusions, ...
+_RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|"
+         r"failures?|abnormal\s+\w+)")
+_COUNT = r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)"
+_SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth))"
+_UNLABELLED = r"unlabell?ed\s+(?:training\s+)?(?:data|set|rows|part|traffic|readings|records|points|samples|pool|" \
+              r"examples|transactions|flows)"
+
+field_words(
+    "anomaly.wsad_dt",
+    intents=(
+        "A few of the faulty readings were flagged by engineers; find the rest of the anomalies.",
+        "Detect the fraudulent transactions using the handful of cases that were already confirmed.",
+        "Weakly supervised anomaly detection with a small number of labelled outliers.",
+        "Which of the sensor records are abnormal? We labelled some of them by hand.",
+    ),
+    cues={r"\banomal(?:y|ies|ous)\b": 3.0, r"\boutliers?\b": 2.0, r"\bfault(?:y|s)?\b": 2.0, r"\bfraud": 2.5,
+          r"\babnormal\b": 2.0, r"\b(?:flagged|labell?ed|confirmed) (?:by hand|cases|anomal|fault|outlier)": 1.5,
+          r"\bintrusion\b": 2.0, r"\bdefect": 1.5, r"\bweakly supervised\b": 1.5, r"\bAUC[- ]?PR\b": 0.8},
+    data=lambda files: labelled_table(files, rare=True),
+    arguments={
+        "n_labeled": [  # "the labels of just 8 faulty readings are known", "only 12 confirmed frauds"
+            rf"\blabels?\s+(?:of|for)\s+(?:just\s+|only\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
+            rf"\b(?:only|just)\s+{_COUNT}\s+(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,4}}?(?:are|is|were|was)\s+"
+            r"(?:labell?ed|known|confirmed|flagged|tagged)\b",
+            rf"\b{_COUNT}\s+(?:confirmed|labell?ed|known|flagged|tagged)\s+{_RARE}",
+        ],
+        "label_ratio": [  # "only a tenth of the intrusions carry a label", "label 5% of the anomalies"
+            rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"
+            r"have\s+(?:a\s+)?labels?|are\s+known|is\s+known|revealed|confirmed)",
+            rf"\blabel(?:s|led)?\s+(?:for\s+)?(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}",
+        ],
+        "unlabeled_anomalies": {  # the WSAD-DT paper's clean unlabelled set, or ADBench's contaminated one
+            0.0: [rf"\b{_UNLABELLED}\s+(?:is|are)\s+(?:assumed\s+|taken\s+)?(?:to\s+be\s+|as\s+)?clean\b",
+                  rf"\btreat\w*\s+the\s+{_UNLABELLED}\s+as\s+clean\b",
+                  rf"\bassum\w*\s+(?:that\s+)?the\s+{_UNLABELLED}\s+(?:is|are)\s+clean\b",
+                  rf"\bclean\s+{_UNLABELLED}\b", rf"\bno\s+(?:hidden\s+|unlabell?ed\s+)?{_RARE}\s+(?:among|in)\s+"
+                  r"(?:it|them|the\s+unlabell?ed)\b"],
+            1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
+                  rf"\bhidden\s+{_RARE}\s+(?:among|in)\s+the\s+unlabell?ed\b"],
+        },
+        "baselines": {"iforest": [r"\bisolation[\s-]*forests?\b", r"\biForest\b"], "xgbod": [r"\bXGBOD\b"],
+                      "devnet": [r"\bdeviation\s+networks?\b", r"\bDevNet\b"]},
+    },
+)

@@ -1,0 +1,194 @@
+"""The words of Bayesian inference: how its scientists ask for the methods of the ``bayes`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cmbagent.agents._fields import field_words, regression_table
+
+_NUM = r"\d+(?:\.\d+)?"
+#: a list of plain numbers as prose writes it: "100, 200 and 400", "60, 100, 140"
+_LIST = r"(?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+"
+_SQUARED = r"\s*(?:²|\^\s*2|\*\*\s*2)"
+#: a small number in words, as counts are written ("five random problems", "twenty episodes")
+_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)"
+#: a number written alone, not an end of a range or a choice ("0.1 to 0.3", "2 or 3": no single value)
+_ALONE_AFTER = r"(?![.,]?\d)(?!\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)"
+
+#: the response column, as prose points at it; a capture counts only when it names a column of the data
+#: ("the response `log_growth_rate`", "a measured `flux`", "predict soil temperature at ...", "the energy in
+#: torsion.csv")
+_TARGET = [
+    r"\bresponse\s+(?:column\s+|variable\s+)?(?:is\s+|:\s*|=\s*)?(`[\w.-]+`|\w+)",
+    r"\b(?:a|the|its)\s+(?:measured|observed|recorded|noisy)\s+(`[\w.-]+`|\w+)",
+    r"(`[\w.-]+`|\w+)\s+(?:is|as)\s+(?:the\s+)?(?:response|target|outcome)\b",
+    r"\bregress(?:ion\s+of|ing|es)?\s+(`[\w.-]+`|\w+)\s+(?:on|against)\b",
+    r"\bpredict(?:s|ed|ing)?\s+(?:the\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)"
+    r"(?=\s+(?:at|for|from|on|of|in|with|as|given|over|across|using|by)\b|\s*[,.;(]|$)",
+    r"\b(?:the|a)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+in\s+`?[\w./-]+\.(?:csv|tsv|txt)\b",
+]
+
+#: the width of zero-centred Gaussian priors on every coefficient: "N(0, 3²) priors", "prior sd 2",
+#: "standard-normal priors"
+_PRIOR_STD: list[Any] = [
+    rf"\bN\(\s*0\s*,\s*({_NUM}){_SQUARED}\s*\)\s*priors?\b",
+    rf"\bpriors?\s*(?:of\s+|~\s*|:\s*|is\s+|are\s+)?N\(\s*0\s*,\s*({_NUM}){_SQUARED}\s*\)",
+    rf"\bprior\s+(?:standard\s+deviation|sd|std|width|scale)\s*(?:σ\s*)?(?:of\s+|=\s*|:\s*|is\s+)?({_NUM})\b"
+    rf"{_ALONE_AFTER}",
+    rf"\bpriors?\s+(?:with|of)\s+(?:a\s+)?(?:standard\s+deviation|sd|width|scale)\s+(?:of\s+)?({_NUM})\b"
+    rf"{_ALONE_AFTER}",
+    (r"\bstandard[- ]normal\s+priors?\b", 1.0),
+    (r"\bunit[- ](?:normal|Gaussian)\s+priors?\b", 1.0),
+    (r"\bN\(\s*0\s*,\s*1(?:\.0+)?(?:²|\^\s*2)?\s*\)\s*priors?\b", 1.0),
+    (r"\bpriors?\s*(?:of\s+|~\s*|:\s*)?N\(\s*0\s*,\s*1(?:\.0+)?(?:²|\^\s*2)?\s*\)", 1.0),
+]
+
+#: optimiser steps of an amortised network's training: "trained for 2000 steps", "3000 training steps"
+_TRAIN_STEPS = [
+    r"\btrain(?:ed|ing)?\s+(?:it\s+|the\s+(?:network|transformer|model)\s+)?for\s+(\d[\d,]*)\s+"
+    r"(?:optimi[sz](?:er|ation)\s+|gradient\s+)?(?:steps|iterations)\b",
+    r"\b(\d[\d,]*)\s+(?:training|optimi[sz]er)\s+(?:steps|iterations)\b",
+]
+
+#: a share of the data held out for testing: "hold out a quarter", "20% held out", "a fifth for testing"
+_SHARE = r"(?:a\s+)?(?:half|third|quarter|fifth|tenth)|\d+(?:\.\d+)?\s*%|0?\.\d+"
+_TEST_FRACTION = [
+    rf"\bhold(?:s|ing)?\s+(?:out|back)\s+({_SHARE})\s+(?:of|for)\b",
+    rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?(?:is\s+|are\s+)?(?:held[- ]out|kept\s+back|set\s+aside)\b",
+    rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?for\s+(?:testing|the\s+test)\b",
+    rf"\btest\s+(?:fraction|share)\s*(?:of\s+|=\s*|:\s*)?({_SHARE}){_ALONE_AFTER}",
+]
+
+field_words(
+    "bayes.icl_posterior",
+    intents=(
+        "Get the full posterior of the regression coefficients with a network trained in context instead of MCMC.",
+        "Amortised Bayesian inference for a logistic regression: sample the posterior of the weights.",
+        "Posterior distribution of the slope and intercept of this small data set, with credible intervals.",
+    ),
+    cues={r"\bin-context\b|\bin context\b": 2.0, r"\bamorti[sz]ed\b": 2.0, r"\bflow[- ]matching\b": 2.5,
+          r"\bposterior (?:of|over) the (?:weights|coefficients|parameters|slope)": 2.0,
+          r"\bBayesian linear regression\b": 2.0, r"\bcredible intervals?\b": 0.8,
+          r"\btransformer\b": 0.8},
+    data=regression_table,
+    arguments={
+        # the first family whose words match wins: a mixture's words are the most specific, a line's the least
+        "family": {
+            "gaussian_mixture_1d": [r"\bmixture\b", r"\bbimodal\b",
+                                    r"\btwo\s+(?:populations|components|clusters|modes|sub-?populations)\b"],
+            "logistic_regression": [r"\blogistic\s+regression\b", r"\blogit\b", r"\bBernoulli\b"],
+            "linear_regression": [r"\blinear\s+regression\b", r"\bintercept\s*\+\s*slope\b",
+                                  r"\bslope\s*(?:\+|and)\s*intercept\b", r"\bstraight[- ]line\b"],
+        },
+        "target": _TARGET,
+        "prior_std": _PRIOR_STD,
+        "noise_std": [
+            rf"\bnoise\s+(?:with\s+|of\s+)?(?:a\s+|known\s+|fixed\s+)*(?:standard\s+deviation|sd|std|σ|sigma|scale)"
+            rf"\s*(?:of\s+|=\s*|:\s*|is\s+)?({_NUM})\b{_ALONE_AFTER}",
+            rf"\b(?:standard\s+deviation|sd|σ)\s+(?:of\s+)?({_NUM})\s+(?:for|of|on)\s+the\s+noise\b",
+            rf"\bnoise\s+(?:σ|sigma|sd)\s*=\s*({_NUM})\b{_ALONE_AFTER}",
+        ],
+        "train_steps": _TRAIN_STEPS,
+    },
+)
+
+field_words(
+    "bayes.pfn_regression",
+    intents=(
+        "Predict the curve with uncertainty from a Gaussian-process prior, using a prior-data fitted network.",
+        "Fit this noisy one-dimensional curve and give predictive intervals, compared with an exact Gaussian process.",
+        "Posterior predictive of a GP regression done in one forward pass of a transformer.",
+    ),
+    cues={r"\bGaussian[- ]process\b|\bGP\b": 2.0, r"\bprior[- ](?:data[- ])?fitted\b|\bPFN\b": 3.0,
+          r"\bpredictive (?:distribution|intervals?|uncertainty)\b": 1.0, r"\bsmooth (?:curve|function)\b": 1.0},
+    data=regression_table,
+    arguments={
+        "target": _TARGET,
+        "test_fraction": _TEST_FRACTION,
+        "train_steps": _TRAIN_STEPS,
+        # "length scale 0.15", "output scale 1", "noise 0.1" are read by the arguments' own names
+        "output_scale": [rf"\b(?:signal|amplitude)\s+(?:scale|sd|standard\s+deviation)\s*(?:of\s+|=\s*|:\s*)?"
+                         rf"({_NUM})\b{_ALONE_AFTER}"],
+        "max_context": [r"\bcontexts?\s+of\s+up\s+to\s+(\d+)\s+points\b",
+                        rf"\bmax(?:imum)?\s+context\s+(?:size\s+)?(?:of\s+|=\s*|:\s*)?(\d+){_ALONE_AFTER}"],
+    },
+)
+
+#: generators of a finite group, as physics states a symmetry: "rotations of 120° about the z axis",
+#: "three-fold rotation about z", "reflection through the z plane", "exchanging the two angles"
+_FOLD = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 8: "eight", 12: "twelve"}
+_GENERATORS: dict[str, list[str]] = {
+    "swap:0,1": [r"\b(?:exchang|swap|interchang)\w*\s+(?:of\s+)?(?:the\s+)?(?:two|both)\s+(?:[\w-]+\s+)?"
+                 r"(?:angles|inputs|coordinates|variables|arguments)\b"],
+}
+for _axis in "xyz":
+    for _k, _word in _FOLD.items():
+        _angle = f"{360 / _k:g}"
+        _GENERATORS[f"rot:{_axis}:{_k}"] = [
+            rf"(?:(?<![\d.]){_angle}\s*(?:°|degrees?\b)|2\s*π\s*/\s*{_k}\b|\b{_word}-fold)[^.;]{{0,30}}?"
+            rf"\b(?:about|around|along)\s+(?:the\s+)?{_axis}[- ]?axis\b",
+        ]
+    _GENERATORS[f"reflect:{_axis}"] = [
+        rf"\breflections?\s+(?:in|through|across|of)\s+(?:the\s+)?{_axis}\b(?![- ]?axis)",
+        rf"\b{_axis}\s*(?:→|->|↦)\s*[−-]\s*{_axis}\b",
+    ]
+
+field_words(
+    "bayes.spec_avg",
+    intents=(
+        "Regression of a function that is exactly invariant under sign flips of its inputs.",
+        "Fit a target on the sphere that is symmetric under rotations, and compare with kernel ridge regression.",
+        "Learn a function with a known symmetry group using invariant eigenfunctions.",
+    ),
+    cues={r"\binvarian(?:t|ce)\b": 2.0, r"\bsymmetr(?:y|ic)\b": 1.5, r"\bsign flips?\b": 2.0,
+          r"\bspherical harmonics\b": 2.5, r"\btorus\b": 2.0, r"\bsphere\b": 1.0, r"\bkernel ridge\b": 1.0,
+          r"\bgroup\b": 0.5, r"\beigenfunctions?\b": 1.5},
+    data=regression_table,
+    arguments={
+        "target": _TARGET,
+        "generators": _GENERATORS,
+        "coefficients": {
+            "average": [r"\bempirical\s+averages?\b",
+                        r"\b(?:plain\s+|simple\s+)?averag\w*\s+(?:for|of)\s+the\s+(?:spectral\s+)?coefficients\b",
+                        r"\bcoefficients?\s+(?:as|by|from)\s+(?:plain\s+|empirical\s+|sample\s+)?averag"],
+            "least_squares": [r"(?<!rather than )(?<!instead of )\bleast[- ]squares\b"],
+        },
+        "n_values": [rf"\bat\s+({_LIST})\s+training\s+(?:points|samples|examples|rows)\b",
+                     rf"\btraining\s+(?:set\s+)?sizes?\s*(?:of\s+|=\s*|:\s*)?({_LIST})\b",
+                     rf"\b({_LIST})\s+training\s+(?:points|samples|examples)\b"],
+    },
+)
+
+field_words(
+    "bayes.aisivi",
+    intents=(
+        "Fit a flexible variational approximation to this unnormalised density and check it against the truth.",
+        "Semi-implicit variational inference on a funnel-shaped target.",
+        "Approximate the posterior of a Bayesian logistic regression with a variational family richer than a Gaussian.",
+    ),
+    cues={r"\bvariational\b": 2.5, r"\bELBO\b": 2.0, r"\bsemi-implicit\b": 3.0, r"\bfunnel\b": 1.5,
+          r"\bbanana\b": 1.5, r"\bunnormali[sz]ed (?:density|log-density)\b": 2.0, r"\blog[- ]density\b": 1.0},
+    data=lambda files: 0.0,
+    arguments={
+        # a free string: the built-in targets by their usual names (the first that matches wins)
+        "target": {
+            "funnel": [r"\bfunnel\b"],
+            "banana2d": [r"\bbanana\b"],
+            "linear_gaussian": [r"\bcorrelated\s+(?:multivariate\s+)?Gaussian\b", r"\blinear[- ]Gaussian\b"],
+            "bayes_logreg": [r"\blogistic\s+regression\b"],
+        },
+        "dim": [rf"\b(?:funnel|Gaussian|target|density|banana)\s+in\s+(\d+|{_WORD})\s+dimensions\b",
+                rf"\b(\d+|{_WORD})-dimensional\s+(?:funnel|Gaussian|target|banana|density)\b",
+                r"\b(\d+)-?D\s+(?:funnel|Gaussian|target|density)\b",
+                rf"\bdimension\s*(?:d\s*)?(?:=\s*|of\s+)?(\d+)\b{_ALONE_AFTER}"],
+        "n_proposal": [rf"\b(\d[\d,]*|{_WORD})\s+importance\s+samples\b",
+                       r"\bimportance\s+samples?\s*(?:per\s+\w+\s*)?(?:=|:|of)\s*(\d+)",
+                       r"\b(\d+)\s+proposals?\s+(?:per|for\s+each)\b"],
+        "kernel": {
+            "mlp": [r"\bMLP\s+kernel\b", r"\bneural[- ]network\s+kernel\b"],
+            "linear": [r"\blinear\s+kernel\b", r"\bGaussian\s+q\b"],
+        },
+        "prior_std": _PRIOR_STD,
+    },
+)

@@ -1,0 +1,168 @@
+"""The words of causal inference: how its scientists ask for the methods of the ``causal`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from cmbagent.agents._fields import field_words, labelled_table, optional_table, treatment_table
+
+#: a column defined as the treatment's indicator: "`new_drug` (1 if given)", "`tutored` is 1 for them" (not
+#: "`female` (1 if female)"); the cue runs to the clause's end, so the column it defines is the one before it
+_INDICATOR = (r"(?:\(\s*|\b(?:is|=)\s*)1\s+(?:if|when|for)\s+(?:\w+\s+){0,3}?(?:given|treated|received|took|enrolled|"
+              r"assigned|offered|exposed|participated|dosed|vaccinated|selected|picked|chosen|them|those)\b[^.;]*")
+#: "the effect of X on `y`": an outcome named right after its cue
+_EFFECT_ON = r"\beffects?\s+(?:of\s+[^.;]{1,60}?\s+)?on\s+(?=`)"
+_SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|0?\.\d+|(?:a\s+)?(?:half|third|quarter|fifth|tenth))"
+#: "use a ...", "report the ...", but not "compare with a ..."
+_REPORTED = r"(?<!compare )(?<!compared )\b(?:use|using|with|report|from|by)\s+(?:a\s+|the\s+)?"
+_COST = r"(?:costs?|is\s+priced\s+at|at\s+a\s+cost\s+of)\s+(?:about\s+)?[$€£]?\s*(\d+(?:\.\d+)?)"
+
+_CAUSAL_EFFECT = {
+    r"\b(?:effect|impact|benefit)s? of (?:the |a |an )?(?:programme|program|intervention|treatment|policy|training|"
+    r"subsidy|tutoring|campaign|drug|reform|eligibility|participation)": 2.0,
+    r"\badjust(?:ing|ed)? for\b": 1.5,
+    r"\bcontrol(?:ling)? for\b": 1.2,
+    r"\bconfound(?:er|ers|ing)\b": 1.5,
+    r"\b(?:treated|untreated|treatment group|control group|assigned to)\b": 1.0,
+    r"\bon average\b": 0.5,
+    r"\baverage (?:treatment |causal )?effect\b": 2.5,
+    r"\bcausal effect\b": 1.5,
+    r"\b(?:raise|raises|raised|increase|increases|lower|lowers|reduce|reduces)\b[^.?!]{0,60}\bby how much\b": 1.0,
+    r"\bhow much (?:does|did|do)\b": 0.8,
+    r"\buplift\b": 1.5,
+    r"\bpropensit": 1.2,
+    r"\bobservational\b": 0.8,
+}
+
+field_words(
+    "causal.dml_ate",
+    intents=(
+        "What is the effect of the programme on earnings, adjusting for the participants' background?",
+        "How much does the intervention raise the outcome on average, with a confidence interval?",
+        "Estimate the average treatment effect of the treatment on the outcome controlling for confounders.",
+        "Did being assigned to the treatment change the result, once we account for the covariates?",
+        "Estimate the causal uplift of the campaign from observational data.",
+        "Effect of eligibility on savings, controlling for income, age and education.",
+    ),
+    cues=_CAUSAL_EFFECT,
+    data=treatment_table,
+    arguments={
+        "outcome": [r"\buplift\s+in\b", r"\b(?:average|mean)\s+(?:gain|increase|rise|drop|reduction|change)\s+in\b",
+                    _EFFECT_ON],
+        "treatment": [_INDICATOR],
+        "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
+                        r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
+    },
+)
+
+field_words(
+    "causal.iv_cate_bounds",
+    intents=(
+        "Bound the conditional effect using an instrument when there is unobserved confounding.",
+        "Use the instrumental variables to get bounds on the heterogeneous treatment effect for each unit.",
+        "Partial identification of individual effects with a high-dimensional instrument.",
+        "The encouragement was randomised but uptake was not: what can we say about the effect for each person?",
+    ),
+    cues={r"\binstrument(?:s|al)?\b": 3.0, r"\bpartial(?:ly)? identif": 2.5, r"\bbounds? on (?:the )?"
+          r"(?:conditional|heterogeneous|individual)": 2.0, r"\bunobserved confound|\bhidden confound": 1.5,
+          r"\bManski\b": 2.5, r"\bencouragement\b": 1.5, r"\bCATE\b": 1.5, r"\bnon-?compliance\b": 1.5},
+    data=treatment_table,
+    arguments={
+        "outcome": [_EFFECT_ON, r"\boutcomes?\b"],
+        # who took the treatment up, as opposed to who was offered it (the instrument)
+        "treatment": [r"\b(?:attend(?:ing|ed|ance)|took\s+(?:\w+\s+)?up|take[- ]?up|uptake|complied|compliance)\b",
+                      _INDICATOR],
+        "covariates": [r"\bas\s+a\s+function\s+of\b", r"\bcondition(?:al|ed)?\s+on\b",
+                       r"\bheterogene\w*\s+(?:in|by|across|over|with)\b", r"\bvar(?:y|ies|ying)\s+with\b"],
+        "instruments": [r"\binstruments?\b", r"\brandomi[sz]ed\b", r"\blotter(?:y|ies)\b", r"\bencouragement\b"],
+        # a column that holds the known effect (simulations): "`cate_sim` is the simulated true effect"
+        "reference_cate": [r"\b(?:holds?|contains?|is|gives?|stores?)\s+the\s+(?:simulated\s+|known\s+)?true\s+"
+                           r"(?:conditional\s+)?(?:treatment\s+)?effects?\b",
+                           r"\bsimulated\s+true\s+(?:conditional\s+)?effects?\b", r"\b(?:known|true)\s+CATE\b"],
+        "outcome_support": [  # "the outcome is known to lie between 0 and 100"
+            r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:known\s+to\s+|assumed\s+to\s+)?(?:lie|lies|be|bounded|"
+            r"ranges?)\s+(?:\w+\s+)?between\s+(-?\d+(?:\.\d+)?\s+and\s+-?\d+(?:\.\d+)?)",
+            r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:in|on|within)\s+\[\s*(-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?)\s*\]"],
+        # the partition whose bounds are reported; one only compared with is not it ("compare with quantile
+        # cells" reports the learned one, the default)
+        "partition": {
+            "kmeans": [rf"{_REPORTED}k-?means\s+(?:cells|partition|clusters)"],
+            "quantile": [rf"{_REPORTED}quantile\s+(?:cells|partition|bins)"],
+            "learned": [rf"{_REPORTED}learn(?:ed|t)\s+(?:neural\s+)?partition",
+                        r"\bcompar(?:e|ed|ing)\s+(?:\w+\s+)?(?:with|to|against)\s+(?:a\s+|the\s+)?(?:k-?means|quantile)"],
+        },
+    },
+)
+
+field_words(
+    "causal.value_of_prediction",
+    intents=(
+        "Should we spend on a better prediction model or on reaching more people with the programme?",
+        "How much does improving the risk score help us find the worst-off, compared with expanding capacity?",
+        "Value of prediction for targeting the most disadvantaged households under a screening budget.",
+        "Is it better to increase screening capacity or the accuracy of the predictor?",
+    ),
+    cues={r"\bworst[- ]off\b": 3.0, r"\bscreening capacity\b": 2.5, r"\bcapacity\b": 1.0,
+          r"\btarget(?:ing)? (?:the )?(?:poorest|most vulnerable|neediest|disadvantaged|at-risk)": 2.0,
+          r"\bprediction[- ]access ratio\b": 3.0, r"\bexpand(?:ing)? (?:the )?capacity\b": 2.0,
+          r"\bbetter (?:predictor|prediction model|risk model)\b": 1.0, r"\breach(?:es|ing)? (?:more )?people\b": 1.0},
+    data=optional_table,
+    arguments={
+        # the capacity: the share the programme can reach ("can visit 15% of its households")
+        "alpha": [r"\b(?:can|could|is\s+able\s+to|are\s+able\s+to|has\s+room\s+to|have\s+room\s+to)\s+(?:only\s+)?"
+                  r"(?:visit|reach|serve|screen|treat|help|take\s+on|enrol|enroll|support|cover|contact|mentor|see|test|"
+                  rf"inspect|offer\s+\w+\s+to)\s+(?:only\s+|just\s+|up\s+to\s+|about\s+|roughly\s+)?(?:the\s+)?{_SHARE}(?![\w%])",
+                  rf"\b(?:screening\s+)?capacity\s+(?:of|is|=|:)\s*(?:about\s+)?{_SHARE}(?![\w%])",
+                  rf"\b{_SHARE}\s+(?:screening\s+)?capacity\b"],
+        # the worst-off: "the poorest 5%", "the 10% most-absent students", "the bottom fifth"
+        "beta": [rf"\b(?:poorest|neediest|worst[- ]off|most\s+deprived|most\s+vulnerable|bottom|lowest-income)\s+{_SHARE}(?![\w%])",
+                 rf"\b{_SHARE}\s+(?:poorest|neediest|worst[- ]off|most[- ](?!likely\b)[a-z]+)\b",
+                 rf"\bworst[- ]off\s+(?:are|as|being)\s+(?:the\s+)?(?:bottom|poorest|lowest)\s+{_SHARE}(?![\w%])"],
+        "r2": [r"\bR(?:²|\^?2|-squared)\s*(?:of|=|is|:|≈|around|about)\s*(0?\.\d+)"],
+        "cost_capacity": [rf"\b(?:extra|additional|marginal|more)\s+(?:unit\s+of\s+)?(?:screening\s+)?capacity\s+{_COST}",
+                          rf"\bunit\s+of\s+(?:screening\s+)?capacity\s+{_COST}"],
+        "cost_prediction": [rf"\b(?:extra|additional|marginal)\s+(?:unit\s+of\s+)?R(?:²|\^?2|-squared)\s+{_COST}",
+                            rf"\bunit\s+of\s+R(?:²|\^?2|-squared)\s+{_COST}"],
+        "higher_is_worse": [r"\b(?:more|higher)\s+(?:[\w-]+\s+){0,3}?(?:is|are|means?)\s+worse\b",
+                            r"\bhigh(?:er)?\s+(?:values|scores|outcomes)\s+(?:mark|indicate|mean)\s+(?:the\s+)?worse"],
+        "prediction": [r"\brisk\s+scores?\b", r"\bpredict(?:ed|ion|ions|s)\b"],
+        "outcome": [r"\bthat\s+followed\b", r"\b(?:realised|realized|actual|observed|subsequent)\b", r"\boutcomes?\b"],
+    },
+)
+
+field_words(
+    "causal.brace_counterfactual",
+    intents=(
+        "What is the smallest realistic change to this applicant's features that would flip the classifier's decision?",
+        "Give counterfactual explanations that respect the causal relations between the features.",
+        "Recourse for rejected loan applicants: what should they change to be accepted, keeping age fixed?",
+        "Backtracking counterfactuals for a classifier under a structural causal model.",
+    ),
+    cues={r"\bcounterfactual(?:s| explanation)?\b": 2.5, r"\brecourse\b": 3.0, r"\bflip (?:the )?(?:decision|"
+          r"prediction|outcome)\b": 2.0, r"\bbacktracking\b": 3.0, r"\bstructural causal model\b": 1.5,
+          r"\b(?:rejected|denied) (?:applicant|loan)": 1.5, r"\bimmutable\b": 1.5,
+          r"\bwhat (?:would|should) (?:they|he|she|the applicant) (?:have to )?change\b": 2.0,
+          r"\blatent\s+causes?\b": 2.0, r"\bclosest\s+(?:approved|accepted|admitted|positive)\b": 2.0},
+    data=lambda files: labelled_table(files),
+    arguments={
+        "label": [r"\b(?:model|classifier|predictor|screen)\s+(?:of|for|predicting)\b", r"\bpredicts?\b"],
+        "target_class": {1: [r"\btowards?\s+(?:being\s+|getting\s+)?(?:hired|approved|accepted|admitted|selected|granted)\b",
+                             r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?1\b"],
+                         0: [r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?0\b"]},
+        # names only; a word that is no column ("Experience cannot be changed") is left to the person
+        "immutable": [r"`?([A-Za-z_]\w*)`?\s+(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:changed|altered|modified)",
+                      r"\b(?:keep|keeping|hold|holding)\s+`?([A-Za-z_]\w*)`?\s+(?:fixed|constant|unchanged)\b",
+                      # said of a feature in words only: a question
+                      r"\b(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:changed|altered|modified)\b",
+                      r"\bimmutable\b", r"\b(?:kept|held)\s+(?:fixed|constant)\b"],
+        "instances": [r"\brows?\s+(\d+(?:\s*(?:,|and)\s*\d+)*)(?![\d.]|\s*(?:to|–|-|—)\s*\d)"],
+        "lambdas": [r"(?:λ|\blambda)\s*(?:values?\s+)?(?:=|:|of|set\s+to|∈|in)?\s*[\[{(]?\s*"
+                    r"(-?\d+(?:\.\d+)?(?:\s*(?:,|and)\s*-?\d+(?:\.\d+)?)+)"],
+        # a causal graph or a structural model written in words or equations is not read: it is a question
+        "parents": [r"\bcausally\s+(?:linked|related|connected|ordered)\b", r"\bcausal\s+(?:graph|links?|order(?:ing)?|diagram)\b",
+                    r"\b(?:drives?|driven\s+by)\b", r"\bparents?\s+of\b", r"\bDAG\b"],
+        "scm_weights": [r"\b[A-Za-z_]\w*\s*=\s*[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*\s*[-+−]"],
+        "noise_std": [r"\bnoise\s+(?:with\s+)?(?:sd|s\.d\.|std|standard\s+deviation|σ)\b", r"\((?:sd|σ)\s*=?\s*\d"],
+        "classifier_weights": [r"[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*\s*[-+−]\s*[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*"
+                               r"(?:[^.;]|\.\d){0,40}[<>]"],
+    },
+)

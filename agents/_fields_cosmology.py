@@ -1,0 +1,83 @@
+"""The words of cosmology: how its scientists ask for the methods of the ``cosmology`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cmbagent.agents._fields import chain_file, field_words, supernova_table
+from cmbagent.profiles import FileProfile
+
+#: "the H₀" as prose writes it
+_H0 = r"(?:H_?\{?0\}?|H₀|(?:the\s+)?Hubble\s+constant)"
+#: a fraction as prose writes it: "30%", "a fifth", "one quarter", "0.2"
+_FRACTION = r"(?:one\s+)?(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|0?\.\d+|(?:a\s+)?(?:half|third|quarter|fifth|tenth))"
+_BURN = r"(?:burn[- ]?in|warm[- ]?up)"
+
+
+def supernova_data(files: Sequence[FileProfile]) -> float:
+    """:func:`supernova_table`, and a veto when no table could hold redshifts (no numeric column within
+    [0, 10]): wavelengths or fluxes are not a Hubble diagram."""
+    fit = supernova_table(files)
+    tables = [f for f in files if f.columns]
+    if fit < 1.0 and tables and len(tables) == len(files) and not any(
+            c.numeric and c.minimum is not None and c.maximum is not None and 0 <= c.minimum and c.maximum <= 10
+            for f in tables for c in f.columns):
+        return -1.0
+    return fit
+
+field_words(
+    "cosmology.fit_supernovae",
+    intents=(
+        "Fit the cosmological parameters to the supernova distance moduli.",
+        "Constrain the matter density and the dark energy equation of state from the Hubble diagram of type Ia supernovae.",
+        "Measure Omega_m from the supernova magnitudes and redshifts with an MCMC.",
+        "How much do the supernovae add to the prior on the matter density from the CMB?",
+        "Is the expansion accelerating? Fit a flat Lambda-CDM model to the SN data.",
+    ),
+    cues={r"\bsupernova(?:e|s)?\b": 3.0, r"\bSNe?\s*Ia\b|\bSNe\b": 3.0, r"\bdistance modul": 3.0,
+          r"\bHubble diagram\b": 2.5, r"\b(?:Ω|Omega)_?\{?m": 1.5, r"\bdark energy\b": 1.5,
+          r"\bequation of state\b": 1.5, r"\b(?:flat )?(?:Λ|Lambda|L)CDM\b": 1.5, r"\bw0\b|\bw_0\b": 1.0,
+          r"\bredshifts?\b": 1.0, r"\bconstant w\b|\bw\s*(?:is\s+)?free\b": 1.5,
+          r"\bbinned (?:supernova|SN|magnitudes|distance)": 2.0, r"\bstandard candles?\b": 2.0, r"\bluminosity distance\b": 1.5},
+    data=supernova_data,
+    arguments={
+        # the method's own phrases come first; these add the ways prose wraps and words them
+        "model": {
+            "w0wacdm": [r"\bevolving\s+dark\s+energy\b", r"\btime[- ]varying\s+(?:dark\s+energy|equation\s+of\s+state|w)\b",
+                        r"\bw_?0\s*[-–—/,]?\s*(?:and\s+)?w_?a\b", r"\bw\s*\(\s*(?:a|z)\s*\)\s*="],
+            "wcdm": [r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
+                     r"\bw\s+(?:as\s+)?a\s+free\s+(?:parameter|constant)\b"],
+            "lcdm": [r"\bwithout\s+(?:assuming\s+)?flatness\b", r"\b(?:free|spatial)\s+curvature\b",
+                     r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness|\s+universe|\s+geometry)?\b",
+                     r"\bopen\s+or\s+closed\b", r"\bis\s+the\s+universe\s+flat\b"],
+            "flat_lcdm": [r"\bflat\s+(?:universe|cosmology|geometry)\b", r"\bspatially\s+flat\b",
+                          r"\bassum\w*\s+flatness\b", r"\bflat\s+(?:Λ|L|lambda[\s-]?)CDM\b"],
+        },
+        "free_h0": [rf"\bsampl\w*\s+{_H0}", rf"\b{_H0}\s+(?:as\s+)?(?:a\s+)?(?:free|fitted|sampled)\s+parameter\b",
+                    rf"\b{_H0}\s+as\s+a\s+parameter\b",
+                    rf"\b(?:fit|measure|constrain|estimate|determine|infer)\w*\s+(?:for\s+)?{_H0}(?![\w-])"],
+    },
+)
+
+field_words(
+    "cosmology.summarize_chain",
+    intents=(
+        "Summarise the posterior samples in this chain file: means, standard deviations and credible intervals.",
+        "Read the published MCMC chain and give the 68% and 95% intervals of each parameter after burn-in.",
+        "What does this chain say about the parameters? Drop the burn-in and make a corner plot.",
+    ),
+    cues={r"\bchains?\b": 2.0, r"\bburn[- ]?in\b": 2.5, r"\bposterior samples\b": 1.5, r"\bMCMC (?:output|samples|"
+          r"run|file)\b": 1.5, r"\bcredible intervals?\b": 0.8, r"\bcorner plot\b": 0.8},
+    data=chain_file,
+    arguments={
+        "burn_in_fraction": [
+            rf"\bfirst\s+{_FRACTION}(?![\w%])[^.;]{{0,60}}?\b{_BURN}\b",  # "the first 30% of the samples are burn-in"
+            rf"\b{_BURN}\s+(?:fraction\s+)?(?:of|is|=|:)\s*(?:the\s+first\s+)?{_FRACTION}(?![\w%])",
+            rf"\b(?:discard|drop|remove|throw\s+away|cut|skip|ignore)\w*\s+(?:the\s+)?first\s+{_FRACTION}(?![\w%])",
+        ],
+        # "I only need σ8 (the `sigma_8` column)": the names after the restriction
+        "parameters": [r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\b[^.;:]{0,40}?"
+                       r"`([A-Za-z_][\w.]*`(?:\s*(?:,|and)\s*`[A-Za-z_][\w.]*`)*)"],
+    },
+)

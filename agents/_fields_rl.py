@@ -1,0 +1,135 @@
+"""The words of reinforcement learning: how its scientists ask for the methods of the ``rl`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from cmbagent.agents._fields import field_words, no_data
+
+_NUM = r"\d+(?:\.\d+)?"
+#: a small number in words, as counts are written ("five random problems", "twenty episodes")
+_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)"
+#: a probability or a share as written: "10%", "0.1", "30 percent"
+_RATE = r"(?:\d+(?:\.\d+)?\s*(?:%|percent\b|per cent\b)|0?\.\d+|0|1(?:\.0+)?)(?![.,]?\d)"
+#: a number written alone, not an end of a range or a choice ("40 or 60 episodes": no single value)
+_ALONE_BEFORE = r"(?<!\d, )(?<!\d,)(?<!\bor )(?<!\band )(?<!\bto )(?<![-–—…])"
+#: a count as written, in digits or in words, alone ("five random problems", not "2, 3 layers")
+_COUNT = rf"((?:{_ALONE_BEFORE}\d[\d,]*)|(?<!\bor )(?<!\band )(?<!\bto ){_WORD}\b)"
+_ALONE_AFTER = r"(?![.,]?\d)(?!\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)"
+
+field_words(
+    "rl.diffusion_world_model",
+    intents=(
+        "Train a diffusion model of the environment's dynamics from logged episodes and use its synthetic transitions.",
+        "Generate trajectories conditioned on the desired return and check they follow the dynamics.",
+        "Offline reinforcement learning with data augmented by a learned world model.",
+    ),
+    cues={r"\bworld model\b": 3.0, r"\bdiffusion\b": 1.5, r"\binverse dynamics\b": 2.5, r"\boffline (?:RL|"
+          r"reinforcement)\b": 2.5, r"\breturn[- ]to[- ]go\b": 2.5, r"\bpendulum\b": 1.0,
+          r"\bsynthetic transitions\b": 2.0, r"\blogged episodes\b": 1.5},
+    data=no_data,
+    arguments={
+        # a free string (a gymnasium id); the method runs these two continuous-action tasks
+        "environment": {
+            "MountainCarContinuous-v0": [r"\bmountain[\s_-]*car(?:[\s_-]*continuous)?\b"],
+            "Pendulum-v1": [r"\bpendulum\b"],
+        },
+        # "horizon 6", "guidance of 2", "40 episodes" (alone) are read by the arguments' own names
+        "episodes": [rf"\blog(?:s|ged|ging)?\s+(\d[\d,]*|{_WORD})\s+(?:[\w-]+\s+){{0,2}}?episodes\b",
+                     rf"\b{_COUNT}\s+(?:logged|recorded|offline|behaviou?r[- ]policy|training)\s+"
+                     rf"episodes\b"],
+        "eval_episodes": [r"\bevaluat\w*\s+(?:each\s+polic(?:y|ies)\s+|the\s+polic(?:y|ies)\s+)?(?:on|over|for)\s+"
+                          rf"(\d+|{_WORD})\s+episodes\b{_ALONE_AFTER}",
+                          rf"\b{_COUNT}\s+evaluation\s+episodes\b"],
+        "behaviour_noise": [rf"\b(?:action|behaviou?r(?:[- ]policy)?|exploration)\s+noise\s*(?:of\s+|=\s*|:\s*|at\s+)?"
+                            rf"({_RATE}){_ALONE_AFTER}",
+                            rf"\bnoise\s+(?:on|in)\s+the\s+(?:[\w']+\s+){{0,2}}?actions?\s*(?:of\s+|=\s*|:\s*)?"
+                            rf"({_RATE}){_ALONE_AFTER}"],
+        "horizon": [rf"\bhorizon\s+H\s*=\s*(\d+){_ALONE_AFTER}",
+                    rf"\bnext\s+(\d+|{_WORD})\s+(?:time\s*)?steps\b",
+                    rf"\b{_ALONE_BEFORE}(\d+)-step\s+(?:windows?|horizons?|segments?|chunks?|trajector(?:y|ies))\b",
+                    rf"\bwindows?\s+of\s+(\d+|{_WORD})\s+steps\b"],
+        "rtg_levels": [rf"\b{_COUNT}\s+(?:requested\s+|target\s+|desired\s+)?"
+                       r"(?:return[- ]to[- ]go|RTG)\s+levels\b",
+                       rf"\b(?:return[- ]to[- ]go|RTG)\s+levels\s*(?:=\s*|:\s*|of\s+)?(\d+)\b{_ALONE_AFTER}",
+                       rf"\b{_COUNT}\s+(?:requested|target|desired)\s+returns(?:[- ]to[- ]go)?\b"],
+        "guidance": [rf"\bguidance\s+(?:scale|weight|strength)\s*(?:w\s*)?(?:of\s+|=\s*|:\s*)?({_NUM})\b"
+                     rf"{_ALONE_AFTER}",
+                     rf"\bguidance\s+w\s*=\s*({_NUM})\b{_ALONE_AFTER}"],
+        "diffusion_steps": [r"\b(\d+)\s+(?:diffusion|denoising|DDPM)\s+steps\b",
+                            rf"\b(?:diffusion|denoising|DDPM)\s+steps\s*(?:K\s*)?(?:=\s*|:\s*|of\s+)?(\d+)\b"
+                            rf"{_ALONE_AFTER}"],
+        "train_steps": [r"\btrain\w*\s+the\s+diffusion\s+model\s+for\s+(\d[\d,]*)\s+(?:gradient\s+)?steps\b",
+                        r"\b(\d[\d,]*)\s+(?:gradient\s+)?steps\s+(?:of|for)\s+the\s+diffusion\s+model\b"],
+        "idm_steps": [r"\b(\d[\d,]*)\s+(?:inverse[- ]dynamics|IDM)\s+(?:training\s+|gradient\s+)?steps\b",
+                      r"\b(?:inverse[- ]dynamics|IDM)\s+(?:model\s+)?(?:for|with)\s+(\d[\d,]*)\s+steps\b"],
+        "synthetic_ratio": [rf"\b({_NUM})\s+synthetic\s+transitions?\s+(?:per|for\s+each)\s+(?:logged|real)\s+"
+                            rf"transition\b",
+                            rf"\bsynthetic[- ]to[- ]real\s+ratio\s*(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}"],
+        "rtg_discount": [r"\b(?:return[- ]to[- ]go\s+)?discount(?:\s+factor)?\s*(?:γ\s*)?(?:of\s+|=\s*|:\s*)?"
+                         rf"(0?\.\d+|1(?:\.0+)?){_ALONE_AFTER}"],
+        # the offline policy comparison (TD3+BC with and without synthetic data) is skipped by 0 steps
+        "policy_steps": [r"\b(\d[\d,]*)\s+(?:TD3\+BC|policy)\s+(?:gradient\s+|training\s+)?steps\b",
+                         rf"\bpolicy\s+steps\s*(?:=\s*|:\s*|of\s+)?(\d[\d,]*){_ALONE_AFTER}",
+                         (r"\bskip(?:s|ping)?\s+(?:the\s+)?(?:offline\s+)?(?:TD3\+BC\s+)?polic(?:y|ies)"
+                          r"(?:\s+(?:comparison|training|learning|evaluation|part))?\b", 0),
+                         (r"\b(?:only|just)\s+(?:want\s+|need\s+)?the\s+world[- ]model\s+diagnostics\b", 0),
+                         (r"\bwithout\s+(?:the\s+)?(?:offline\s+)?policy\s+(?:comparison|training|learning)\b", 0)],
+    },
+)
+
+field_words(
+    "rl.distinguishability_queries",
+    intents=(
+        "Learn a reward function from human feedback: are 'how different are these' questions better than pairwise preferences?",
+        "Compare preference queries with distinguishability queries for reward learning on the same budget.",
+        "How should we ask labellers about pairs of trajectories to learn their reward most efficiently?",
+    ),
+    cues={r"\breward (?:learning|model|function)\b": 2.0, r"\bpairwise (?:comparisons|preferences)\b": 2.5,
+          r"\bpreference(?:s| queries| strength)\b": 1.5, r"\bdistinguishab": 3.0, r"\bhuman feedback\b": 1.5,
+          r"\blabell?ers?\b": 1.0, r"\bBradley[- ]Terry\b": 2.0},
+    data=no_data,
+    arguments={
+        # a list of free strings: 'tabular' (the gridworld) and the gymnasium ids the method knows
+        "environments": {
+            "tabular": [r"\bgrid[- ]?worlds?\b", r"\btabular\b"],
+            "CartPole-v1": [r"\bcart[\s_-]*pole\b"],
+            "Acrobot-v1": [r"\bacrobot\b"],
+            "MountainCar-v0": [r"(?<!continuous )\bmountain[\s_-]*car\b(?![\s_-]*continuous)"],
+            "MountainCarContinuous-v0": [r"\bmountain[\s_-]*car[\s_-]*continuous\b",
+                                         r"\bcontinuous\s+mountain[\s_-]*car\b"],
+            "Pendulum-v1": [r"\bpendulum\b"],
+        },
+        "n_queries": [r"\bbudget\s+of\s+(\d[\d,]*)\s+(?:queries|questions|comparisons)\b",
+                      r"\b(\d[\d,]*)\s+(?:queries|questions)\s+(?:per|of\s+each|for\s+each)\s+(?:query\s+)?type\b"],
+        # "rationality 1", "mistake rate 0.1", "slip 0.1", "grid size 7" are read by the arguments' own names
+        "mistake_rate": [rf"\b({_RATE})\s+(?:chance|probability)\s+(?:of|that)\s+(?:the\s+labell?er\s+)?"
+                         rf"(?:answer|respond|repl|pick|choos|guess)\w*\s+(?:uniformly\s+)?at\s+random\b",
+                         rf"\banswers?\s+(?:uniformly\s+)?at\s+random\s+(?:with\s+probability|in|for)\s+({_RATE})"
+                         rf"{_ALONE_AFTER}"],
+        "rationality": [rf"\brationality\s*β\s*=\s*({_NUM})\b{_ALONE_AFTER}"],
+        "selection": {
+            "random": [r"\bquer(?:y|ies)\s+(?:are\s+|were\s+)?(?:chosen|selected|picked|drawn|sampled)\s+"
+                       r"(?:uniformly\s+)?at\s+random\b",
+                       r"\brandom(?:ly\s+(?:chosen|selected))?\s+quer(?:y|ies)\b",
+                       r"\brandom\s+(?:query\s+)?selection\b",
+                       r"\bwithout\s+active\s+(?:query\s+)?selection\b"],
+            "active": [r"(?<!instead of )(?<!rather than )(?<!without )\bactive(?:ly)?\s+(?:query\s+)?"
+                       r"(?:selection|selected|chosen|learning)\b",
+                       r"\bquer(?:y|ies)\s+(?:are\s+|were\s+)?(?:chosen|selected)\s+actively\b",
+                       r"(?<!instead of )(?<!rather than )(?<!without )\bactive\s+quer(?:y|ies)\b"],
+        },
+        "grid_size": [r"\b(\d+)\s*[×x]\s*\1\s+grid(?:[- ]?worlds?)?\b",
+                      rf"\bgrid[- ]?world\s+(?:of\s+)?(?:size|side)\s*(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
+        "slip": [rf"\bslip(?:ping|page)?\s+(?:probability|rate|chance)\s*(?:of\s+|=\s*|:\s*)?({_RATE}){_ALONE_AFTER}",
+                 rf"\b{_ALONE_BEFORE}({_RATE})\s+(?:chance|probability)\s+(?:of\s+)?(?:a\s+)?slip",
+                 rf"\bmoves?\s+slips?\s+with\s+probability\s+({_RATE}){_ALONE_AFTER}",
+                 (r"\bdeterministic\s+(?:\d+\s*[×x]\s*\d+\s+)?grid[- ]?worlds?\b", 0.0),
+                 (r"\bno\s+slip(?:ping|s|page)?\b", 0.0),
+                 (r"\bwithout\s+slip(?:ping|s|page)?\b", 0.0)],
+        "horizon": [r"\bsegments?\s+of\s+(\d+)\s+steps\b", rf"\b{_ALONE_BEFORE}(\d+)-step\s+segments?\b"],
+        "pool_size": [r"\bpool\s+of\s+(\d[\d,]*)\s+segments\b", r"\b(\d[\d,]*)\s+(?:candidate|pool)\s+segments\b"],
+        "test_size": [r"\b(\d[\d,]*)\s+held[- ]out\s+segments\b"],
+        "batch": [r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?every\s+(\d+)\s+queries\b",
+                  r"\b(?:in\s+)?batch(?:es)?\s+of\s+(\d+)\s+queries\b"],
+    },
+)

@@ -1,0 +1,85 @@
+"""The words of robustness of models and explanations: how its scientists ask for the methods of the ``robustness`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from cmbagent.agents._fields import field_words, labelled_table
+
+field_words(
+    "robustness.class_stability",
+    intents=(
+        "How far are the points from the classifier's decision boundary?",
+        "Measure the class stability of the model: the expected distance to the decision boundary.",
+        "How does the margin of a network change as it gets wider than the number of training points?",
+        "Is the classifier robust: how much can an input move before its predicted class changes?",
+    ),
+    cues={r"\bdecision boundar": 3.0, r"\bclass stability\b": 3.0, r"\bmargins?\b": 1.5,
+          r"\bdistance to (?:the )?boundar": 3.0, r"\bwider network|\bwidth of the (?:network|hidden layer)": 1.5,
+          r"\bover-?parameteri[sz]": 1.0, r"\bpredicted class changes\b": 2.0},
+    data=lambda files: labelled_table(files) if files else 0.0,
+    arguments={
+        # the sweep is asked for by its widths; a data set's question is about its points' distances
+        "experiment": {
+            "width_sweep": [r"\b(?:at|over|for|across)\s+(?:hidden\s+|several\s+|different\s+)?widths?\b",
+                            r"\bwidths?\s+(?:of\s+)?\d", r"\bwider\s+(?:networks?|layers?|models?)\b",
+                            r"\bwidth\s+(?:sweep|experiment)\b", r"\bdoes\s+width\b",
+                            r"\b(?:against|versus|vs\.?|as\s+a\s+function\s+of)\s+(?:the\s+)?(?:network\s+|hidden\s+)?width\b"],
+            "stability": [r"\bhow\s+far\b[^.;?]{0,80}?\bboundary\b", r"\bdistances?\b[^.;?]{0,80}?\bboundary\b"],
+        },
+        "noise": [  # "with 20% of the labels flipped", "label noise of 0.1"
+            r"\b(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:tenth|fifth|quarter|third))\s+of\s+(?:the\s+)?(?:training\s+)?"
+            r"labels\s+(?:are\s+|were\s+)?(?:randomly\s+)?(?:flipped|corrupted|swapped|wrong|mislabell?ed)",
+            r"\blabel[- ]noise\s+(?:rate\s+|level\s+)?(?:of|at|=|:)?\s*(\d+(?:\.\d+)?\s*%|0?\.\d+)",
+            r"\bflip(?:s|ping|ped)?\s+(\d+(?:\.\d+)?\s*%|(?:a\s+)?(?:tenth|fifth|quarter))\s+of\s+(?:the\s+)?(?:training\s+)?labels",
+        ],
+        "max_points": [r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
+                       r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b"],
+        "model": {"linear_svm": [r"\blinear\s+(?:kernel\s+)?SVM\b", r"\blinear\s+support[- ]vector"],
+                  "rbf_svm": [r"\b(?:RBF|Gaussian|radial)(?:[- ]kernel)?\s+SVM\b", r"\bkernel\s+SVM\b",
+                              r"\b(?:RBF|Gaussian|radial)[- ]kernel\s+support[- ]vector"],
+                  "random_forest": [r"\brandom\s+forests?\b"],
+                  "mlp": [r"\bMLP\b", r"\bmulti-?layer\s+perceptron\b"],
+                  "logistic": [r"\blogistic\s+regression\b"]},
+    },
+)
+
+field_words(
+    "robustness.x_hacking",
+    intents=(
+        "Could someone pick a defensible model that makes this feature look unimportant in the SHAP explanation?",
+        "How easy is it to hide the influence of a sensitive feature by choosing among equally accurate pipelines?",
+        "Search the set of well-performing models for one whose explanation downplays the feature.",
+    ),
+    cues={r"\bSHAP\b": 2.5, r"\bexplanations?\b": 1.0, r"\bfeature importance\b": 1.5, r"\bhide\b": 1.0,
+          r"\bdownplay": 1.5, r"\bdefensible\b": 2.0, r"\bRashomon\b": 2.5, r"\bX-hacking\b": 3.0,
+          r"\bcherry-?pick": 1.5, r"\bequally (?:good|accurate) (?:models|pipelines)\b": 2.0},
+    data=lambda files: labelled_table(files),
+    arguments={
+        # "make lactate look more important", "a pipeline in which `income` gets less than 5% of the SHAP mass";
+        # a captured word that is no column of the data is not taken
+        "target_feature": [r"\bmake\s+`?([A-Za-z_][\w.]*)`?\s+(?:look|appear|seem)\b",
+                           r"\b(?:in\s+which|where|so\s+that)\s+`?([A-Za-z_][\w.]*)`?\s+(?:gets|carries|has|receives|takes)\b",
+                           r"\b(?:hide|hiding|downplay\w*|promot\w*|inflat\w*|conceal\w*|mask\w*)\s+(?:the\s+)?"
+                           r"(?:influence\s+of\s+|importance\s+of\s+|role\s+of\s+)?`?([A-Za-z_][\w.]*)`?"],
+        "goal": {"hide": [r"\blook\s+(?:\*?less\*?\s+important|unimportant|irrelevant)\b", r"\bhid(?:e|ing)\b",
+                          r"\bdownplay", r"\b(?:less\s+than|below|under|at\s+most)\s+\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+)?"
+                          r"(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"],
+                 "promote": [r"\blook\s+\*?more\*?\s+important\b", r"\bpromot\w*\b",
+                             r"\binflat\w*\s+(?:the\s+)?(?:importance|role|influence)\b",
+                             r"\b(?:more\s+than|above|over|at\s+least|exceed\w*)\s+\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+)?"
+                             r"(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"]},
+        "threshold": [r"\b(?:less\s+than|more\s+than|below|above|under|over|at\s+least|at\s+most|exceeds?)\s+"
+                      r"(\d+(?:\.\d+)?\s*%)\s+of\s+(?:the\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)",
+                      r"\bSHAP[- ]share\s+(?:threshold\s+)?(?:of|below|above|under|over|=|:)?\s*(\d+(?:\.\d+)?\s*%|0?\.\d+)"],
+        "tolerance": [r"\bAUC\s+(?:is\s+)?within\s+(\d*\.\d+)\s+of\s+(?:the\s+)?best",
+                      r"\bwithin\s+(\d*\.\d+)\s+(?:AUC\s+)?of\s+(?:the\s+)?best\s+(?:validation\s+)?AUC",
+                      r"\bAUC\s+tolerance\s+(?:of\s+)?(\d*\.\d+)"],
+        "search": {"both": [r"\brandom\s+search\s+(?:and|vs\.?|versus|against)\s+(?:TPE|Bayesian)",
+                            r"\b(?:TPE|Bayesian\s+optimi[sz]ation)\s+(?:and|vs\.?|versus|against)\s+random\s+search",
+                            r"\bboth\s+search"],
+                   "tpe": [r"\bTPE\b", r"\bBayesian\s+optimi[sz]ation\b", r"\btree[- ]structured\s+Parzen\b"],
+                   "random": [r"\brandom\s+search\b"]},
+        "n_trials": [r"\b(\d[\d,]*)\s+(?:pipeline\s+)?(?:evaluations|trials)\b",
+                     r"\bbudget\s+of\s+(\d[\d,]*)\s+(?:evaluations|trials|pipelines)\b"],
+    },
+)

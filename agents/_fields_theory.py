@@ -1,0 +1,100 @@
+"""The words of learning theory simulations: how its scientists ask for the methods of the ``theory`` family, and how
+their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` for the format)."""
+
+from __future__ import annotations
+
+from cmbagent.agents._fields import field_words, no_data
+
+_NUM = r"\d+(?:\.\d+)?"
+#: a small number in words, as counts are written ("five random problems", "twenty episodes")
+_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)"
+#: a list of plain numbers as prose writes it: "3, 10 and 40", "60, 100, 140"
+_LIST = r"(?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+"
+#: a list of scales, in any notation _understand reads: "1e-5, 1e-3 and 1e-1", "0.001, 0.01"
+_SCALE = r"\d+(?:\.\d+)?(?:[eE][-+−]?\d+)?"
+_SCALES = rf"(?:{_SCALE}\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))*{_SCALE}"
+#: a neuron as the field qualifies it: "6 leaky integrate-and-fire neurons", "10 LIF units"
+_NEURONS = r"(?:[A-Za-z][\w-]*\s+){0,3}?(?:neurons|units|cells)\b"
+#: a number written alone, not an end of a range or a choice ("depth 1–3", "4 or 8 neurons": no single value)
+_ALONE_BEFORE = r"(?<!\d, )(?<!\d,)(?<!\bor )(?<!\band )(?<!\bto )(?<![-–—…])"
+#: a count as written, in digits or in words, alone ("five random problems", not "2, 3 layers")
+_COUNT = rf"((?:{_ALONE_BEFORE}\d[\d,]*)|(?<!\bor )(?<!\band )(?<!\bto ){_WORD}\b)"
+_ALONE_AFTER = r"(?![.,]?\d)(?!\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)"
+
+field_words(
+    "theory.lif_snn_regions",
+    intents=(
+        "How many regions of constant spike output does a random spiking network cut its input space into?",
+        "Count the linear regions of leaky integrate-and-fire networks as the number of time steps grows.",
+        "Expressivity of spiking neural networks versus latency and depth.",
+    ),
+    cues={r"\bspiking\b": 3.0, r"\bleaky integrate": 3.0, r"\bLIF\b": 3.0, r"\bspike": 1.5,
+          r"\bregions?\b": 1.0, r"\bneuromorphic\b": 2.0, r"\blatenc": 1.0},
+    data=no_data,
+    arguments={
+        # the words named() cannot read: "width 6", "depth 3", "threshold 0.5", "latencies 1 to 8" it reads itself
+        "input_dim": [rf"\b{_ALONE_BEFORE}(\d+)-?D\s+(?:static\s+)?inputs?\b",
+                      rf"\b{_COUNT}-dimensional\s+(?:static\s+)?inputs?\b",
+                      rf"\binputs?\s+(?:dimension|dim)\s*(?:d\s*=\s*|of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}",
+                      rf"\binputs?\s+(?:in|of)\s+dimension\s+(?:d\s*=\s*)?(\d+)\b{_ALONE_AFTER}"],
+        # neurons per layer: "3 layers × 6 LIF neurons", "a layer of 10 neurons", "8 neurons per layer"
+        "width": [rf"(?:×|\bx)\s*(\d+)\s+{_NEURONS}",
+                  rf"\blayers?\s+of\s+(\d+|{_WORD})\s+{_NEURONS}",
+                  rf"\b{_COUNT}\s+{_NEURONS}\s+(?:per|in\s+each|each|a)\s+layer\b"],
+        "depth": [rf"\b{_COUNT}\s+(?:hidden\s+|spiking\s+|LIF\s+)?layers\b",
+                  (r"\b(?:a\s+)?single[- ]layer\b", 1),
+                  (r"\bone[- ]layer\b", 1)],
+        "beta": [rf"\bleak(?:\s+factor|\s+rate|\s+constant)?\s*(?:β\s*)?(?:of\s+|=\s*|:\s*)?"
+                 rf"(0?\.\d+|1(?:\.0+)?|0){_ALONE_AFTER}",
+                 rf"(?:β|\bbeta)\s*=\s*(\d*\.?\d+){_ALONE_AFTER}",
+                 rf"\bmembrane\s+(?:decay|leak)\s*(?:of\s+|=\s*|:\s*)?(0?\.\d+|1(?:\.0+)?){_ALONE_AFTER}",
+                 (r"\bnon-?leaky\b", 1.0),
+                 (r"\bno\s+leak(?:age)?\b", 1.0)],
+        "reset": {
+            "zero": [r"\breset\w*\s+(?:\w+\s+){0,2}?to\s+(?:zero|0)\b", r"\b(?:zero|hard)[- ]reset\b"],
+            "subtract": [r"\breset\w*\s+by\s+subtract", r"\bsubtract(?:ive|ion)?[- ]reset\b", r"\bsoft[- ]reset\b",
+                         r"\bsubtract(?:s|ing)?\s+the\s+threshold\b"],
+        },
+        "threshold": [rf"\bθ\s*=\s*({_NUM}){_ALONE_AFTER}"],
+        # the half-width of the input box [−b, b]^d
+        "box": [rf"\[\s*[-−–]\s*({_NUM})\s*,\s*\+?\s*\1\s*\]",
+                rf"\bbox\s+(?:of\s+)?half[- ]width\s*(?:of\s+|=\s*|:\s*)?({_NUM}){_ALONE_AFTER}"],
+        "samples": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+(?:sampled|random|sample|Monte[- ]Carlo)\s+(?:inputs|points)\b",
+                    r"\bfrom\s+(\d[\d,]*)\s+(?:samples|sampled\s+points|random\s+points)\b"],
+    },
+)
+
+field_words(
+    "theory.tubal_tensor_gd",
+    intents=(
+        "Does gradient descent from a small initialisation find the low tubal-rank tensor without being told the rank?",
+        "Implicit regularisation of gradient descent on a tensor factorisation with the t-product.",
+        "Sweep the initialisation scale and see whether the recovered tensor has low tubal rank.",
+    ),
+    cues={r"\btubal\b": 3.0, r"\bt-product\b": 3.0, r"\btensor\b": 1.5, r"\bimplicit (?:regulari|bias)": 2.0,
+          r"\bsmall initiali": 2.0, r"\binitiali[sz]ation scale\b": 2.0, r"\bt-SVD\b": 2.5},
+    data=no_data,
+    arguments={
+        "alphas": [rf"\binitiali[sz]ation\s+scales?\s*(?:α\s*)?(?:of\s+|=\s*|:\s*)?({_SCALES})(?!\w|\.\d)",
+                   rf"\bα\s*(?:∈|=|in)\s*\{{?\s*({_SCALES})(?!\w|\.\d)"],
+        # an n × n × k tensor: its side and the length of its tubes
+        "n": [r"\b(\d+)\s*[×x]\s*\1\s*[×x]\s*\d+\b"],
+        "k": [r"\b\d+\s*[×x]\s*\d+\s*[×x]\s*(\d+)\b", r"\btubes?\s+of\s+length\s+(\d+)\b",
+              r"\btube\s+length\s*(?:k\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b"],
+        # "a tensor of tubal rank 3" states the truth's rank (the factor's is ``rank``)
+        "true_rank": [rf"\b(?:true\s+|ground[- ]truth\s+)?tubal[- ]rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b"
+                      rf"{_ALONE_AFTER}",
+                      rf"\btrue\s+rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
+        "rank": [rf"\bfactor\s+(?:rank|width)\s*(?:r\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}",
+                 r"\b(\d+)\s+tubal\s+columns\b"],
+        "n_seeds": [rf"\b{_COUNT}\s+(?:random\s+)?(?:problems|instances|trials|repetitions|draws)\s+"
+                    r"(?:each|per\s+(?:setting|scale|value|α))\b"],
+        "rank_sweep": [rf"\bfactor\s+ranks\s*(?:r\s*=\s*)?({_LIST})\b",
+                       rf"\branks?\s+of\s+the\s+factor\s*(?:r\s*=\s*)?({_LIST})\b",
+                       rf"\bfactor\s+widths\s*({_LIST})\b"],
+        "measurement_sweep": [rf"\b({_LIST})\s+(?:Gaussian\s+)?measurements\b",
+                              rf"\bmeasurement\s+counts?\s*(?:m\s*)?(?:of\s+|=\s*|:\s*)?({_LIST})\b"],
+        "iterations": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+gradient(?:[- ]descent)?\s+(?:steps|iterations)\b"],
+        "learning_rate": [rf"\bstep\s+size\s*(?:η\s*)?(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}"],
+    },
+)
