@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
             for name, block in record.summary.items():
                 rate = "-" if block["pass_rate"] is None else f"{block['pass_rate']:.0%}"
                 typer.echo(f"{name}: {block['pass']}/{block['graded']} pass ({rate}), {block['needs_model']} need a "
-                           f"model, {block['not_run']} not run")
+                           f"model, {block['not_run']} not run, {block.get('asked', 0)} asked instead of answering")
             typer.echo(f"eval: {record.path}/eval.md")
         not_run = [g for g in record.grades if g.verdict == "not_run"]
         if any(g.status == "budget_exhausted" for g in not_run):

@@ -78,6 +78,9 @@ class Grade(BaseModel):
     tokens: int = 0
     calls: int = 0
     duration_s: float | None = None
+    #: the run asked a question instead of answering (TaskUnclear), whatever its verdict; counted apart in
+    #: eval.md so that a backend that asks is seen asking, not only as "needs a model"
+    asked: bool = False
 
 
 # -- values ----------------------------------------------------------------------------------------------
@@ -373,7 +376,8 @@ def grade_run(task: SuiteTask, outcome: RunOutcome, *, repeat: int = 1, judge: J
     """Grade ``outcome`` against ``task``'s grader (see the module docstring)."""
     base: dict[str, Any] = {"task": task.name, "kind": task.kind, "mode": outcome.mode, "repeat": repeat, "run_dir": outcome.run_dir,
             "status": outcome.status, "cost_usd": outcome.cost_usd, "cost_known": outcome.cost_known,
-            "tokens": outcome.tokens, "calls": outcome.calls, "duration_s": outcome.duration_s}
+            "tokens": outcome.tokens, "calls": outcome.calls, "duration_s": outcome.duration_s,
+            "asked": (outcome.error or "").startswith("TaskUnclear")}
     if outcome.status in ("pending", "running", "cancelled", "interrupted") or outcome.stopped_by_eval:
         why = "the eval's total budget stopped it" if outcome.stopped_by_eval else {
             "cancelled": "it was cancelled"}.get(outcome.status, "it did not finish")
@@ -407,7 +411,7 @@ def grade_run(task: SuiteTask, outcome: RunOutcome, *, repeat: int = 1, judge: J
     if outcome.status == "budget_exhausted":  # its own budget or time limit (--budget-usd-per-run, --timeout-per-run)
         why = f"stopped by its own budget or time limit before it answered; {why}"[:500]
     if outcome.offline and (task.kind != "method" or _OFFLINE_REFUSAL.search(outcome.error or "")):
-        asked = (outcome.error or "").startswith("TaskUnclear")
+        asked = base["asked"]
         reason = ("the offline backend writes no analysis code of its own" if task.kind == "code" else
                   "only a language model can judge that this task cannot be done as asked" if task.kind == "impossible"
                   else "the offline backend asked instead of guessing (TaskUnclear: front matter or a model would "

@@ -39,12 +39,16 @@ def _mode_summary(grades: list[Grade]) -> dict[str, Any]:
     attempted = counts["pass"] + counts["fail"]
     ran = [g for g in grades if g.verdict != "not_run"]
     costs = [g.cost_usd for g in ran if g.cost_usd is not None]
-    by_kind: dict[str, dict[str, int]] = {}
+    by_kind: dict[str, dict[str, Any]] = {}
     for g in grades:
-        row = by_kind.setdefault(g.kind, {v: 0 for v in VERDICTS})
+        row = by_kind.setdefault(g.kind, {**{v: 0 for v in VERDICTS}, "asked": 0})
         row[g.verdict] += 1
+        row["asked"] += g.asked
+    for row in by_kind.values():  # per kind, over every graded run of that kind (an ask does not pass)
+        n = row["pass"] + row["fail"] + row["needs_model"]
+        row["graded"], row["interval_95"] = n, binomial_interval(row["pass"], n)
     return {
-        "runs": len(grades), **counts, "graded": graded,
+        "runs": len(grades), **counts, "graded": graded, "asked": sum(g.asked for g in grades),
         "pass_rate": counts["pass"] / graded if graded else None,
         "interval_95": binomial_interval(counts["pass"], graded),
         "attempted": attempted,
@@ -88,7 +92,8 @@ def _cell(grades: list[Grade]) -> str:
         return "-"
     if len(grades) == 1:
         g = grades[0]
-        return f"{_SHOWN[g.verdict]}: {g.why[:160]}".replace("|", "/").replace("\n", " ")
+        asked = " (asked)" if g.asked else ""
+        return f"{_SHOWN[g.verdict]}{asked}: {g.why[:160]}".replace("|", "/").replace("\n", " ")
     passed = sum(1 for g in grades if g.verdict == "pass")
     first_bad = next((g for g in grades if g.verdict != "pass"), None)
     return f"{passed}/{len(grades)} pass" + (f"; e.g. {_SHOWN[first_bad.verdict]}: {first_bad.why[:120]}"
@@ -129,11 +134,16 @@ def render_eval(record: Any) -> str:
                 f"{_num(m['calls']['median'])} / {_num(m['calls']['total'])} | "
                 f"{_num(m['wall_s']['median'], ' s')} / {_num(m['wall_s']['total'], ' s')} |")
         lines += ["", "Pass rates count every graded run (a run that needs a model does not pass); the second rate leaves "
-                  "those out. Intervals are exact binomial (Clopper–Pearson) 95% intervals.", "",
-                  "| mode | kind | pass | fail | needs a model | not run |", "|---|---|---|---|---|---|"]
+                  "those out. Intervals are exact binomial (Clopper–Pearson) 95% intervals. *Asked*: runs that asked a "
+                  "question instead of answering (TaskUnclear; with the offline backend they are also counted as "
+                  "needing a model, never as passes).", "",
+                  "| mode | kind | pass | fail | needs a model | not run | asked | pass rate (95% CI) |",
+                  "|---|---|---|---|---|---|---|---|"]
         for mode, m in summary.items():
             for kind, row in sorted(m["by_kind"].items()):
-                lines.append(f"| {mode} | {kind} | {row['pass']} | {row['fail']} | {row['needs_model']} | {row['not_run']} |")
+                rate = (_rate(row["pass"], row["graded"], row["interval_95"]) if "graded" in row else "-")
+                lines.append(f"| {mode} | {kind} | {row['pass']} | {row['fail']} | {row['needs_model']} | "
+                             f"{row['not_run']} | {row.get('asked', 0)} | {rate} |")
         lines.append("")
     lines += ["## Per task", "", "| task | kind | " + " | ".join(modes or s.modes) + " |",
               "|---|---|" + "---|" * len(modes or s.modes)]

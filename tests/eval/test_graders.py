@@ -151,9 +151,19 @@ def test_the_offline_backend_is_not_failed_for_what_needs_a_model(tmp_path: Path
     refused = outcome(status="failed", offline=True, error="TaskError: the offline backend could not map this task")
     assert grade_run(method, refused).verdict == "needs_model"
     asked = outcome(status="failed", offline=True, error="TaskUnclear: this task could be answered by more than one")
-    assert "asked instead of guessing" in grade_run(method, asked).why
+    offline_asked = grade_run(method, asked)
+    assert "asked instead of guessing" in offline_asked.why and offline_asked.asked
     model_asked = outcome(status="failed", offline=False, error="TaskUnclear: this task could be answered by more")
     assert grade_run(method, model_asked).verdict == "fail"  # a language model that asks has not answered
+    # asking is counted apart, per mode and per kind, and never raises a kind's pass rate
+    from cmbagent.eval._report import _mode_summary
+
+    grades = [offline_asked, grade_run(method, outcome(values={"n": 43}, offline=True)), offline,
+              grade_run(method, refused)]
+    summary = _mode_summary(grades)
+    assert summary["asked"] == 1 and summary["by_kind"]["method"]["asked"] == 1
+    assert summary["by_kind"]["method"]["graded"] == 3 and summary["by_kind"]["method"]["pass"] == 1
+    assert summary["by_kind"]["code"]["asked"] == 0 and not grade_run(method, refused).asked
 
 
 def test_a_rubric_only_fails_a_pass_and_is_off_by_default(tmp_path: Path) -> None:
