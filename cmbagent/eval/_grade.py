@@ -218,8 +218,16 @@ def read_outcome(run_dir: str | Path | None, *, mode: str, status: str, error: s
 
 
 # -- the checks ------------------------------------------------------------------------------------------
+_QUOTED = re.compile(r"[“\"]([^“”\"]{12,}?)(?:…|\.\.\.)?[”\"]")
+
+
 def _sentences(text: str, task_text: str) -> list[str]:
     task = " ".join(task_text.lower().split())
+
+    def unquote(match: re.Match[str]) -> str:  # a quotation of the task is the task's words, not the run's
+        return " " if " ".join(match.group(1).lower().split()) in task else match.group(0)
+
+    text = _QUOTED.sub(unquote, text)
     pieces = re.split(r"(?<=[.!?;])\s+|\n+|\s+—\s+|\s*\|\s*", text)
     out = []
     for piece in pieces:

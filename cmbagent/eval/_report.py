@@ -38,7 +38,8 @@ def _mode_summary(grades: list[Grade]) -> dict[str, Any]:
     graded = counts["pass"] + counts["fail"] + counts["needs_model"]
     attempted = counts["pass"] + counts["fail"]
     ran = [g for g in grades if g.verdict != "not_run"]
-    costs = [g.cost_usd for g in ran if g.cost_usd is not None]
+    # a run refused before its first model call (an offline TaskUnclear) cost nothing: it is not an unknown cost
+    costs = [g.cost_usd if g.cost_usd is not None else 0.0 for g in ran if g.cost_usd is not None or g.calls == 0]
     by_kind: dict[str, dict[str, Any]] = {}
     for g in grades:
         row = by_kind.setdefault(g.kind, {**{v: 0 for v in VERDICTS}, "asked": 0})

@@ -135,6 +135,13 @@ def test_a_task_that_cannot_be_done_is_passed_by_saying_so(tmp_path: Path) -> No
     echo = outcome(text="Estimate the effect of eligibility on household debt. Do not use the column p401.",
                    task_text=asked)
     assert grade_run(task, echo).verdict == "fail"
+    # nor is a question that quotes the task inside a sentence of its own (the offline reader's TaskUnclear
+    # once passed i06 on “- the task states folds 5 (“Keep only the benign tumours …”), which no argument …”)
+    quoted = outcome(text="- the task states 5 (“effect of eligibility on household debt”), which no argument takes;",
+                     task_text=asked, status="failed", error="TaskUnclear: ...")
+    assert grade_run(task, quoted).verdict == "fail"
+    cited = outcome(text="The column “debt” is not in the table, so it cannot be estimated.", task_text=asked)
+    assert grade_run(task, cited).verdict == "pass"  # a short quotation of the run's own is still its words
     substituted = outcome(text="There is no debt column; we used net_tfa instead.", values={"ate": 5000.0},
                           task_text=asked)
     result = grade_run(task, substituted)
