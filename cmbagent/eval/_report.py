@@ -201,7 +201,16 @@ def compare_evals(a: Any, b: Any, mode_a: str | None = None, mode_b: str | None 
                 **{k: block[k] for k in ("runs", "pass", "graded", "pass_rate", "interval_95", "cost_usd", "tokens",
                                          "calls", "wall_s")}}
 
+    # the two sides' totals count different tasks when their task sets differ; these count only shared ones
+    shared = [name for name in tasks if ga.get(name) and gb.get(name)]
+
+    def on_shared(grades: dict[str, list[Grade]]) -> dict[str, Any]:
+        flat = [g for name in shared for g in grades[name] if g.verdict != "not_run"]
+        k = sum(g.verdict == "pass" for g in flat)
+        return {"pass": k, "graded": len(flat), "interval_95": binomial_interval(k, len(flat))}
+
     return {"a": side(a, ma, ga), "b": side(b, mb, gb), "tasks": rows,
+            "shared": {"tasks": len(shared), "a": on_shared(ga), "b": on_shared(gb)},
             "only_a": [r["task"] for r in rows if r["change"] == "A better"],
             "only_b": [r["task"] for r in rows if r["change"] == "B better"]}
 
@@ -214,8 +223,15 @@ def render_comparison(result: dict[str, Any]) -> str:
         head.append(f"| {key} | {side['eval_id']} | {side['mode']} | {side['model'] or 'default'} | "
                     f"{_rate(side['pass'], side['graded'], side['interval_95'])} | {_money(side['cost_usd']['total'])} | "
                     f"{_num(side['tokens']['total'])} | {_num(side['calls']['total'])} | {_num(side['wall_s']['total'], ' s')} |")
+    shared = result.get("shared") or {}
+    same = ""
+    if shared and shared["tasks"] != max(len([r for r in result["tasks"] if r["a"] is not None]),
+                                         len([r for r in result["tasks"] if r["b"] is not None])):
+        sa, sb = shared["a"], shared["b"]
+        same = (f"On the {shared['tasks']} tasks both ran: A {_rate(sa['pass'], sa['graded'], sa['interval_95'])}, "
+                f"B {_rate(sb['pass'], sb['graded'], sb['interval_95'])}. ")
     lines = ["# Eval comparison", "", *head, "",
-             f"Passed by A only: {len(result['only_a'])}; by B only: {len(result['only_b'])}.", "",
+             f"{same}Passed by A only: {len(result['only_a'])}; by B only: {len(result['only_b'])}.", "",
              "| task | A | B | change |", "|---|---|---|---|"]
     for row in result["tasks"]:
         def show(p: float | None, verdicts: list[str]) -> str:

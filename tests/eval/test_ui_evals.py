@@ -67,3 +67,25 @@ def test_the_app_has_an_evals_tab(tmp_path: Path) -> None:
     labels = [c.get("props", {}).get("label") for c in config["components"]]
     ids = [c.get("props", {}).get("elem_id") for c in config["components"]]
     assert "Evals" in labels and "cmb-evals" in ids and "cmb-eval-md" in ids
+
+
+def test_a_comparison_of_two_task_sets_counts_the_shared_tasks_apart(tmp_path: Path) -> None:
+    """Two evals of different subsets: each side's total is over its own tasks, and a line gives both rates
+    over the tasks both ran (the totals alone would compare 1/2 with 0/1)."""
+    from cmbagent.eval import compare_evals, read_eval, render_comparison
+
+    make_eval(tmp_path / "eval-a")  # m01 pass, c19 needs a model
+    suite = load_suite(ROOT / "evals" / "research").select(["m01-jla-matter-density"])
+    (tmp_path / "eval-b").mkdir()
+    grades = [Grade(task="m01-jla-matter-density", kind="method", mode="one-shot", status="done", verdict="fail",
+                    why="no value named omega_m")]
+    write_eval(EvalRecord(eval_id="eval-b", path=str(tmp_path / "eval-b"), created=time.time(), finished=time.time(),
+                          suite={"name": suite.name, "path": suite.path},
+                          settings=EvalSettings(model="local", modes=["one-shot"]), tasks=suite.tasks, grades=grades))
+    result = compare_evals(read_eval(tmp_path / "eval-a"), read_eval(tmp_path / "eval-b"))
+    assert (result["a"]["pass"], result["a"]["graded"], result["b"]["pass"], result["b"]["graded"]) == (1, 2, 0, 1)
+    assert result["shared"]["tasks"] == 1 and result["shared"]["a"]["pass"] == 1 and result["shared"]["b"]["graded"] == 1
+    assert result["only_a"] == ["m01-jla-matter-density"]
+    text = render_comparison(result)
+    assert "On the 1 tasks both ran: A 1/1 = 100% [3%, 100%], B 0/1 = 0% [0%, 98%]." in text
+    assert "| c19-low-mass-hosts | needs a model | - | - |" in text
