@@ -133,6 +133,17 @@ def run_item(batch_dir: str, item: dict[str, Any], settings: dict[str, Any], bud
         def kernel(folder: Path) -> Any:
             return open_sandbox(folder, config.sandbox, limits=limits)
 
+        if entry.params.get("mode") == "one-shot":  # cmbagent eval's one-model baseline: one program, same sandbox
+            from cmbagent.eval import run_one_shot
+
+            record = run_one_shot(item_task(entry, data_dirs=list(config.data_dirs)), run_dir=run_dir,
+                                  model=entry.params.get("model", config.model), repairs=int(entry.params.get("repairs", 0)),
+                                  budget_usd=config.budget_usd_per_run, timeout=config.timeout_per_run,
+                                  sandbox=config.sandbox, executor=kernel, shared_budget=budget)
+            out.update(status=record.get("status"), values=record.get("values") or {}, cost_usd=record.get("cost_usd"),
+                       duration_s=record.get("duration_s"), error=record.get("error"), report=str(run_dir / "report.md"))
+            out["worker_s"] = round(time.monotonic() - started, 4)
+            return out
         if (run_dir / "run.json").is_file():
             result = resume(run_dir, executor=kernel, shared_budget=budget)
         else:
