@@ -134,7 +134,7 @@ def run_item(batch_dir: str, item: dict[str, Any], settings: dict[str, Any], bud
             return open_sandbox(folder, config.sandbox, limits=limits)
 
         if entry.params.get("mode") == "one-shot":  # cmbagent eval's one-model baseline: one program, same sandbox
-            from cmbagent.eval import run_one_shot
+            from cmbagent.oneshot import run_one_shot
 
             record = run_one_shot(item_task(entry, data_dirs=list(config.data_dirs)), run_dir=run_dir,
                                   model=entry.params.get("model", config.model), repairs=int(entry.params.get("repairs", 0)),

@@ -9,7 +9,7 @@ and by one model alone.
 
 * :mod:`cmbagent.eval._suite` — a suite folder: task files and their graders (the grader format);
 * :mod:`cmbagent.eval._grade` — what a run produced, read from its folder, and the checks;
-* :mod:`cmbagent.eval._oneshot` — the one-model baseline (one engineer call, one program, same sandbox);
+* :mod:`cmbagent.oneshot` — the one-model baseline (one engineer call, one program, same sandbox);
 * :mod:`cmbagent.eval._run` — the eval as one batch of the batch machinery (Ray), resumable, budgeted;
 * :mod:`cmbagent.eval._report` — ``eval.md``, the summaries and ``--compare``.
 """
@@ -17,7 +17,7 @@ and by one model alone.
 from __future__ import annotations
 
 from cmbagent.eval._grade import CheckResult, Grade, RunOutcome, find_value, grade_run, read_outcome
-from cmbagent.eval._oneshot import OneShotContext, describe_data, run_one_shot
+from cmbagent.oneshot import OneShotContext, describe_data, run_one_shot
 from cmbagent.eval._report import binomial_interval, compare_evals, render_comparison, render_eval, summarise
 from cmbagent.eval._run import MODES, EvalRecord, EvalSettings, eval_items, read_eval, regrade, run_eval
 from cmbagent.eval._suite import Check, Grader, Suite, SuiteTask, load_grader, load_suite

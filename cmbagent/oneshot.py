@@ -1,5 +1,8 @@
 """The one-model baseline: one call to the engineer agent, one program, run once in the same sandbox.
 
+It lives beside :mod:`cmbagent.api` (not in :mod:`cmbagent.eval`) because the batch layer runs it as one kind of
+batch item, and the eval layer sits above the batch layer (docs/architecture.md, "Layers").
+
 The engineer is asked, with its own prompt, for one complete program that does the whole task; it is told
 the task, what the data files look like (their first lines, or the arrays of an ``.npz``) and the method
 catalogue, and nothing else — no plan, no critic, no audits.  The program runs once in the run folder's
