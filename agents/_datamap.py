@@ -338,6 +338,46 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+_LINK = r"(?:is|are|was|were|marks|records|gives|holds|contains|counts|says|flags|tells)"
+_STOP = {"the", "their", "his", "her", "its", "of", "in", "on", "and", "for", "with", "whether", "they", "that",
+         "which", "who", "this", "these", "those", "each", "per", "from", "how", "much", "many", "what"}
+
+
+def glossary(text: str, columns: Sequence[str]) -> dict[str, str]:
+    """What the text says each backticked column is: the words just before it ("net total financial assets
+    `net_tfa`"), in brackets right after it ("`inc` (income)") or after a linking verb ("`treated` marks who
+    enrolled in the programme") — so a role phrase elsewhere ("the effect of eligibility on net financial assets")
+    can find the column by its description, not only by its name."""
+    out: dict[str, list[str]] = {}
+    flat = " ".join(text.split())
+    for column in columns:
+        for match in re.finditer(rf"`{re.escape(column)}`", flat):
+            before = re.search(r"([A-Za-z0-9()' -]{3,60})$", flat[:match.start()])
+            if before:
+                words = re.split(r"\b(?:and|or|the covariates|covariates|with|whether)\b|[(),;:]", before.group(1))[-1]
+                out.setdefault(column, []).append(" ".join(words.split()[-6:]))
+            after = flat[match.end():]
+            bracket = re.match(r"\s*\(([^()`]{2,60})\)", after)
+            if bracket:
+                out.setdefault(column, []).append(bracket.group(1))
+            linked = re.match(rf"\s*{_LINK}\s+([^,;.()`]{{3,80}})", after)
+            if linked:
+                out.setdefault(column, []).append(linked.group(1))
+    return {c: " ".join(parts) for c, parts in out.items()}
+
+
+def describes(phrase: str, description: str) -> float:
+    """How well a role phrase ("net financial assets") matches a column's description ("net total financial
+    assets"): the share of the phrase's content words found in the description (by their first five letters),
+    0.9 for all of them; 0 below half."""
+    words = [w for w in re.findall(r"[a-z]{3,}", phrase.lower()) if w not in _STOP]
+    have = {w[:5] for w in re.findall(r"[a-z]{3,}", description.lower()) if w not in _STOP}
+    if not words or not have:
+        return 0.0
+    share = sum(w[:5] in have for w in words) / len(words)
+    return 0.9 * share if share >= 0.5 else 0.0
+
+
 def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     """The words after a role cue up to the next comma, bracket or verb-like break ("on earnings in 1978")."""
     tail = clause[cue.end():]
@@ -356,6 +396,7 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
     uses for them and by their content; see the module docstring for the confidence scale.  ``cues`` adds, per
     argument, the words its method's field uses for it."""
     clauses = _clauses(text)
+    described = glossary(text, table.column_names)
     mapped: list[Mapped] = []
     for name, role in arguments.items():
         columns = [c for c in table.columns if c.name not in taken]  # an earlier argument's column is not free
@@ -383,6 +424,12 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 similar = match_phrase(phrase, column.name) if phrase.strip() else 0.0
                 if 0.85 * similar > value and similar >= 0.6:
                     value, reason = 0.85 * similar, f"“{phrase.strip()[:40]}” reads as {column.name}"
+                told = describes(phrase, described.get(column.name, "")) if phrase.strip() else 0.0
+                if told > value:  # "on net financial assets" and "net total financial assets `net_tfa`"
+                    value, reason = told, f"“{phrase.strip()[:40]}” is how the text describes {column.name}"
+                linked = re.search(rf"`{re.escape(column.name)}`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
+                if linked and 0.97 > value:  # "`y_factual` is their observed outcome"
+                    value, reason = 0.97, f"“{linked.group(0)[:60]}{cue.group(0)}”"
                 if role in {"treatment", "instruments"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
                     own = match_phrase(cue.group(0), column.name)
                     if own >= 0.85 and 0.85 * own > value:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cmbagent.agents._datamap import (
+    _LINK,
     Mapped,
     _content_fits,
     argument_role,
@@ -44,8 +45,8 @@ __all__ = ["Understanding", "column_arguments", "sentences", "understand", "unde
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
-_LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|leave out|"
-                        r"leaving out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
+_LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
+                        r"leav(?:e|ing) (?:\w+ )?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
 _BOOKKEEPING = {"output_dir", "seed", "random_state"}
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",),
@@ -731,14 +732,22 @@ class _Reader:
             for clause in [*re.split(r";\s|\s[—–]\s|,\s+(?=but\b)", plain), *asides]:
                 cue = next((m for p in self.cues(name) if (m := re.search(p, clause, re.I))), None)
                 if cue is None:
+                    if is_list and clause in asides:  # "(`mu0`, `mu1` are simulation outputs; leave them out)"
+                        out = [c for _, c, _ in self.column_mentions(clause, columns) if c not in excluded]
+                        excluded += out
+                        quotes["out"] += [sentence] if out else []
                     continue
-                # a column named like the cue word itself ("average treatment effect") is not a mention
+                # a column named like the cue word itself ("average treatment effect") is no mention, unless it
+                # is written as a column (`treatment`)
                 mentions = [m for m in self.column_mentions(clause, columns)
-                            if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
+                            if m[1] not in taken and (not cue.start() <= m[0] < cue.end() or (m[2] and m[0] == cue.start()))]
+                own = [m for m in mentions if m[2] and m[0] == cue.start()]  # the cue is the column: `treatment`
                 inside = next((p for p in re.finditer(r"\([^()]*\)", clause)
                                if p.start() < cue.start() < p.end()), None)
-                if inside is not None:  # a cue inside brackets names what they hold ("(retest column `x`)")
-                    mentions = [m for m in mentions if inside.start() < m[0] < inside.end()]
+                if inside is not None:  # a cue inside brackets names what they hold ("(retest column `x`)"), or,
+                    # when they hold none, the column they follow ("`dosed` (1 if given the drug)")
+                    mentions = [m for m in mentions if inside.start() < m[0] < inside.end()] or [
+                        m for m in mentions if re.fullmatch(r"`?\s*", clause[int(m[0]) + len(m[1]):inside.start()])]
                 if not is_list:  # a column whose content cannot play the role (a number as the text) is not meant
                     mentions = [m for m in mentions if self.fits(name, m[1])]
                 leave = _LEAVE_OUT.search(clause)
@@ -762,7 +771,11 @@ class _Reader:
                     continue
                 ticked = [m for m in mentions if m[2]] or mentions
                 after = [m for m in ticked if m[0] >= cue.end()]
-                chosen = [min(after or ticked, key=lambda m: abs(m[0] - cue.end()))[1]]
+                linked = [m for m in mentions if m[0] < cue.start() and re.fullmatch(
+                    rf"`?\s+{_LINK}\b[^,;()`]{{0,50}}", clause[int(m[0]) + len(m[1]):cue.start()])]
+                # "`y_factual` is their observed outcome": the column the cue describes comes before it
+                chosen = [own[0][1] if own else linked[-1][1] if linked
+                          else min(after or ticked, key=lambda m: abs(m[0] - cue.end()))[1]]
                 quotes["in"].append(sentence)
                 break
             if chosen and not is_list:

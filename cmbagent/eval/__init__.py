@@ -17,10 +17,10 @@ and by one model alone.
 from __future__ import annotations
 
 from cmbagent.eval._grade import CheckResult, Grade, RunOutcome, find_value, grade_run, read_outcome
-from cmbagent.oneshot import OneShotContext, describe_data, run_one_shot
 from cmbagent.eval._report import binomial_interval, compare_evals, render_comparison, render_eval, summarise
 from cmbagent.eval._run import MODES, EvalRecord, EvalSettings, eval_items, read_eval, regrade, run_eval
 from cmbagent.eval._suite import Check, Grader, Suite, SuiteTask, load_grader, load_suite
+from cmbagent.oneshot import OneShotContext, describe_data, run_one_shot
 
 __all__ = [
     "MODES",
