@@ -65,8 +65,8 @@ SPEED_SHORTFALL = MethodFinding(
     code="method.known_shortfall",
     message="against UIVI's inner-loop MCMC at equal score error, AISIVI (K = 32, with its τ update) was 3.3x "
             "faster at the size of the paper's Bayesian logistic regression (z 22-d, ε 10-d) but only 1.3x on a 5-d "
-            "toy (UIVI needs 20 HMC steps there), short of the 3x target; the conditioned-diffusion size is in "
-            "bench/bayes.py",
+            "toy (UIVI needs 20 HMC steps there), short of the 3x target; the conditioned-diffusion size (100-d) "
+            "is set up in bench/bayes.py but not yet measured",
     evidence={"bench": "bench/bayes.py aisivi", "target_ratio": 3.0,
               "ratios": {"5-d toy": 1.3, "logistic regression, 22-d": 3.3}},
     settle="Where the score is cheap to sample by MCMC (low dimension, near-Gaussian q(ε | z)) UIVI's inner loop "
