@@ -50,7 +50,7 @@ from cmbagent.agents._context import (
 )
 from cmbagent.agents._ideas import DataFile, IdeaBrief, IdeaContext
 from cmbagent.agents._meaning import Candidate, MethodChoice, choose_method
-from cmbagent.agents._offline import OfflineModel, offline_rule
+from cmbagent.agents._offline import OfflineModel
 from cmbagent.agents._reading import TaskReading, read_task
 from cmbagent.agents._registry import (
     PLACEHOLDERS,
@@ -64,6 +64,7 @@ from cmbagent.agents._registry import (
     parse_prompt,
 )
 from cmbagent.agents._render import CODE_CHARS, RECENT_STEPS, clip, head_tail, output_format
+from cmbagent.agents._rulebook import offline_rule
 from cmbagent.agents._schemas import (
     ROLE_SCHEMAS,
     SCHEMAS,

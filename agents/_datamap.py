@@ -213,8 +213,12 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
     # specific roles first (covariance, test, ...), the plain data argument last
     for name, role in sorted(wanted.items(), key=lambda item: item[1] == "data"):
         scored = sorted(((roles.get(f, {}).get(role, 0.0), f) for f in free), reverse=True)
-        if role == "data":  # the table no other role claims more strongly
-            scored = sorted(((s - 0.5 * max((v for r, v in roles.get(f, {}).items() if r != "data"), default=0.0), f)
+        if role == "data":  # the table no other role claims more strongly, and that holds the columns the text
+            # names (`enrolled`, `earn22`): a notes file beside it is not the data
+            held = _named_columns(text, profiles)
+            most = max(held.values(), default=0)
+            scored = sorted(((s - 0.5 * max((v for r, v in roles.get(f, {}).items() if r != "data"), default=0.0)
+                              + (0.3 if most and held.get(f, 0) == most else 0.0), f)
                              for s, f in scored), reverse=True)
         if not scored or scored[0][0] <= 0:
             continue
@@ -234,6 +238,12 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
     placed = {m.value for m in mapped if m.sure}
     unplaced = [p.name for p in profiles if p.name not in placed and p.name not in used]
     return mapped, unplaced
+
+
+def _named_columns(text: str, profiles: Sequence[FileProfile]) -> dict[str, int]:
+    """Per table, how many of the names the text writes in backticks are its columns."""
+    ticked = set(re.findall(r"`([^`\s]+)`", text))
+    return {p.name: len(ticked & set(p.column_names)) for p in profiles if p.column_names}
 
 
 def _why(evidence: Mapping[str, float], role: str) -> str:
@@ -314,8 +324,9 @@ def _named(clause: str, column: str) -> bool:
 
 
 def sentences(text: str) -> list[str]:
-    """The text cut into sentences and list items (a decimal point does not end a sentence)."""
-    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ-])|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
+    """The text cut into sentences and list items (a decimal point, "et al." and "e.g." end no sentence)."""
+    parts = re.split(r"(?<=[.!?;])(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)\s+(?=[A-Z(*`\"'ΩΛ-])"
+                     r"|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
     return [p.strip() for p in parts if p and p.strip()]
 
 

@@ -14,35 +14,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from cmbagent.agents._context import AgentContext
+from cmbagent.agents._rulebook import RULES, Rule, offline_rule
 from cmbagent.exceptions import ConfigError
 from cmbagent.models import Model, ModelRequest, ModelResponse, StreamCallback, Usage
 
 __all__ = ["OfflineModel", "offline_rule", "rule_for"]
-
-Rule = Callable[[Any], BaseModel]
-R = TypeVar("R", bound=Rule)
-
-_RULES: dict[tuple[type[BaseModel], str | None], Rule] = {}
-
-
-def offline_rule(schema: type[BaseModel], *, role: str | None = None) -> Callable[[R], R]:
-    """Register the rule that answers ``schema`` (for agents of ``role`` only, when given)."""
-
-    def decorator(fn: R) -> R:
-        key = (schema, role)
-        if key in _RULES:
-            raise ConfigError(f"the offline backend has two rules for {schema.__name__}"
-                              + (f" (role {role})" if role else "") + "; keep one")
-        _RULES[key] = fn
-        return fn
-
-    return decorator
 
 
 def rule_for(schema: type[BaseModel], role: str | None = None) -> Rule:
@@ -51,8 +31,8 @@ def rule_for(schema: type[BaseModel], role: str | None = None) -> Rule:
 
     for cls in schema.__mro__:
         for key in ((cls, role), (cls, None)):
-            if key in _RULES:
-                return _RULES[key]
+            if key in RULES:
+                return RULES[key]
     raise ConfigError(
         f"the offline backend has no rule for output schema {schema.__name__}; add one with "
         f"@offline_rule({schema.__name__}) in cmbagent/agents/_offline_rules.py, or route this agent to a model"
@@ -63,6 +43,8 @@ class OfflineModel(Model):
     """Rule-based answers for every agent of the roster (see the module docstring)."""
 
     spec = "offline"
+    #: rules, not a language model: nothing to guard against repetition
+    guarded = False
 
     def __init__(self) -> None:
         # tests may slow the backend down to hit kill points deterministically; never set in production

@@ -15,7 +15,7 @@ from typing import Any
 
 from cmbagent.agents._catalogue import fill_arguments, match_method
 from cmbagent.agents._ideas import IdeaBrief, IdeaContext
-from cmbagent.agents._offline import offline_rule
+from cmbagent.agents._rulebook import offline_rule
 from cmbagent.agents._schemas import Idea, IdeaCritique, IdeaReview, IdeaSet
 from cmbagent.agents._understand import _choices as _enum
 from cmbagent.agents._understand import _types

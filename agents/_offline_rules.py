@@ -26,9 +26,9 @@ from cmbagent.agents._context import (
     TextContext,
     clip_passage,
 )
-from cmbagent.agents._offline import offline_rule
 from cmbagent.agents._offline_code import inspect_code, plot_code
 from cmbagent.agents._reading import read_task
+from cmbagent.agents._rulebook import offline_rule
 from cmbagent.agents._schemas import (
     CitedSpan,
     CodeDraft,

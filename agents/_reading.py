@@ -115,6 +115,82 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             arguments = ", ".join(n for n in spec.arguments if n != "output_dir")
             out.append(f"the task names {item.file} (as the {item.role}), which no argument of {method} takes "
                        f"({arguments}); say which argument should read it, or remove it from the task")
+    asked = " ".join(out)
+    for name in understood.unplaced:  # an input the run was given but would not read
+        if name not in placed and name not in asked:
+            arguments = ", ".join(n for n in spec.arguments if n != "output_dir")
+            out.append(f"the task gives {name}, which no argument of {method} was read to take ({arguments}); "
+                       f"say which argument should read it, or leave it out of the task")
+    out += unread_arguments(spec, understood, text, used)
+    return out
+
+
+#: words of an argument's name that say nothing of what it is (``n_adapters`` is written "adapters")
+_FILLER = {"n", "num", "number", "max", "min", "use", "per", "of", "the", "to", "in"}
+#: a sentence that gives a result or a reference value, not a setting ("the published value is 0.3")
+_REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|found|obtained|achieved|true|truth|paper|"
+                       r"should (?:be|give|come out))\b|≈|~", re.I)
+_NUM = r"[-+−]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?%?"
+
+
+def _as_float(raw: str) -> float | None:
+    try:
+        return float(raw.replace("−", "-").replace(",", "").rstrip("%"))
+    except ValueError:
+        return None
+
+
+def _name_pattern(name: str) -> str | None:
+    """How prose writes an argument's name: its words in order, each maybe plural, joined by a space, hyphen
+    or underscore ("length scale" for ``length_scale``, "adapters" for ``n_adapters``); a name of one or two
+    letters only as a symbol given a value ("k = 4")."""
+    tokens = [t for t in name.lower().split("_") if t and t not in _FILLER]
+    if not tokens:
+        return None
+    if len(tokens) == 1 and len(tokens[0]) <= 2:
+        return rf"(?<![\w.]){re.escape(tokens[0])}\s*="
+    stems = [re.escape(t[:-1] if t.endswith("s") and len(t) > 3 else t) for t in tokens]
+    return r"\b" + r"[\s_-]+".join(rf"{stem}(?:e?s)?" for stem in stems) + r"\b"
+
+
+def unread_arguments(spec: Any, understood: Understanding, text: str, used: Sequence[float] = ()) -> list[str]:
+    """Numeric arguments the text gives a number to in their own words ("a length scale of 40 m", "500
+    adapters", "k = 4") that the reading left at their defaults: the reader could not read the phrasing, so
+    running would ignore what was asked.  A number another argument took ("32 importance samples" is the
+    proposal's, not the samples'), or the argument's own default, asks nothing.  Detection only (a value is
+    never taken from here): a question."""
+    out: list[str] = []
+    flat = " ".join(text.split())
+    for name, schema in spec.arguments.items():
+        if name in understood.arguments or name in {"output_dir", "seed", "random_state"}:
+            continue
+        kinds = {schema.get("type")} | {o.get("type") for o in schema.get("anyOf", [])}
+        items = [schema.get("items") or {}] + [o.get("items") or {} for o in schema.get("anyOf", [])]
+        numeric = bool(kinds & {"integer", "number"}) or ("array" in kinds and any(
+            i.get("type") in {"integer", "number"} for i in items))
+        pattern = _name_pattern(name)
+        if not numeric or pattern is None:
+            continue
+        for match in re.finditer(pattern, flat, re.I):
+            after = re.match(rf"\s*(?:(?:of|is|to|at|=|:|equal to|set to|around|about)\s*){{0,2}}({_NUM})(?![\w])",
+                             flat[match.end():])
+            before = re.search(rf"(?<![\w.])({_NUM})\s+(?:[A-Za-z][\w-]*\s+)?$", flat[max(0, match.start() - 30):
+                                                                                      match.start()])
+            if not (after or before):
+                continue
+            number = _as_float((after or before).group(1))  # type: ignore[union-attr]
+            default = schema.get("default")
+            if number is not None and (any(abs(number - v) <= 1e-9 * max(1.0, abs(v)) for v in used)
+                                       or (isinstance(default, (int, float)) and number == default)):
+                continue
+            start = max(flat.rfind(end, 0, match.start()) for end in (". ", "? ", "! ", "\n")) + 1
+            ends = [i for i in (flat.find(end, match.end()) for end in (". ", "? ", "! ")) if i > 0]
+            sentence = flat[start:min(ends) + 1 if ends else len(flat)].strip()
+            if _REPORTED.search(sentence):
+                continue  # an expected result or a reference value, not a setting
+            out.append(f"the text gives {name!r} a value (“{sentence[:90]}”) that the offline reader could not "
+                       f"read; add `{name}: <value>` under `arguments:` in the front matter")
+            break
     return out
 
 

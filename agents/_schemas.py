@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from cmbagent.agents._render import CODE_CHARS
 from cmbagent.state import (
     ArgumentShapes,
     AuditReport,
@@ -66,6 +67,7 @@ __all__ = [
     "TaskBrief",
     "TextAnswer",
     "bind_schema",
+    "method_shapes",
 ]
 
 
@@ -271,9 +273,9 @@ def _replan_schema(step: type[StepDraft], most: int | None = None) -> type[Repla
 #: wrote a 5,453-token plan review (334 s on one core) into the unbounded ``comments`` of PlanReview
 _SHORT_BOUNDS: dict[type[BaseModel], tuple[dict[str, int], dict[str, tuple[int, int]]]] = {
     PlanReview: ({}, {"comments": (5, 300)}),
-    CodeReview: ({}, {"issues": (5, 200)}),
-    CodeDraft: ({"explanation": 600}, {}),
-    DebugFix: ({"diagnosis": 400}, {}),
+    CodeReview: ({"revised_code": CODE_CHARS}, {"issues": (5, 200)}),
+    CodeDraft: ({"code": CODE_CHARS, "explanation": 600}, {}),
+    DebugFix: ({"code": CODE_CHARS, "diagnosis": 400}, {}),
     InstallAdvice: ({"module": 80, "advice": 400}, {"alternatives": (5, 80), "packages": (5, 80)}),
     ControlDecision: ({"reason": 400}, {}),
     AuditReport: ({}, {"findings": (3, 200)}),  # code decides the verdict (SmolLM2: 1,758 tokens of findings)
@@ -282,7 +284,8 @@ _SHORT_BOUNDS: dict[type[BaseModel], tuple[dict[str, int], dict[str, tuple[int, 
 
 @functools.lru_cache(maxsize=16)
 def _short_schema(schema: type[BaseModel]) -> type[BaseModel]:
-    """``schema`` with :data:`_SHORT_BOUNDS` (a cell's code itself stays unbounded: the deadline bounds it)."""
+    """``schema`` with :data:`_SHORT_BOUNDS`; a cell's code at most :data:`CODE_CHARS` characters, what a debugger
+    or a reviewer is shown of a cell (a longer one would reach them clipped)."""
     texts, lists = _SHORT_BOUNDS[schema]
     fields = {name: bounded_text(schema, name, limit) for name, limit in texts.items()}
     fields.update({name: bounded_list(schema, name, chars, count) for name, (count, chars) in lists.items()})
@@ -293,32 +296,50 @@ _IDEA_TEXTS = {"title": 120, "question": 300, "hypothesis": 300, "approach": 600
 _CRITIQUE_LISTS = ("confounders", "failure_modes")
 
 
+#: ideas (and critiques of them) a set holds when the caller does not say (``cmbagent ideas`` asks for 3)
+DEFAULT_IDEAS = 5
+
+
 @functools.lru_cache(maxsize=16)
-def _idea_schema(methods: tuple[str, ...], count: int | None = None) -> type[IdeaSet]:
-    """:class:`IdeaSet` naming only ``methods``, with at most ``count`` ideas (in the schema) and texts a
-    grammar-constrained decoder must close (a small model otherwise writes until the call's token limit)."""
+def _idea_schema(methods: tuple[str, ...], count: int, shapes: ArgumentShapes) -> type[IdeaSet]:
+    """:class:`IdeaSet` naming only ``methods``, with at most ``count`` ideas (in the schema), texts a
+    grammar-constrained decoder must close (a small model otherwise writes until the call's token limit) and each
+    idea's ``arguments`` an object of the methods' own argument names, typed (an open mapping is where a small
+    model invents keys); validation refuses a name its method does not take."""
     method: Any = (Literal[methods], Field(description=Idea.model_fields["method"].description))
     texts = {name: bounded_text(Idea, name, limit) for name, limit in _IDEA_TEXTS.items()}
-    idea = create_model("Idea", __base__=Idea, __doc__=Idea.__doc__, method=method,
+    closed = [shapes.closed(name) for name in methods if shapes.names(name) is not None]
+    arguments: Any = (dict[str, Any], Field(default_factory=dict, description=Idea.model_fields["arguments"].description,
+                                            json_schema_extra=_one_of(closed)))
+
+    class Checked(Idea):
+        @model_validator(mode="after")
+        def _known(self) -> Checked:
+            wrong = unknown_arguments(self.method, self.arguments, shapes.names(self.method))
+            if wrong:
+                raise ValueError(wrong)
+            return self
+
+    idea = create_model("Idea", __base__=Checked, __doc__=Idea.__doc__, method=method, arguments=arguments,
                         risks=bounded_list(Idea, "risks", 160, 3), **texts)
     ideas: Any = (list[idea], Field(description=IdeaSet.model_fields["ideas"].description,  # type: ignore[valid-type]
-                                    json_schema_extra={} if count is None else {"maxItems": count}))
+                                    json_schema_extra={"maxItems": count}))
     return create_model("IdeaSet", __base__=IdeaSet, __doc__=IdeaSet.__doc__, ideas=ideas,
                         notes=bounded_text(IdeaSet, "notes", 400))
 
 
 @functools.lru_cache(maxsize=16)
-def _review_schema(count: int | None = None) -> type[IdeaReview]:
+def _review_schema(count: int) -> type[IdeaReview]:
     """:class:`IdeaReview` with at most ``count`` critiques (one per idea), each naming an idea 1..``count`` (an
     integer range a grammar holds: SmolLM2 critiqued ideas 104 and 327 of two), and bounded texts."""
     lists = {name: bounded_list(IdeaCritique, name, 160, 3) for name in _CRITIQUE_LISTS}
     number: Any = (int, Field(ge=1, description=IdeaCritique.model_fields["idea"].description,
-                              json_schema_extra={} if count is None else {"maximum": count}))
+                              json_schema_extra={"maximum": count}))
     critique = create_model("IdeaCritique", __base__=IdeaCritique, __doc__=IdeaCritique.__doc__, idea=number,
                             verdict=bounded_text(IdeaCritique, "verdict", 200), **lists)
     critiques: Any = (list[critique], Field(  # type: ignore[valid-type]
         description=IdeaReview.model_fields["critiques"].description,
-        json_schema_extra={} if count is None else {"maxItems": count}))
+        json_schema_extra={"maxItems": count}))
     return create_model("IdeaReview", __base__=IdeaReview, __doc__=IdeaReview.__doc__, critiques=critiques,
                         summary=bounded_text(IdeaReview, "summary", 400))
 
@@ -348,6 +369,58 @@ def _method_call_schema(method: str, shapes: ArgumentShapes, fixed: str = "{}") 
     )
 
 
+@functools.lru_cache(maxsize=16)
+def _any_call_schema(methods: tuple[str, ...], shapes: ArgumentShapes) -> type[MethodCallDraft]:
+    """:class:`MethodCallDraft` when code does not know the method in advance: one of ``methods``, and arguments
+    that are one of theirs, typed (validation refuses a name the chosen method does not take)."""
+    def check(draft: MethodCallDraft) -> MethodCallDraft:
+        wrong = unknown_arguments(draft.method, draft.arguments, shapes.names(draft.method))
+        if wrong:
+            raise ValueError(wrong)
+        return draft
+
+    class Checked(MethodCallDraft):
+        @model_validator(mode="after")
+        def _known(self) -> Checked:
+            return check(self)  # type: ignore[return-value]
+
+    fields = MethodCallDraft.model_fields
+    closed = [shapes.closed(name) for name in methods if shapes.names(name) is not None] or [shapes.closed("")]
+    return create_model(
+        "MethodCallDraft", __base__=Checked, __doc__=MethodCallDraft.__doc__,
+        method=(str, Field(description=fields["method"].description, json_schema_extra={"enum": list(methods)})),
+        arguments=(dict[str, Any], Field(default_factory=dict, description=fields["arguments"].description,
+                                         json_schema_extra=_one_of(closed))),
+        rationale=(str, Field(default="", description=fields["rationale"].description,
+                              json_schema_extra={"maxLength": 300})),
+    )
+
+
+def _one_of(options: list[dict[str, Any]]) -> Any:
+    """A field's JSON schema replaced by one of ``options`` (its description kept): a mapping field's own
+    ``additionalProperties: true`` must not sit beside the closed objects."""
+    if len(options) == 1:
+        return options[0]
+
+    def replace(schema: dict[str, Any]) -> None:
+        description = schema.get("description")
+        schema.clear()
+        schema["anyOf"] = options
+        if description:
+            schema["description"] = description
+
+    return replace
+
+
+def method_shapes(methods: Sequence[str]) -> ArgumentShapes:
+    """The argument shapes of registered ``methods`` (every mapping closed), for callers without a runtime's."""
+    from cmbagent.tools.methods import get_method, path_arguments
+
+    return ArgumentShapes.of({name: get_method(name).model_parameters for name in methods},
+                             inputs={name: [a for a, kind in path_arguments(name).items() if kind == "input"]
+                                     for name in methods})
+
+
 def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str],
                 arguments: ArgumentShapes | None = None, named: str | None = None,
                 files: Sequence[str] | None = None, max_steps: int | None = None,
@@ -363,27 +436,34 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
     A critique of a step with ``criteria`` acceptance criteria judges at most that many, with bounded texts;
     a report draft has bounded texts too.
 
-    Every other schema is returned unchanged.  The bound schema is a subclass, so callers check replies
-    against the declared one.
+    Every schema a model writes is bounded: every object closed, every string with a length, every list with a
+    count (``tests/agents/test_schema_lint.py`` walks them all); where the caller gives no count, the defaults are
+    ``max_steps`` (else 12) plan steps and new steps, :data:`DEFAULT_IDEAS` ideas, no criteria.  A schema this
+    function does not know is returned unchanged (the lint fails on it if it is unbounded).  The bound schema is
+    a subclass, so callers check replies against the declared one.
     """
-    shapes = arguments or ArgumentShapes()
+    shapes = arguments or (method_shapes(methods) if methods and issubclass(
+        schema, (IdeaSet, MethodCallDraft, TaskBrief, PlanDraft, ReplanDecision)) else ArgumentShapes())
+    steps = max_steps or 12
     if issubclass(schema, PlanDraft):
-        return plan_schema(agents=agents, methods=methods, arguments=shapes, max_steps=max_steps,
+        return plan_schema(agents=agents, methods=methods, arguments=shapes, max_steps=steps,
                            method_agents=method_agents, lead_with_method=named is not None and named in methods)
     if issubclass(schema, ReplanDecision):
         return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes,
-                                          method_agents=method_agents), new_steps)
+                                          method_agents=method_agents), steps if new_steps is None else new_steps)
     if issubclass(schema, IdeaSet) and methods:
-        return _idea_schema(tuple(methods), ideas)
+        return _idea_schema(tuple(methods), ideas or DEFAULT_IDEAS, shapes)
     if issubclass(schema, IdeaReview):
-        return _review_schema(ideas)
+        return _review_schema(ideas or DEFAULT_IDEAS)
     if issubclass(schema, TaskBrief) and shapes:
         return brief_schema(methods=tuple(methods), arguments=shapes, named=named,
                             files=None if files is None else tuple(files))
-    if issubclass(schema, MethodCallDraft) and shapes and named and shapes.names(named) is not None:
+    if issubclass(schema, MethodCallDraft) and named and shapes.names(named) is not None:
         return _method_call_schema(named, shapes, json.dumps(dict(fixed or {}), sort_keys=True, default=str))
-    if issubclass(schema, Critique) and criteria is not None:
-        return critique_schema(criteria)
+    if issubclass(schema, MethodCallDraft) and methods:
+        return _any_call_schema(tuple(methods), shapes)
+    if issubclass(schema, Critique):
+        return critique_schema(criteria if criteria is not None else 0)
     if schema is ReportDraft:
         return report_schema()
     if schema is StepSummary:

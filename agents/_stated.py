@@ -82,8 +82,12 @@ _NEGATED = re.compile(r"\b(?:not|no|never|without|instead of|rather than|don't|d
                       re.I)
 
 
+#: abbreviations whose full stop ends no sentence ("Betoule et al. (2014) compress ...")
+_NOT_AN_END = r"(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bFig\.)(?<!\bEq\.)"
+
+
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z(*`\"'ΩΛ\d-])|\n\s*\n|\n\s*[-*]\s+", text)
+    parts = re.split(rf"(?<=[.!?;]){_NOT_AN_END}\s+(?=[A-Z(*`\"'ΩΛ\d-])|\n\s*\n|\n\s*[-*]\s+", text)
     return [p.strip() for p in parts if p.strip()]
 
 
@@ -166,6 +170,11 @@ def _nearest_setting(text: str, start: int, end: int) -> str | None:
     return best[1] if best else None
 
 
+#: a sentence whose subject is a cited work ("Betoule et al. (2014, A&A 568) compress ...", "Smith (2020)
+#: finds ...") reports what that work did; its numbers set nothing of this run (a prior it gives is read above)
+_CITED_SUBJECT = re.compile(r"\s*(?:[A-Z][\w'-]+\s+){1,3}(?:et al\.|and [A-Z][\w'-]+|&\s*[A-Z][\w'-]+)?\s*"
+                            r"\(\d{4}[a-z]?\b[^)]*\)\s*(?![,;:])")
+
 #: a normal distribution as written: N(μ, σ²), N(μ, σ^2), Normal(μ, σ)
 _NORMAL = re.compile(r"(?<![\w])(?:N|𝒩|Normal|Gaussian)\s*\(\s*([-+−]?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*"
                      r"(?:²|\^\s*2|\*\*\s*2)?\s*\)")
@@ -193,8 +202,10 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
         clean = sentence
         for name in names:
             clean = clean.replace(name, " ")
-        clean = re.sub(r"`[^`]*`|\b[\w-]+\.(?:csv|txt|dat|npz|npy|json|tsv)\b|\[\d+\]|\(\d{4}\)|\bet al\.[^.]*", " ",
-                       clean)
+        if _CITED_SUBJECT.match(sentence):
+            continue  # "Betoule et al. (2014) compress ... at 0.01 ≤ z ≤ 1.3": what a cited work did, not a setting
+        clean = re.sub(r"`[^`]*`|\b[\w-]+\.(?:csv|txt|dat|npz|npy|json|tsv)\b|\[\d+\]|\(\d{4}\)|"
+                       r"\bet al\.\s*(?:\([^)]*\))?", " ", clean)
         for normal in _NORMAL.finditer(clean):  # its centre and its width (σ of "σ²"); a zero centre is no setting
             quantity = _nearest_setting(clean, normal.start(), normal.end())
             for value in [v for v in (_as_number(normal.group(1)), _as_number(normal.group(2))) if v]:

@@ -316,6 +316,10 @@ class _Reader:
         value = _cast(match.group(1), _types(schema))
         if value in (None, "") or (_choices(schema) and value not in _choices(schema)):
             return False
+        doc = self.spec.argument_docs.get(name, "")
+        if (name in self.paths or re.match(r"(?:folder|file|path|directory)\b", doc, re.I)) \
+                and not re.search(r"[./\\]", str(value)):
+            return False  # "LoRA adapters: rank 4" names no folder of adapters
         columns = self.table_columns()
         if name in column_arguments(self.spec) and columns and value not in columns:
             return False  # "outcome: grain yield" describes the column; it does not name it
@@ -695,6 +699,20 @@ class _Reader:
                                   f"reader cannot read; add `{name}: <{doc.lower() or 'value'}>` under `arguments:` "
                                   "in the front matter")
 
+    def disjoint_lists(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
+        """A column one argument takes alone (the outcome, the treatment) is no member of a list the reading
+        built ("What did it do to `earn22`, adjusting for age and school?" adjusts for age and school only)."""
+        single = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
+        for name in col_args:
+            value = self.args.get(name)
+            if name in given or not isinstance(value, list) or not single & set(value):
+                continue
+            kept = [v for v in value if v not in single]
+            self.args[name] = kept
+            for requirement in self.requirements:
+                if requirement.argument == name and requirement.relation == "equals":
+                    requirement.value = kept
+
     def columns_for(self, name: str, schema: Mapping[str, Any], taken: set[str], *, exclusions_only: bool = False) -> None:
         """The columns a column argument means: per clause that cues it, the columns it names (the one nearest
         after the cue for a single column); a clause that says "not" gives columns the argument must exclude."""
@@ -717,15 +735,21 @@ class _Reader:
                 # a column named like the cue word itself ("average treatment effect") is not a mention
                 mentions = [m for m in self.column_mentions(clause, columns)
                             if m[1] not in taken and not cue.start() <= m[0] < cue.end()]
+                inside = next((p for p in re.finditer(r"\([^()]*\)", clause)
+                               if p.start() < cue.start() < p.end()), None)
+                if inside is not None:  # a cue inside brackets names what they hold ("(retest column `x`)")
+                    mentions = [m for m in mentions if inside.start() < m[0] < inside.end()]
                 if not is_list:  # a column whose content cannot play the role (a number as the text) is not meant
                     mentions = [m for m in mentions if self.fits(name, m[1])]
                 leave = _LEAVE_OUT.search(clause)
                 if leave:  # what follows the negation is left out; what comes before it ("`black`, ..., not
-                    # having a degree") stands, unless the cue itself is negated ("do not adjust for `x`")
-                    if is_list and (out := [m for m in mentions if m[0] >= leave.start()]):
+                    # having a degree") stands, unless the cue itself is negated: then every column of the clause
+                    # is left out ("do not adjust for `x`", "`mu0` and `mu1` must not be used as covariates")
+                    negated_cue = cue.start() >= leave.start()
+                    if is_list and (out := [m for m in mentions if negated_cue or m[0] >= leave.start()]):
                         excluded += [c for _, c, _ in out if c not in excluded]
                         quotes["out"].append(sentence)
-                    if cue.start() >= leave.start():
+                    if negated_cue:
                         continue
                     mentions = [m for m in mentions if m[0] < leave.start()]
                 if is_list and re.search(r"\b(?:all|every|the)\s+(?:other|remaining)\s+columns?\b", clause, re.I):
@@ -958,6 +982,8 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
         if reader.choices(name, schema) or reader.choice(name, schema) or reader.flag(name):
             continue
         reader.unreadable(name, schema)
+    # a column an argument's words already named (the outcome "to `earn22`") is no list's member
+    taken |= {v for k, v in reader.args.items() if k in col_args and isinstance(v, str)}
     for name in col_args:  # scalar column arguments first, so a list does not swallow the outcome
         if name not in reader.args and name not in reader.paths and "array" not in _types(spec.arguments[name]):
             reader.columns_for(name, spec.arguments[name], taken)
@@ -966,6 +992,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
             reader.columns_for(name, spec.arguments[name], taken, exclusions_only=name in reader.args)
     reader.files()
     reader.data_columns(col_args)
+    reader.disjoint_lists(col_args, given)
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
                          questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)

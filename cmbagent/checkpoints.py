@@ -30,8 +30,8 @@ from urllib.parse import urlsplit, urlunsplit
 from cmbagent.exceptions import ConfigError, PathNotAllowed, UserError
 
 __all__ = [
-    "CheckpointStore", "checkpoint_url", "corrupt_checkpoints", "describe_url", "open_sqlite", "open_store", "redact",
-    "resolve_url", "thread_for",
+    "CheckpointStore", "checkpoint_serde", "checkpoint_url", "corrupt_checkpoints", "describe_url", "open_sqlite",
+    "open_store", "redact", "resolve_url", "thread_for",
 ]
 
 ENV = "CMBAGENT_CHECKPOINTS"
@@ -88,6 +88,42 @@ def thread_for(run_id: str, url: str | None) -> str:
     return run_id if url is None else f"{run_id}.{secrets.token_hex(4)}"
 
 
+def _plain(value: Any) -> Any:
+    """``value`` with every pydantic object and enum replaced by its JSON form."""
+    from enum import Enum
+
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_plain(item) for item in value)
+    return value
+
+
+def checkpoint_serde() -> Any:
+    """The checkpoint serializer: plain JSON data in, LangGraph's strict deserializer out.
+
+    The graph's typed state objects are dumped (JSON mode) on the way in and validated again by its state
+    model on the way out, so a checkpoint names no class; reading one revives only LangGraph's built-in safe
+    types (its default would import and call any callable a checkpoint names), and a refactor that moves a
+    class cannot break a resume.
+    """
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    class PlainStrict(JsonPlusSerializer):
+        def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+            return super().dumps_typed(_plain(obj))
+
+    return PlainStrict(allowed_msgpack_modules=None)
+
+
 class CheckpointStore:
     """An open LangGraph checkpointer for one run (``saver``), and what closing it must release."""
 
@@ -136,12 +172,10 @@ def open_sqlite(path: Path) -> CheckpointStore:
     operating-system crash could lose the last commits, at a fraction of the fsync cost.
 
     The run folder is writable by sandboxed code, so the file is untrusted: it must be a regular file (not a
-    link to a file of the host), it is read with :func:`cmbagent.run.checkpoint_serde`, and a file that is not
+    link to a file of the host), it is read with :func:`checkpoint_serde`, and a file that is not
     a database (truncated, overwritten) is reported by name instead of crashing the resume.
     """
     from langgraph.checkpoint.sqlite import SqliteSaver
-
-    from cmbagent.run import checkpoint_serde
 
     for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         try:
@@ -182,8 +216,6 @@ def _open_postgres(url: str, thread: str) -> CheckpointStore:
     except ImportError as exc:
         raise ConfigError("PostgreSQL checkpoints need langgraph-checkpoint-postgres and psycopg: "
                           "pip install 'cmbagent[postgres]'") from exc
-    from cmbagent.run import checkpoint_serde
-
     where = redact(url)
     try:
         conn = psycopg.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row, connect_timeout=10)

@@ -8,6 +8,7 @@ limitations) comes from the reporter agent.  The inputs are stored in ``run.json
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -376,6 +377,20 @@ def findings_section(view: ReportView) -> list[str]:
     return out
 
 
+def _package_docs(folder: RunFolder, step_dir: str | None) -> list[str]:
+    """The passages of indexed packages a code step's author was given (its ``package_docs.json``), as
+    "package: name (file, lines)"; [] when none were."""
+    if not step_dir:
+        return []
+    path = folder.path / step_dir / "package_docs.json"
+    try:
+        records = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
+    except (OSError, ValueError):
+        return []
+    return [f"{r.get('package')}: `{r.get('name')}` ({Path(str(r.get('source', ''))).name}, {r.get('locator')})"
+            for r in records if isinstance(r, dict)]
+
+
 def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mapping[int, str] | None = None) -> str:
     draft = view.draft
     refs = references(view.steps)
@@ -455,6 +470,10 @@ def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mappi
         for fig in record.figures:
             if fig.lower().endswith((".png", ".jpg", ".jpeg", ".svg")):
                 out += [f"![{Path(fig).name}]({fig})", ""]
+        used = _package_docs(folder, record.dir)
+        if used:
+            out += ["Package documentation given to the code's author (`cmbagent index --package`): "
+                    + "; ".join(used) + ".", ""]
     problems = [r for r in view.steps.values() if r.status in {"failed", "skipped"}]
     out += ["## What failed or was skipped", ""]
     if problems:
@@ -485,11 +504,18 @@ def _render(folder: RunFolder, view: ReportView, run: dict[str, Any], bad: Mappi
     rows = _cost_rows(view.costs)
     out += ["## Costs per agent", ""]
     if rows:
-        out += ["| agent | calls | input tokens | output tokens | cost (USD) |", "|---|---|---|---|---|"]
+        # a server that reports its work (llama.cpp) adds the prompt tokens its cache served and the seconds of
+        # prefill and generation (issue 30)
+        timed = any(row.get("prefill_s") or row.get("generation_s") or row.get("cached_tokens") for _, row in rows)
+        extra = " cached input tokens | prefill (s) | generation (s) |" if timed else ""
+        out += [f"| agent | calls | input tokens | output tokens | cost (USD) |{extra}",
+                "|---|---|---|---|---|" + ("---|---|---|" if timed else "")]
         for name, row in sorted(rows):
             usd = row.get("cost_usd")
+            more = (f" {row.get('cached_tokens', 0)} | {row.get('prefill_s', 0):.1f} | {row.get('generation_s', 0):.1f} |"
+                    if timed else "")
             out.append(f"| {name} | {row.get('calls', '')} | {row.get('input_tokens', '')} | "
-                       f"{row.get('output_tokens', '')} | {'' if usd is None else f'{usd:.4f}'} |")
+                       f"{row.get('output_tokens', '')} | {'' if usd is None else f'{usd:.4f}'} |{more}")
     else:
         out.append("(no model calls recorded)")
     out += ["", "## Package versions", ""]

@@ -28,7 +28,6 @@ from cmbagent.task import Task
 __all__ = [
     "RunFolder",
     "StepFiles",
-    "checkpoint_serde",
     "default_workspace",
     "list_runs",
     "new_run_id",
@@ -331,39 +330,3 @@ def open_checkpoints(path: Path) -> Any:
     from cmbagent.checkpoints import open_sqlite
 
     return open_sqlite(path).saver
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with every pydantic object and enum replaced by its JSON form."""
-    from enum import Enum
-
-    from pydantic import BaseModel
-
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    if isinstance(value, tuple) and not hasattr(value, "_fields"):
-        return tuple(_plain(item) for item in value)
-    return value
-
-
-def checkpoint_serde() -> Any:
-    """The checkpoint serializer: plain JSON data in, LangGraph's strict deserializer out.
-
-    The graph's typed state objects are dumped (JSON mode) on the way in and validated again by its state
-    model on the way out, so a checkpoint names no class; reading one revives only LangGraph's built-in safe
-    types (its default would import and call any callable a checkpoint names), and a refactor that moves a
-    class cannot break a resume.
-    """
-    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-
-    class PlainStrict(JsonPlusSerializer):
-        def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
-            return super().dumps_typed(_plain(obj))
-
-    return PlainStrict(allowed_msgpack_modules=None)

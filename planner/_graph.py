@@ -21,9 +21,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from cmbagent.agents import AuditContext, ReportContext, StepResult
+from cmbagent.agents import AuditContext, ReportContext, StepResult, clip
 from cmbagent.audits import audit_run, run_evidence
-from cmbagent.exceptions import BudgetExceeded, PathError
+from cmbagent.exceptions import BudgetExceeded, OutputValidationError, PathError
 from cmbagent.paths import iter_files_beneath, read_beneath
 from cmbagent.planner import _planning, _steps
 from cmbagent.planner._findings import record_findings
@@ -177,7 +177,11 @@ def report_node(rt: Runtime, state: RunState) -> Any:
     found: list[Finding] = []
     if status is not RunStatus.BUDGET_EXHAUSTED:
         try:
-            audit = checked_audit(rt.ask("reproducibility_auditor", AuditContext(facts=facts), AuditReport), facts)
+            try:
+                audit = checked_audit(rt.ask("reproducibility_auditor", AuditContext(facts=facts), AuditReport), facts)
+            except OutputValidationError as exc:  # no usable audit: code's verdict on the facts it knows
+                audit = checked_audit(AuditReport(reproducible=True, findings=[
+                    f"the reproducibility auditor gave no usable reply ({exc})"[:300]]), facts)
             results = [StepResult(id=r.id, title=r.title, status=str(r.status), summary=r.summary, reason=r.reason,
                                   method=r.method, values=r.values, checks=r.checks) for r in state.started()]
             from cmbagent.report import references
@@ -196,6 +200,11 @@ def report_node(rt: Runtime, state: RunState) -> Any:
                 draft, found = _answer_by_code(rt, state, status, found)
         except BudgetExceeded as exc:
             status, stop_reason = RunStatus.BUDGET_EXHAUSTED, str(exc)
+        except OutputValidationError as exc:  # the reporter gave no usable narrative (it looped twice): code's
+            draft = report_draft(state, status)
+            draft.limitations.append(f"The reporter gave no usable narrative ({clip(str(exc), 200)}); this summary "
+                                     "was written by code from the key numbers.")
+            found = _audit_narrative(rt, state, draft)
     if draft is None:  # the stop reason may be new (the budget ran out in the reporter's call): audit with it
         stopped = state.model_copy(update={"stop_reason": stop_reason})
         draft = report_draft(stopped, status)

@@ -34,7 +34,7 @@ from cmbagent.agents import (
     head_tail,
 )
 from cmbagent.cells import method_cell, parse_result
-from cmbagent.exceptions import PathError, UserError
+from cmbagent.exceptions import OutputValidationError, PathError, UserError
 from cmbagent.paths import PathPolicy, read_beneath
 from cmbagent.planner._planning import recent_steps
 from cmbagent.planner._retrieval import with_package_docs
@@ -84,7 +84,11 @@ class StepRole(ABC):
     def act(self, rt: Runtime, state: RunState) -> Any:
         plan, step, record = state.current_step()
         call = StepCall(rt, state, plan, step, record, rt.folder.files_of(record))
-        outcome = self.attempt(call)
+        try:
+            outcome = self.attempt(call)
+        except OutputValidationError as exc:  # the agent's reply stayed invalid (or looped twice): a failed attempt
+            outcome = Attempt(number=call.number, status="error", error_name=type(exc).__name__,
+                              error=clip(str(exc), 600), code_hash=f"invalid:{call.step.agent}")
         changed: dict[str, Any] = {"steps": state.with_step(call.record)} if call.record != record else {}
         if isinstance(outcome, GiveUp):
             return go("replan", stop_reason=f"step {step.id}: {outcome.reason}", **changed)

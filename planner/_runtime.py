@@ -3,8 +3,10 @@ the sandbox, the event log and the settings.  One ``Runtime`` per process; resum
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,12 +26,20 @@ from cmbagent.agents import (
 )
 from cmbagent.events import EventLog, read_events
 from cmbagent.exceptions import ConfigError, OutputValidationError
-from cmbagent.models import ImagePart, Message, ModelRequest, ModelResponse, TextPart
+from cmbagent.models import (
+    ImagePart,
+    Message,
+    ModelRequest,
+    ModelResponse,
+    ModelSettings,
+    TextPart,
+    output_budget,
+)
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import Executor
 from cmbagent.state import IMAGE_SUFFIXES, ArgumentShapes, Plan, PlanStep
 
-__all__ = ["CATALOGUE_LIMIT", "Client", "GraphSettings", "Runtime"]
+__all__ = ["CATALOGUE_LIMIT", "Ask", "Client", "GraphSettings", "Runtime"]
 
 T = TypeVar("T", bound=BaseModel)
 #: the planner sees the whole method catalogue up to this many methods; past it, those nearest the task by
@@ -43,6 +53,16 @@ class Client(Protocol):
     def request(self, *, agent: str, tier: str, request: ModelRequest) -> ModelResponse: ...
 
     def check_budget(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One judgement for :meth:`Runtime.ask_many`: the arguments of :meth:`Runtime.ask`."""
+
+    agent: str
+    context: AgentContext
+    expect: type[BaseModel]
+    images: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +111,7 @@ class Runtime:
         self._method_index = method_index  # the catalogue's index, for catalogues past CATALOGUE_LIMIT
         self._executor: Executor | None = None
         self.turns = 0  # agent turns (model calls made by the graph), for the benchmark
+        self._turn_lock = threading.Lock()
         # a node killed after emitting and before its checkpoint committed runs again on resume;
         # step ids are unique within a run, so each step's final event is written once
         self._finished = {e.data.get("step_id") for e in read_events(events.path) if e.type == "step_finished"}
@@ -141,10 +162,11 @@ class Runtime:
 
     @functools.cached_property
     def argument_shapes(self) -> ArgumentShapes:
-        """Each registered method's argument names and types, for the schemas of plans, briefs and calls."""
+        """Each registered method's argument names and types, for the schemas of plans, briefs and calls (every
+        mapping closed: a model writes only the keys a method names, see ``closed_mappings``)."""
         from cmbagent.tools.methods import iter_methods, path_arguments
 
-        return ArgumentShapes.of({spec.name: spec.schema["parameters"] for spec in iter_methods()},
+        return ArgumentShapes.of({spec.name: spec.model_parameters for spec in iter_methods()},
                                  inputs={spec.name: [a for a, kind in path_arguments(spec.name).items() if kind == "input"]
                                          for spec in iter_methods()})
 
@@ -253,14 +275,45 @@ class Runtime:
         request = ModelRequest(
             messages=[Message(role="system", content=system), Message(role="user", content=content)],
             output_schema=schema,
+            # the longest reply the bound schema allows: a plan's budget follows its steps, a critique's its criteria
+            settings=ModelSettings(max_tokens=output_budget(schema)),
             agent=agent,
             context=context,
         )
-        self.turns += 1
+        with self._turn_lock:
+            self.turns += 1
         output = self.client.request(agent=agent, tier=spec.tier, request=request).output
         if not isinstance(output, expect):  # the client validated it against ``schema``; this is a bug guard
             raise OutputValidationError(f"agent {agent!r} returned {type(output).__name__}, not {expect.__name__}")
         return output
+
+    def parallel(self, agents: list[str]) -> int:
+        """How many calls of ``agents`` may run at once: the fewest any of their models takes (a llama.cpp server
+        its slots, a hosted API several, a scripted, replayed or rule-based model one, so tests and replays keep
+        their order)."""
+        width = getattr(self.client, "parallel_calls", None)
+        if width is None:
+            return 1
+        return max(1, min(int(width(agent, self.registry.get(agent).tier)) for agent in agents))
+
+    def ask_many(self, asks: list[Ask]) -> list[BaseModel | OutputValidationError]:
+        """Independent judgements (a step's critics), at once where their models allow (:meth:`parallel`); the
+        replies in the order asked.  A judgement whose reply stayed invalid (it looped twice, or failed its repairs)
+        is its :class:`OutputValidationError`, for the caller to set aside; any other error is raised."""
+        def one(item: Ask) -> BaseModel | OutputValidationError:
+            try:
+                return self.ask(item.agent, item.context, item.expect, images=item.images)
+            except OutputValidationError as exc:
+                return exc
+
+        width = min(len(asks), self.parallel([a.agent for a in asks])) if asks else 1
+        if width <= 1:
+            return [one(item) for item in asks]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=width, thread_name_prefix="cmbagent-ask") as pool:
+            futures = [pool.submit(contextvars.copy_context().run, one, item) for item in asks]
+            return [future.result() for future in futures]
 
 
 def _room(plan: Plan, failed: PlanStep, offered: int, max_steps: int) -> int:

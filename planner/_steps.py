@@ -30,10 +30,10 @@ from cmbagent.audits import (
     summary_numbers,
     weigh_critics,
 )
-from cmbagent.exceptions import ConfigError, UserError
+from cmbagent.exceptions import ConfigError, OutputValidationError, UserError
 from cmbagent.paths import open_beneath
 from cmbagent.planner._roles import ROLE_HANDLERS
-from cmbagent.planner._runtime import Runtime
+from cmbagent.planner._runtime import Ask, Runtime
 from cmbagent.planner._state import RunState, go
 from cmbagent.state import Critique, CritiqueRecord, Finding, RunStatus, Severity, SkipReason, StepStatus
 
@@ -93,9 +93,9 @@ def critique(rt: Runtime, state: RunState) -> Any:
     findings = [*attempt.findings, *audit_step(evidence).findings]  # what code noted while acting, then the audits
     context = CritiqueContext(step=step, folder=files.rel, output=head_tail(attempt.output), values=values,
                               checks=checks, method=attempt.method, key_points=attempt.key_points, findings=findings)
-    verdicts: list[tuple[str, Critique]] = [("step_critic", rt.ask("step_critic", context, Critique))]
+    asks = [Ask("step_critic", context, Critique)]
     if attempt.method and values:
-        verdicts.append(("science_checker", rt.ask("science_checker", context, Critique)))
+        asks.append(Ask("science_checker", context, Critique))
     images = attempt.figures
     attach: list[str] | None = None
     if images:
@@ -106,9 +106,17 @@ def critique(rt: Runtime, state: RunState) -> Any:
         attach = [f.path for f in figures if f.bytes is not None and _plain_file(rt.folder.path, f.path)
                   and f.path.lower().endswith(_VISION_SUFFIXES)][:4] if rt.settings.vision else None
         shown = [f for f in findings if f.code.startswith("plot.")]
-        verdicts.append(("plot_critic", rt.ask("plot_critic", FigureContext(step=step, folder=files.rel,
-                                                                            figures=figures, findings=shown),
-                                               Critique, images=attach)))
+        asks.append(Ask("plot_critic", FigureContext(step=step, folder=files.rel, figures=figures, findings=shown),
+                        Critique, images=attach))
+    # the critics judge the same attempt independently: asked side by side where their models take it (a
+    # llama.cpp server's slots); a critic whose reply stayed invalid gives no verdict, and says so
+    verdicts: list[tuple[str, Critique]] = []
+    silent: list[str] = []
+    for asked, reply in zip(asks, rt.ask_many(asks), strict=True):
+        if isinstance(reply, Critique):
+            verdicts.append((asked.agent, reply))
+        else:
+            silent.append(f"{asked.agent} gave no usable verdict ({clip(str(reply), 200)})")
     raised: list[Finding] = []
     for name, v in verdicts:  # a critic may add findings of its own, in the same schema
         known = {f.key for f in [*findings, *raised]}
@@ -128,7 +136,8 @@ def critique(rt: Runtime, state: RunState) -> Any:
         for issue in v.issues:
             if issue not in issues and f"{name}: {issue}" not in issues and not any(issue in i for i in issues):
                 issues.append(f"{name}: {issue}")
-    verdict = " ".join(dict.fromkeys(v.verdict for _, v in acting)) or "Accepted: no critic gave a reason to reject."
+    verdict = " ".join([*dict.fromkeys(v.verdict for _, v in acting), *silent]) or \
+        "Accepted: no critic gave a reason to reject."
     if errors and all(v.accepted for _, v in acting):
         verdict = f"Rejected by code: {errors[0].code}. {verdict}"
     files.write_critique(CritiqueRecord(accepted=accepted, attempt=state.attempt, findings=findings,
@@ -147,9 +156,12 @@ def critique(rt: Runtime, state: RunState) -> Any:
     if rejections >= rt.settings.max_rejections or state.attempt >= rt.settings.max_attempts:
         return go("replan", stop_reason=reason, **base)
     assert state.brief is not None  # analysis ran
-    decision = rt.ask("controller", ControlContext(
-        brief=state.brief, plan=plan, statuses=state.statuses(), step=step, verdict=verdict, issues=issues,
-        attempt=state.attempt, max_attempts=rt.settings.max_attempts), ControlDecision)
+    try:
+        decision = rt.ask("controller", ControlContext(
+            brief=state.brief, plan=plan, statuses=state.statuses(), step=step, verdict=verdict, issues=issues,
+            attempt=state.attempt, max_attempts=rt.settings.max_attempts), ControlDecision)
+    except OutputValidationError as exc:  # no usable decision: the replanner decides with the reason
+        decision = ControlDecision(action="replan", reason=f"the controller gave no usable decision ({clip(str(exc), 200)})")
     if decision.action == "retry":
         rt.events.emit("step_started", step_id=step.id, title=step.title, agent=step.agent, attempt=state.attempt + 1)
         return go("act", attempt=state.attempt + 1, **base)
@@ -181,7 +193,10 @@ def summarise(rt: Runtime, state: RunState) -> Any:
     context = SummaryContext(step=step, folder=files.rel, output=head_tail(attempt.output, 1200, 1200), values=values,
                              checks=attempt.checks, method=attempt.method, key_points=attempt.key_points,
                              method_summary=attempt.summary)
-    summary = rt.ask("summariser", context, StepSummary)
+    try:
+        summary = rt.ask("summariser", context, StepSummary)
+    except OutputValidationError:  # no usable summary (it looped twice): code's, as for an invented number
+        summary = StepSummary(summary=_code_summary(attempt.summary, values))
     # the summary is model text that the report and later audits lean on: its numbers must be the step's own
     earlier = [r for r in state.started() if r.id != step.id and r.status is StepStatus.DONE]
     invented = summary_numbers(summary.summary, values=[values, *(r.values for r in earlier)],

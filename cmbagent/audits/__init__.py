@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from cmbagent.audits import (
     _causal,
-    _code,
+    _cell_code,
     _compare,
     _data,
     _fit,
@@ -88,7 +88,7 @@ __all__ = [
     "with_intent",
 ]
 
-_BUILT_IN = (_causal, _code, _compare, _data, _fit, _numbers, _params, _plots, _sampler, _values)  # registered
+_BUILT_IN = (_causal, _cell_code, _compare, _data, _fit, _numbers, _params, _plots, _sampler, _values)  # registered
 
 
 def audit_step(evidence: StepEvidence) -> AuditOutcome:

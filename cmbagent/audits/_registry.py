@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from cmbagent.audits._finding_codes import BUILT_IN
 from cmbagent.exceptions import ConfigError
 from cmbagent.state import Finding, Severity
 
@@ -71,6 +72,10 @@ def declare_code(code: str, severity: Severity | str, meaning: str, settle: str,
         raise ConfigError(f"finding code {code!r}: outcome must be one of {OUTCOMES}, and an answer is never an error")
     CODES[code] = entry = AuditCode(code, Severity(severity), meaning, settle, chosen)
     return entry
+
+
+for _arguments, _options in BUILT_IN:  # the built-in codes, declared before any audit registers
+    declare_code(*_arguments, **_options)
 
 
 def finding(code: str, message: str, *, severity: Severity | str | None = None, settle: str | None = None,
@@ -160,8 +165,3 @@ def run_audits(scope: str, evidence: Any, *, step_id: str | None, cell: str | No
                 outcome.findings.append(placed)
     outcome.findings.sort(key=lambda f: f.severity.rank)
     return outcome
-
-
-
-
-from cmbagent.audits import _codes  # noqa: E402,F401  (the built-in codes, declared before any audit registers)

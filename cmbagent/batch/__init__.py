@@ -14,7 +14,8 @@ budgets, failures and resume, :mod:`cmbagent.batch._items` for sweep files).
 from __future__ import annotations
 
 from cmbagent.batch._items import BatchItem, collect_items, item_task, load_sweep
-from cmbagent.batch._ray import BatchSettings, RayBudget, connect_ray, run_batch
+from cmbagent.batch._ray import RayBudget, connect_ray, run_batch
+from cmbagent.batch._settings import BatchSettings
 from cmbagent.batch._summary import BatchRecord, ItemRecord, read_batch, render_batch
 
 __all__ = [

@@ -28,8 +28,9 @@ from cmbagent.state import slugify
 
 __all__ = ["BatchItem", "collect_items", "item_task", "load_sweep"]
 
-#: grid keys that are settings of the run rather than keys of the task's front matter
-RUN_KEYS = ("model",)
+#: grid keys that are settings of the run rather than keys of the task's front matter (``mode``, ``repeat`` and
+#: ``repairs`` are set by ``cmbagent eval``: a one-shot run, which repetition, its self-repair rounds)
+RUN_KEYS = ("model", "mode", "repeat", "repairs")
 _MAX_ITEMS = 10_000
 
 

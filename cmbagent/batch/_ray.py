@@ -29,33 +29,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from cmbagent.batch._items import BatchItem, item_task
+from cmbagent.batch._settings import BatchSettings
 from cmbagent.batch._summary import BatchRecord, ItemRecord, read_batch, write_batch
 from cmbagent.exceptions import BudgetExceeded, ConfigError, UserError
 
-__all__ = ["BatchSettings", "RayBudget", "connect_ray", "run_batch"]
+__all__ = ["RayBudget", "connect_ray", "run_batch"]
 
 #: the local cluster's object store: runs return small summaries, never data (Ray's default is 30 % of RAM)
 OBJECT_STORE_BYTES = 96 * 1024**2
 #: statuses of a run that a resumed batch does not run again
 FINAL = ("done", "unmet", "failed")
-
-
-class BatchSettings(BaseModel):
-    """How every run of a batch is made and scheduled (stored in ``batch.json``; no secrets)."""
-
-    model: str | None = None
-    sandbox: str = "auto"
-    budget_usd: float | None = Field(default=None, gt=0)
-    budget_usd_per_run: float | None = Field(default=None, gt=0)
-    timeout_per_run: float | None = Field(default=None, gt=0)
-    max_concurrent: int | None = Field(default=None, ge=1)
-    cpus_per_run: float = Field(default=1.0, gt=0)
-    memory_per_run: int | None = Field(default=None, gt=0)  # bytes Ray reserves for each run
-    ray_address: str | None = None
-    data_dirs: list[str] = Field(default_factory=list)
 
 
 class RayBudget:
@@ -149,6 +133,17 @@ def run_item(batch_dir: str, item: dict[str, Any], settings: dict[str, Any], bud
         def kernel(folder: Path) -> Any:
             return open_sandbox(folder, config.sandbox, limits=limits)
 
+        if entry.params.get("mode") == "one-shot":  # cmbagent eval's one-model baseline: one program, same sandbox
+            from cmbagent.oneshot import run_one_shot
+
+            record = run_one_shot(item_task(entry, data_dirs=list(config.data_dirs)), run_dir=run_dir,
+                                  model=entry.params.get("model", config.model), repairs=int(entry.params.get("repairs", 0)),
+                                  budget_usd=config.budget_usd_per_run, timeout=config.timeout_per_run,
+                                  sandbox=config.sandbox, executor=kernel, shared_budget=budget)
+            out.update(status=record.get("status"), values=record.get("values") or {}, cost_usd=record.get("cost_usd"),
+                       duration_s=record.get("duration_s"), error=record.get("error"), report=str(run_dir / "report.md"))
+            out["worker_s"] = round(time.monotonic() - started, 4)
+            return out
         if (run_dir / "run.json").is_file():
             result = resume(run_dir, executor=kernel, shared_budget=budget)
         else:

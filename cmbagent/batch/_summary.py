@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from cmbagent.batch._items import BatchItem
+from cmbagent.batch._settings import BatchSettings
 from cmbagent.exceptions import UserError
 
 __all__ = ["BatchRecord", "ItemRecord", "read_batch", "render_batch", "write_batch"]
@@ -80,8 +81,6 @@ class BatchRecord(BaseModel):
 
 def read_batch(folder: str | Path) -> BatchRecord:
     """The record of the batch in ``folder`` (a clear error when it is not a batch folder)."""
-    from cmbagent.batch._ray import BatchSettings
-
     path = Path(folder).resolve() / "batch.json"
     if not path.is_file():
         raise UserError(f"{path.parent} is not a batch folder (no batch.json); start a batch with `cmbagent batch`")

@@ -29,7 +29,7 @@ app = typer.Typer(
 )
 
 # command modules, in the order their commands appear in --help
-_COMMAND_MODULES = ("_run", "_batch", "_ideas", "_methods", "_exec", "_literature", "_interop", "_models",
+_COMMAND_MODULES = ("_run", "_batch", "_eval", "_ideas", "_methods", "_exec", "_literature", "_interop", "_models",
                     "_agents", "_ui", "_doctor")
 
 

@@ -9,6 +9,7 @@ a fresh run folder, the method called in the sandbox exactly as a method step of
 
 from __future__ import annotations
 
-from cmbagent.interop._sandboxed import MethodRunner, method_cell
+from cmbagent.cells import method_cell  # the one method cell, the same a method step of ``solve`` runs
+from cmbagent.interop._sandboxed import MethodRunner
 
 __all__ = ["MethodRunner", "method_cell"]

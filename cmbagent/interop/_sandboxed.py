@@ -12,7 +12,6 @@ copy, say, ``~/.ssh`` into a run; inside the run the method sees only run-folder
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import warnings
@@ -21,25 +20,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cmbagent.cells import method_cell
 from cmbagent.exceptions import ModelRetry, PathError, UserError
 from cmbagent.paths import PathPolicy, copy_file, read_beneath
 from cmbagent.tools.methods import MethodResult
 
-__all__ = ["MethodRunner", "method_cell"]
+__all__ = ["MethodRunner"]
 
 _RESULT_FILE = "method_result.json"
-
-
-def method_cell(name: str, arguments: dict[str, Any], result_path: str) -> str:
-    """The cell that runs ``name`` in the kernel and writes its result as JSON to ``result_path``."""
-    args = json.dumps(json.dumps(arguments, sort_keys=True))
-    return (
-        "import json, pathlib\n"
-        "from cmbagent.tools.methods import run_method\n\n"
-        f"_result = run_method({name!r}, json.loads({args}))\n"
-        f"pathlib.Path({result_path!r}).write_text(_result.to_json(indent=1))\n"
-        "print(_result.summary)\n"
-    )
 
 
 class MethodRunner:

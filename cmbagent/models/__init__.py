@@ -45,6 +45,7 @@ from cmbagent.models._protocol import (
     ModelSettings,
     StreamCallback,
     TextPart,
+    Timings,
     ToolCall,
     ToolSpec,
     Usage,
@@ -62,6 +63,7 @@ from cmbagent.models._providers import (
     register_provider,
     spec_forms,
 )
+from cmbagent.models._repetition import RepetitionDetected, RepetitionGuard
 from cmbagent.models._routing import (
     CONFIG_FILENAME,
     DEFAULT_MAX_TOKENS,
@@ -70,6 +72,7 @@ from cmbagent.models._routing import (
     parse_agent_models,
 )
 from cmbagent.models._specs import ParsedSpec, parse_spec, resolve
+from cmbagent.models._structured import model_schema, output_budget, reply_chars, unbounded_fields
 from cmbagent.models._transcript import read_transcript
 from cmbagent.models.scripted import ScriptedModel, ScriptExhausted
 
@@ -91,11 +94,14 @@ __all__ = [
     "ParsedSpec",
     "Provider",
     "ProviderCall",
+    "RepetitionDetected",
+    "RepetitionGuard",
     "Routing",
     "ScriptExhausted",
     "ScriptedModel",
     "StreamCallback",
     "TextPart",
+    "Timings",
     "ToolCall",
     "ToolSpec",
     "Usage",
@@ -106,6 +112,8 @@ __all__ = [
     "get_provider",
     "how_to_configure",
     "load_config",
+    "model_schema",
+    "output_budget",
     "parse_agent_models",
     "parse_spec",
     "ping",
@@ -114,6 +122,8 @@ __all__ = [
     "providers",
     "read_transcript",
     "register_provider",
+    "reply_chars",
     "resolve",
     "spec_forms",
+    "unbounded_fields",
 ]

@@ -104,6 +104,9 @@ class CallRecord:
     cost_usd: float | None
     latency_s: float
     usage_source: str = "provider"  # "tokenizer" or "estimate" when the provider reported no usage
+    #: the server's account (llama.cpp timings): seconds reading the prompt and generating; None where it gave none
+    prefill_s: float | None = None
+    generation_s: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -119,9 +122,18 @@ class _Totals:
     cost_known: bool = True
     latency_s: float = 0.0
     tokens_estimated: bool = False
+    prefill_s: float = 0.0
+    generation_s: float = 0.0
+    #: output tokens of the calls whose generation time the server reported (for the generation rate)
+    timed_output_tokens: int = 0
 
     def add(self, call: CallRecord) -> None:
         self.calls += 1
+        if call.prefill_s is not None:
+            self.prefill_s += call.prefill_s
+        if call.generation_s is not None:
+            self.generation_s += call.generation_s
+            self.timed_output_tokens += call.output_tokens
         self.tokens_estimated = self.tokens_estimated or call.usage_source == "estimate"
         self.input_tokens += call.input_tokens
         self.output_tokens += call.output_tokens
@@ -139,6 +151,8 @@ class _Totals:
         data["cost_usd"] = round(self.cost_usd, 6) if self.cost_known else None
         data["cost_usd_known_part"] = round(self.cost_usd, 6)
         data["latency_s"] = round(self.latency_s, 3)
+        data["prefill_s"] = round(self.prefill_s, 3)
+        data["generation_s"] = round(self.generation_s, 3)
         return data
 
 

@@ -3,11 +3,13 @@
 For each ``request(agent=..., tier=..., request=...)`` the client
 
 1. picks the spec (:meth:`Routing.spec_for`) and its model (resolved once, then cached),
-2. bounds the call: a request without ``max_tokens`` gets its agent's or tier's limit
-   (:meth:`Routing.max_tokens_for`), and with a seconds budget the call gets the time left as its deadline
-   (:mod:`cmbagent.models._deadline`; a call cut short raises ``BudgetExceeded``),
+2. bounds the call: its output tokens by the request's own budget (the graph sizes it to the reply the call's
+   schema allows) within its agent's or tier's limit (:meth:`Routing.max_tokens_for`), and with a seconds budget
+   its time by the time left (:mod:`cmbagent.models._deadline`; a call cut short raises ``BudgetExceeded``),
 3. checks the budget *before* the call (``BudgetExceeded`` stops the run cleanly),
-4. calls the model, streaming text deltas to ``on_text`` and as ``text_delta`` events,
+4. calls the model, streaming text deltas to ``on_text`` and as ``text_delta`` events, through a repetition guard
+   (:mod:`cmbagent.models._repetition`): a reply that loops is cut at once and asked for once more, naming the
+   repetition; a second loop is an :class:`OutputValidationError`,
 5. prices the call, adds it to the ledger, appends it to the transcript (failed calls too), emits
    ``model_call`` (and ``budget_warning`` once per kind at 80 % of a limit, once per run),
 6. checks the reply (schema, tool arguments); a faulty reply goes back to the model with every error, at
@@ -28,13 +30,18 @@ from typing import Any
 from cmbagent.exceptions import OutputValidationError
 from cmbagent.models._budget import WARN_FRACTION, Budget, CallRecord, Ledger, SharedBudget, exhausted
 from cmbagent.models._deadline import CallAborted, DeadlineReached, call_deadline
+from cmbagent.models._http import RETRY_NOTICE
 from cmbagent.models._pricing import cost_usd
-from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback, partial_of
+from cmbagent.models._protocol import Message, Model, ModelRequest, ModelResponse, StreamCallback, partial_of
+from cmbagent.models._repetition import RepetitionDetected, RepetitionGuard
 from cmbagent.models._routing import Routing
 from cmbagent.models._structured import issue_text, problem, repair_request
 from cmbagent.models._transcript import Scrubber, TranscriptWriter, canonical_request, read_transcript
 
 __all__ = ["EventCallback", "ModelClient"]
+
+#: shown in the live text stream before a reply cut for repeating itself is asked for again
+REPEAT_NOTICE = "\n[the reply was repeating itself; asking again]\n"
 
 EventCallback = Callable[[str, dict[str, Any]], object]
 """``on_event(kind, data)``: ``model_call``, ``text_delta`` and ``budget_warning`` (see cmbagent.events)."""
@@ -58,6 +65,8 @@ class ModelClient:
             cancelled run makes no further call and uses no reply that arrived after the request.
         shared_budget: An account several runs draw on (a batch's total budget): ``check()`` raises
             ``BudgetExceeded`` when it is spent, ``charge(usd, tokens)`` books each call.
+        repetition_guard: Cut a streamed reply that repeats itself and ask once more (every model but those that
+            declare ``guarded = False``: rules and recordings).
     """
 
     def __init__(
@@ -74,8 +83,10 @@ class ModelClient:
         elapsed_offset_s: float = 0.0,
         interrupt: Callable[[], None] | None = None,
         shared_budget: SharedBudget | None = None,
+        repetition_guard: bool = True,
     ):
         self.routing = routing
+        self.repetition_guard = repetition_guard
         self.budget = budget or Budget()
         self.on_event = on_event
         self.max_repairs = max(0, int(max_repairs))
@@ -113,6 +124,10 @@ class ModelClient:
                 )
             return self._models[spec]
 
+    def parallel_calls(self, agent: str = "", tier: str | None = None) -> int:
+        """How many calls the model routed to ``agent`` takes at once (its ``parallel``; 1 when it does not say)."""
+        return max(1, int(getattr(self.model_for(self.routing.spec_for(agent, tier)), "parallel", 1)))
+
     def check_budget(self) -> None:
         """Raise :class:`BudgetExceeded` when a limit is reached; emit warnings past 80 %."""
         self._warn()
@@ -132,19 +147,37 @@ class ModelClient:
         spec = self.routing.spec_for(agent, tier)
         model = self.model_for(spec)
         current = request.model_copy(update={"agent": agent or request.agent})
-        if current.settings.max_tokens is None:
-            limit = self.routing.max_tokens_for(current.agent, tier)
-            current.settings = current.settings.model_copy(update={"max_tokens": limit})
-        stream = self._stream_callback(current.agent, on_text)
-        for attempt in range(self.max_repairs + 1):
+        limit = self.routing.max_tokens_for(current.agent, tier)
+        wanted = current.settings.max_tokens
+        current.settings = current.settings.model_copy(update={"max_tokens": limit if wanted is None
+                                                               else min(wanted, limit)})
+        guarded = self.repetition_guard and getattr(model, "guarded", True)
+        repairs = repeats = 0
+        while True:
             if self.interrupt is not None:
                 self.interrupt()
             self.check_budget()
             canonical = canonical_request(current, self._scrub)
+            guard = RepetitionGuard(structured=current.output_schema is not None) if guarded else None
+            stream = self._stream_callback(current.agent, on_text, guard)
             started = time.monotonic()
             try:
                 with call_deadline(self._time_left(), abort=self._abort):
                     response = model.request(current, on_text=stream)
+            except RepetitionDetected as exc:  # cut as soon as it looped: asked once more, naming the repetition
+                partial = _partial(exc, spec) or ModelResponse(text=guard.text if guard else "", model=spec)
+                self._record(current.agent, spec, canonical, partial, time.monotonic() - started, exc)
+                repeats += 1
+                if repeats > 1:
+                    raise OutputValidationError(
+                        f"agent {current.agent!r} ({spec}): the reply repeated itself twice, and was cut both times "
+                        f"({exc}). Route this agent to a stronger model (--agent-model {current.agent or 'AGENT'}"
+                        "=SPEC).", output=partial.text[:2000]) from exc
+                current = _repeat_request(current, exc)
+                if on_text is not None:  # a live view shows that the text starts over
+                    on_text(REPEAT_NOTICE)
+                self._emit("text_delta", {"agent": current.agent, "text": REPEAT_NOTICE})
+                continue
             except DeadlineReached as exc:
                 self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)
                 seconds = self.budget.seconds or 0.0
@@ -167,7 +200,7 @@ class ModelClient:
             issue = problem(current, response)
             if issue is None:
                 return response
-            if attempt == self.max_repairs:
+            if repairs == self.max_repairs:
                 quoted = response.text or str([c.raw_arguments or c.arguments for c in response.tool_calls])
                 raise OutputValidationError(
                     f"agent {current.agent!r} ({spec}): the reply is still invalid after {self.max_repairs} "
@@ -175,8 +208,8 @@ class ModelClient:
                     f"stronger model (--agent-model {current.agent or 'AGENT'}=SPEC) or allow more repairs.",
                     output=quoted,
                 )
+            repairs += 1
             current = repair_request(current, response, issue)
-        raise AssertionError("unreachable")  # pragma: no cover
 
     def abort_calls(self) -> None:
         """Stop the call in flight now, from any thread, and every later one (a cancelled run): a streamed reply
@@ -206,14 +239,23 @@ class ModelClient:
         if self.on_event is not None:
             self.on_event(kind, data)
 
-    def _stream_callback(self, agent: str, on_text: StreamCallback | None) -> StreamCallback | None:
-        if on_text is None and self.on_event is None:
+    def _stream_callback(self, agent: str, on_text: StreamCallback | None,
+                         guard: RepetitionGuard | None = None) -> StreamCallback | None:
+        """What the model streams its text to: the guard first (it raises to cut a looping reply), then the caller's
+        ``on_text`` and the ``text_delta`` events.  None (the model need not stream) when nobody listens."""
+        if on_text is None and self.on_event is None and guard is None:
             return None
 
         def forward(text: str) -> None:
+            if guard is not None:
+                if text == RETRY_NOTICE:  # a cut-off stream is asked for again: its text starts over
+                    guard.reset()
+                else:
+                    guard.feed(text)
             if on_text is not None:
                 on_text(text)
-            self._emit("text_delta", {"agent": agent, "text": text})
+            if self.on_event is not None:
+                self._emit("text_delta", {"agent": agent, "text": text})
 
         return forward
 
@@ -228,12 +270,14 @@ class ModelClient:
     ) -> None:
         usage = response.usage if response is not None else None
         cost = response.cost_usd if response is not None else 0.0
+        timings = response.timings if response is not None else None
         self.ledger.add(CallRecord(
             agent=agent, model=spec,
             input_tokens=usage.input_tokens if usage else 0,
             output_tokens=usage.output_tokens if usage else 0,
             cached_tokens=usage.cached_tokens if usage else 0,
             cost_usd=cost, latency_s=latency_s, usage_source=usage.source if usage else "provider",
+            prefill_s=timings.prefill_s if timings else None, generation_s=timings.generation_s if timings else None,
         ))
         if self.transcript is not None:
             self.transcript.append(agent=agent, spec=spec, canonical=canonical, response=response,
@@ -245,6 +289,8 @@ class ModelClient:
                 "cached_tokens": response.usage.cached_tokens, "cost_usd": cost,
                 "latency_s": round(latency_s, 4), "usage_source": response.usage.source,
                 "finish_reason": response.finish_reason,
+                **({"prefill_s": round(timings.prefill_s, 3), "generation_s": round(timings.generation_s, 3)}
+                   if timings else {}),
             })
         self._warn()
 
@@ -270,6 +316,7 @@ class ModelClient:
 
 def _call_from_record(record: Mapping[str, Any]) -> CallRecord:
     usage = record.get("usage") or {}
+    timings = record.get("timings") if isinstance(record.get("timings"), dict) else {}
     return CallRecord(
         agent=str(record.get("agent", "")),
         model=str(record.get("model", "")),
@@ -279,7 +326,17 @@ def _call_from_record(record: Mapping[str, Any]) -> CallRecord:
         cost_usd=record.get("cost_usd"),
         latency_s=float(record.get("latency_s", 0.0)),
         usage_source=str(record.get("usage_source") or "provider"),
+        prefill_s=timings.get("prefill_s") if timings else None,
+        generation_s=timings.get("generation_s") if timings else None,
     )
+
+
+def _repeat_request(request: ModelRequest, exc: RepetitionDetected) -> ModelRequest:
+    """The request once more, with a note that names the repetition that cut the last reply.  The note comes last,
+    so the prompt's stable beginning (the agent's instructions, the context) is read from a server's cache."""
+    note = (f"Your previous reply was stopped because it started repeating itself ({exc}). Answer again from the "
+            "start: write each field once, briefly, and do not repeat any text.")
+    return request.model_copy(update={"messages": [*request.messages, Message(role="user", content=note)]})
 
 
 def _partial(exc: BaseException, spec: str) -> ModelResponse | None:

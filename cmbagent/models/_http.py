@@ -182,6 +182,8 @@ class HTTPModel(Model):
     """
 
     wire = ""
+    #: a hosted API or a server takes several calls at once (one without slots queues them)
+    parallel = 4
 
     def __init__(self, connection: Connection):
         self.connection = connection

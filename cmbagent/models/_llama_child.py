@@ -27,8 +27,13 @@ def _serve(settings: dict[str, object]) -> object:
     params.hostnames = ["127.0.0.1"]
     params.port = 0  # the OS picks a free port; listening_address reports it
     params.api_keys = [str(settings["api_key"])]
-    params.n_ctx = int(settings["ctx"])  # type: ignore[call-overload]
-    params.n_parallel = 1
+    slots = int(settings.get("slots", 1))  # type: ignore[call-overload]
+    # each slot gets ``ctx`` tokens of its own (llama.cpp splits n_ctx among the slots when the cache is not unified)
+    params.n_ctx = int(settings["ctx"]) * slots  # type: ignore[call-overload]
+    params.n_parallel = slots
+    params.kv_unified = False
+    # prompts a slot gives up are kept in host memory and restored when a later prompt starts the same way
+    params.cache_ram_mib = int(settings.get("cache_mib", 1024))  # type: ignore[call-overload]
     params.cpuparams.n_threads = int(settings["threads"])  # type: ignore[call-overload]
     params.cpuparams_batch.n_threads = int(settings["threads"])  # type: ignore[call-overload]
     params.warmup = False

@@ -20,6 +20,7 @@ __all__ = [
     "ModelSettings",
     "StreamCallback",
     "TextPart",
+    "Timings",
     "ToolCall",
     "ToolSpec",
     "Usage",
@@ -136,6 +137,22 @@ class Usage(BaseModel):
         return self.input_tokens + self.output_tokens
 
 
+class Timings(BaseModel):
+    """What a server reports of a call's work (llama.cpp's ``timings``): the prompt tokens it read and those it took
+    from its prompt cache, and the seconds of prefill (reading the prompt) and of generation."""
+
+    prompt_tokens: int = 0  # read this call
+    cached_tokens: int = 0  # taken from the cache
+    prefill_s: float = 0.0
+    generated_tokens: int = 0
+    generation_s: float = 0.0
+
+    @property
+    def tokens_per_s(self) -> float | None:
+        """Generation speed, when the server measured it."""
+        return self.generated_tokens / self.generation_s if self.generation_s > 0 else None
+
+
 class ModelResponse(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -149,6 +166,8 @@ class ModelResponse(BaseModel):
     #: why generation stopped: "stop", "length" (the max_tokens limit), "tool_calls", "content_filter";
     #: None when the backend does not say (scripted, offline, older transcripts)
     finish_reason: str | None = None
+    #: the server's own account of prefill, cache and generation (llama.cpp); None where it gives none
+    timings: Timings | None = None
 
 
 StreamCallback = Callable[[str], None]
@@ -160,6 +179,12 @@ class Model(ABC):
 
     #: the spec string it was resolved from, e.g. ``openai:gpt-4.1``
     spec: str = ""
+    #: whether the client watches its streamed replies for repetition (a language model's); rule-based and
+    #: recorded backends set it false
+    guarded: bool = True
+    #: how many calls it serves at once (independent judgements, such as a step's critics, run that many at a time);
+    #: 1 keeps calls in the order the graph makes them (scripted, replayed and rule-based models)
+    parallel: int = 1
 
     @abstractmethod
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:

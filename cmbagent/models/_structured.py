@@ -9,7 +9,9 @@ request, which shows the model its own reply and the error (rule 3: fixable by t
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import re
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -19,11 +21,15 @@ from cmbagent.models._protocol import Message, ModelRequest, ModelResponse
 __all__ = [
     "finish",
     "issue_text",
+    "model_schema",
+    "output_budget",
     "parse_output",
     "problem",
     "repair_request",
+    "reply_chars",
     "schema_instruction",
     "strict_json_schema",
+    "unbounded_fields",
 ]
 
 #: the instruction that ends every repair message (dropped when the issue is quoted in an error)
@@ -32,6 +38,34 @@ _AGAIN = "Reply again with only a corrected JSON object."
 REPAIR_ECHO_CHARS = 4000
 #: validation errors listed in a repair message (a reply can be wrong everywhere; the rest are counted)
 _MAX_ERRORS = 40
+
+
+def model_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema a model is given for ``schema``: pydantic's, with every object that lists its properties
+    and says nothing of others closed (``additionalProperties: false``).  JSON Schema leaves such an object open,
+    and so do hosted providers (llama.cpp's grammar happens to close it); closed, it means the same everywhere."""
+    return copy.deepcopy(_model_schema(schema))
+
+
+@functools.lru_cache(maxsize=256)
+def _model_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    def close(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                close(item)
+        elif isinstance(node, dict):
+            if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
+                node["additionalProperties"] = False
+            for key, value in node.items():
+                if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+                    for child in value.values():
+                        close(child)
+                elif key not in ("enum", "const", "default", "examples"):
+                    close(value)
+
+    raw = schema.model_json_schema()
+    close(raw)
+    return raw
 
 
 def strict_json_schema(schema: dict[str, Any], *, drop_lengths: bool = False) -> dict[str, Any] | None:
@@ -116,7 +150,7 @@ def schema_instruction(schema: type[BaseModel]) -> str:
     """The instruction used where the wire format cannot enforce a schema (JSON mode, plain prompting)."""
     return (
         "Reply with only one JSON object (no prose, no code fence) that validates against this JSON schema:\n"
-        + json.dumps(schema.model_json_schema(), separators=(",", ":"))
+        + json.dumps(model_schema(schema), separators=(",", ":"))
     )
 
 
@@ -213,3 +247,138 @@ def repair_request(request: ModelRequest, response: ModelResponse, issue: str) -
         reply = f"{head}\n[... {len(reply) - len(head) - len(tail)} characters of this reply left out ...]\n{tail}"
     messages = [*request.messages, Message(role="assistant", content=reply), Message(role="user", content=issue)]
     return request.model_copy(update={"messages": messages})
+
+
+# -- what a schema lets a model write -----------------------------------------------------------------------
+_STRUCTURE = frozenset({"anyOf", "oneOf", "allOf", "enum", "const", "properties", "$ref", "items", "prefixItems"})
+#: characters a JSON number takes at most under a grammar (llama.cpp: 16 integral and 16 decimal digits, exponent)
+_NUMBER_CHARS = 40
+
+
+def _bounded_pattern(pattern: str) -> bool:
+    """Whether every repetition in ``pattern`` has an upper bound (``*``, ``+`` and ``{n,}`` have none)."""
+    text = re.sub(r"\\.", "x", pattern)  # an escaped character is one character
+    text = re.sub(r"\[[^\]]*\]", "x", text)  # so is a character class
+    return not re.search(r"[*+]|\{\d*,\}", text)
+
+
+def _resolve(node: Any, defs: dict[str, Any]) -> Any:
+    ref = node.get("$ref") if isinstance(node, dict) else None
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return defs.get(ref.removeprefix("#/$defs/"), {})
+    return node
+
+
+def unbounded_fields(schema: dict[str, Any]) -> list[str]:
+    """Where ``schema`` (a JSON schema a model is given) lets a model write without end: a string without a
+    length (or with an unbounded pattern), a list without a count, an object whose keys are not enumerated, a
+    value of any type.  A grammar-constrained small model loops exactly there (SmolLM2 wrote 6,850 tokens of
+    invented keys into an open ``priors`` mapping).  Each entry is a path and what is wrong."""
+    defs = schema.get("$defs", {})
+    found: list[str] = []
+
+    def visit(node: Any, path: str, seen: tuple[str, ...]) -> None:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref in seen:
+                return  # a recursive schema is checked once
+            visit(_resolve(node, defs), path, (*seen, ref))
+            return
+        kinds = node.get("type")
+        kinds = set(kinds) if isinstance(kinds, list) else ({kinds} if kinds else set())
+        for key in ("anyOf", "oneOf", "allOf"):
+            for n, option in enumerate(node.get(key, [])):
+                visit(option, f"{path}|{n}", seen)
+        if not kinds and not _STRUCTURE & set(node):
+            found.append(f"{path}: a value of any type")
+        if "string" in kinds and not {"enum", "const", "maxLength"} & set(node):
+            pattern = node.get("pattern")
+            if not (isinstance(pattern, str) and _bounded_pattern(pattern)):
+                found.append(f"{path}: a string without maxLength")
+        if "array" in kinds or "items" in node or "prefixItems" in node:
+            if "maxItems" not in node:
+                found.append(f"{path}: a list without maxItems")
+            visit(node.get("items"), f"{path}[]", seen)
+            for n, item in enumerate(node.get("prefixItems", [])):
+                visit(item, f"{path}[{n}]", seen)
+        if "object" in kinds or "properties" in node:
+            if node.get("additionalProperties") is not False:
+                found.append(f"{path}: an object whose keys are not enumerated (additionalProperties is not false)")
+            for name, child in (node.get("properties") or {}).items():
+                visit(child, f"{path}.{name}", seen)
+
+    visit(schema, schema.get("title", "$"), ())
+    return found
+
+
+def reply_chars(schema: dict[str, Any]) -> int:
+    """The characters of the longest reply ``schema`` allows (compact JSON, every optional field written), or
+    -1 when it allows replies without end (see :func:`unbounded_fields`).  The output budget of a call is
+    derived from it: a plan's from the steps it may hold, a critique's from the criteria it may judge."""
+    defs = schema.get("$defs", {})
+
+    def size(node: Any, seen: tuple[str, ...]) -> float:
+        if not isinstance(node, dict):
+            return float("inf")
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            return float("inf") if ref in seen else size(_resolve(node, defs), (*seen, ref))
+        options = node.get("anyOf") or node.get("oneOf")
+        if options:
+            return max(size(option, seen) for option in options)
+        if "const" in node:
+            return len(json.dumps(node["const"]))
+        if "enum" in node:
+            return max((len(json.dumps(v, ensure_ascii=False)) for v in node["enum"]), default=4)
+        kinds = node.get("type")
+        kinds = set(kinds) if isinstance(kinds, list) else {kinds}
+        best = 0.0
+        if "string" in kinds:
+            limit = node.get("maxLength")
+            if limit is None and not (isinstance(node.get("pattern"), str) and _bounded_pattern(node["pattern"])):
+                return float("inf")
+            best = max(best, (limit if limit is not None else len(node["pattern"])) + 2)
+        if kinds & {"number", "integer"}:
+            best = max(best, _NUMBER_CHARS)
+        if kinds & {"boolean", "null"}:
+            best = max(best, 5)
+        if "array" in kinds or "items" in node or "prefixItems" in node:
+            prefix = [size(item, seen) for item in node.get("prefixItems", [])]
+            count = node.get("maxItems")
+            if count is None and not prefix:
+                return float("inf")
+            rest = max(0, (count if count is not None else len(prefix)) - len(prefix))
+            item = size(node["items"], seen) if rest and isinstance(node.get("items"), dict) else 0.0
+            best = max(best, 2 + sum(prefix) + rest * item + max(0, len(prefix) + rest - 1))
+        if "object" in kinds or "properties" in node:
+            if node.get("additionalProperties") is not False:
+                return float("inf")
+            props = node.get("properties") or {}
+            best = max(best, 2 + sum(len(json.dumps(k)) + 1 + size(v, seen) for k, v in props.items())
+                       + max(0, len(props) - 1))
+        if not kinds - {None} and not best:
+            return float("inf")
+        return best
+
+    total = size(schema, ())
+    return -1 if total == float("inf") else int(total)
+
+
+#: characters per token assumed for a reply's budget: JSON keys, digits and punctuation are short tokens (English
+#: prose runs about four characters a token, so a hosted model's unbounded text gets twice its schema's length)
+BUDGET_CHARS_PER_TOKEN = 2
+#: the smallest budget a call gets (a reply's scaffolding, a short verdict)
+MIN_BUDGET = 256
+
+
+def output_budget(schema: type[BaseModel]) -> int | None:
+    """The output-token budget of a call that asks for ``schema``: the tokens of the longest reply the schema allows
+    (:func:`reply_chars` at :data:`BUDGET_CHARS_PER_TOKEN`), at least :data:`MIN_BUDGET`; None when the schema
+    allows replies without end.  A plan's budget so follows the steps it may hold, a critique's the criteria it may
+    judge; the client keeps it within the agent's or tier's limit (``[models.max_tokens]``)."""
+    chars = reply_chars(model_schema(schema))
+    if chars < 0:
+        return None
+    return max(MIN_BUDGET, -(-chars // BUDGET_CHARS_PER_TOKEN))

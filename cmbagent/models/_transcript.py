@@ -4,7 +4,10 @@ One line per call::
 
     {"v": 2, "seq", "ts", "agent", "model" (spec), "model_id", "request" (canonical), "request_hash",
      "response": {"text", "tool_calls", "output", "finish_reason"}, "usage", "usage_source", "cost_usd",
-     "latency_s", "error"}
+     "latency_s", "timings", "error"}
+
+``timings`` is the server's account of the call where it gives one (llama.cpp): ``prompt_tokens`` read,
+``cached_tokens`` taken from its prompt cache, ``prefill_s``, ``generated_tokens`` and ``generation_s``.
 
 ``usage_source`` is "provider", or "tokenizer"/"estimate" for a reply that reported no usage.
 
@@ -37,7 +40,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from cmbagent.exceptions import ConfigError
-from cmbagent.models._protocol import ModelRequest, ModelResponse, ToolCall, Usage
+from cmbagent.models._protocol import ModelRequest, ModelResponse, Timings, ToolCall, Usage
 from cmbagent.paths import append_text
 
 __all__ = [
@@ -193,6 +196,7 @@ def response_from_record(record: Mapping[str, Any]) -> ModelResponse:
         finish_reason=body.get("finish_reason"),
         model=record.get("model_id", ""),
         latency_s=0.0,
+        timings=Timings(**record["timings"]) if isinstance(record.get("timings"), dict) else None,
     )
 
 
@@ -230,6 +234,9 @@ class TranscriptWriter:
             "usage_source": response.usage.source if response else "provider",
             "cost_usd": cost_usd,
             "latency_s": round(latency_s, 4),
+            # the server's account of the call (llama.cpp): prompt tokens read and taken from its cache, seconds of
+            # prefill and of generation
+            "timings": response.timings.model_dump() if response is not None and response.timings else None,
             "error": None,
         }
         if error is not None:

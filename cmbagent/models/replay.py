@@ -1,6 +1,8 @@
 """Replay (``replay:<transcript.jsonl>``): serve a recorded run's responses in order, with no network.
 
-Each request is checked against the recorded one by the hash of its canonical form (see
+Calls a run made side by side (a step's critics, on a model that takes several at once) finish in any order; a
+request is matched by its hash among the next few unserved records, so their replay finds them.  Each request is
+checked against the recorded one by the hash of its canonical form (see
 :mod:`cmbagent.models._transcript`).  On a divergence the replay raises :class:`ReplayDivergence` with a
 short diff of the two requests; with ``lenient=True`` (``--replay-lenient``) it logs the diff, keeps it in
 ``divergences`` and serves the recorded response anyway.  Recorded failures are raised again as the same
@@ -21,7 +23,8 @@ from cmbagent.exceptions import (
     ModelHTTPError,
     ReplayDivergence,
 )
-from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback, keep_partial
+from cmbagent.models._repetition import RepetitionDetected
 from cmbagent.models._structured import finish
 from cmbagent.models._transcript import (
     TRANSCRIPT_VERSION,
@@ -36,10 +39,15 @@ from cmbagent.models._transcript import (
 __all__ = ["ReplayModel"]
 
 log = logging.getLogger(__name__)
+#: how far ahead of the first unserved record a request is looked for (calls made side by side finish in any order)
+_WINDOW = 8
 
 
 class ReplayModel(Model):
     """Serves the responses of ``path`` in order; one shared cursor for every agent."""
+
+    #: recorded replies are served as recorded (a cut the recording made is replayed as that error)
+    guarded = False
 
     def __init__(self, path: str | Path, *, lenient: bool = False):
         self.path = Path(path)
@@ -48,11 +56,12 @@ class ReplayModel(Model):
         self.lenient = lenient
         self.divergences: list[str] = []
         self._records: list[dict[str, Any]] | None = None
-        self._cursor = 0
+        self._cursor = 0  # the first record not served yet
+        self._served: set[int] = set()
         self._lock = threading.Lock()
         self.spec = f"replay:{self.path}"
 
-    def _next(self, request: ModelRequest) -> dict[str, Any]:
+    def _next(self, request: ModelRequest, digest: str) -> dict[str, Any]:
         with self._lock:
             if self._records is None:
                 records = list(read_transcript(self.path))
@@ -69,19 +78,26 @@ class ReplayModel(Model):
                     f"but the transcript records only {len(self._records)}; re-run with a live model",
                     diff="",
                 )
-            record = self._records[self._cursor]
-            self._cursor += 1
-            return record
+            # calls made side by side (a step's critics) were recorded in the order they finished: the request is
+            # matched among the next few unserved records, so a replay that asks in the graph's order finds them
+            ahead = [n for n in range(self._cursor, min(len(self._records), self._cursor + _WINDOW))
+                     if n not in self._served]
+            at = next((n for n in ahead if self._records[n].get("request_hash") == digest), ahead[0])
+            self._served.add(at)
+            while self._cursor in self._served:
+                self._cursor += 1
+            return self._records[at]
 
     @property
     def remaining(self) -> int:
         """Recorded calls not yet served."""
-        return (len(self._records) if self._records is not None else 0) - self._cursor
+        return (len(self._records) if self._records is not None else 0) - len(self._served)
 
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
-        record = self._next(request)
         canonical = canonical_request(request, Scrubber.from_sources())
-        if request_hash(canonical) != record.get("request_hash"):
+        digest = request_hash(canonical)
+        record = self._next(request, digest)
+        if digest != record.get("request_hash"):
             diff = request_diff(record.get("request") or {}, canonical)
             message = (
                 f"replay of {self.path}: call {record.get('seq', self._cursor - 1)} (agent {request.agent!r}) "
@@ -93,7 +109,10 @@ class ReplayModel(Model):
             self.divergences.append(diff)
         error = record.get("error")
         if error:
-            raise _recorded_error(error)
+            failure = _recorded_error(error)
+            if record.get("response"):  # what the cut call had produced, on record again (text, usage)
+                keep_partial(failure, response_from_record(record))
+            raise failure
         response = response_from_record(record)
         if on_text is not None and response.text:
             on_text(response.text)
@@ -101,6 +120,8 @@ class ReplayModel(Model):
 
 
 def _recorded_error(error: dict[str, Any]) -> Exception:
+    if error.get("type") == "RepetitionDetected":  # the client asks again naming it: the same words, the same hash
+        return RepetitionDetected(str(error.get("message", "")), unit="", kind="recorded", count=0, chars=0)
     message = f"(replayed {error.get('type', 'error')}) {error.get('message', '')}"
     if error.get("status_code") is not None:
         return ModelHTTPError(message, status_code=int(error["status_code"]))

@@ -61,6 +61,8 @@ class ScriptedModel(Model):
         fn: Called with each request instead of the queue; returns a reply of the same kinds.
         usage: Usage reported for replies that are not a :class:`ModelResponse` (for budget tests).
         name: The model id reported in responses.
+        parallel: How many calls it takes at once (default 1: the graph's calls come in its order; more lets a test
+            exercise calls made side by side, answered by ``fn``).
     """
 
     spec = "scripted"
@@ -72,7 +74,9 @@ class ScriptedModel(Model):
         fn: Callable[[ModelRequest], Any] | None = None,
         usage: Usage | None = None,
         name: str = "scripted",
+        parallel: int = 1,
     ):
+        self.parallel = parallel
         self.replies: deque[Any] = deque(replies or [])
         self.fn = fn
         self.usage = usage or Usage()
@@ -81,17 +85,12 @@ class ScriptedModel(Model):
         self._lock = threading.Lock()
 
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
-        with self._lock:
-            self.requests.append(request)
-            if self.fn is not None:
-                reply = self.fn(request)
-            elif self.replies:
-                reply = self.replies.popleft()
-            else:
-                raise ScriptExhausted(
-                    f"scripted model {self.name!r} has no reply left for request {len(self.requests)} "
-                    f"(agent {request.agent!r}); add replies to the script"
-                )
+        if self.fn is not None and self.parallel > 1:  # calls side by side: ``fn`` answers each in its own thread
+            with self._lock:
+                self.requests.append(request)
+            reply = self.fn(request)
+        else:
+            reply = self._next(request)
         if isinstance(reply, BaseException):
             raise reply
         response = as_response(reply, usage=self.usage, model=self.name)
@@ -99,6 +98,18 @@ class ScriptedModel(Model):
             for piece in _pieces(response.text):
                 on_text(piece)
         return finish(request, response)
+
+    def _next(self, request: ModelRequest) -> Any:
+        with self._lock:
+            self.requests.append(request)
+            if self.fn is not None:
+                return self.fn(request)
+            if self.replies:
+                return self.replies.popleft()
+            raise ScriptExhausted(
+                f"scripted model {self.name!r} has no reply left for request {len(self.requests)} "
+                f"(agent {request.agent!r}); add replies to the script"
+            )
 
 
 def _pieces(text: str, size: int = 16) -> list[str]:

@@ -124,8 +124,35 @@ class ArgumentShapes:
         return closed_object({})
 
     def any_method(self) -> dict[str, Any]:
-        """An arguments object for a method not known in advance: any method's argument names, untyped."""
-        return closed_object({name: {} for name in self.all_names()})
+        """An arguments object for a method not known in advance: any method's argument names, each typed as one
+        of the methods that has it takes it (an untyped value is one a grammar lets a decoder write forever)."""
+        kinds: dict[str, list[Any]] = {}
+        for _, args in self.shapes:
+            for arg, shape in args:
+                options = kinds.setdefault(arg, [])
+                if (parsed := json.loads(shape)) not in options:
+                    options.append(parsed)
+        return closed_object({name: options[0] if len(options) == 1 else {"anyOf": options}
+                              for name, options in sorted(kinds.items())})
+
+    def map_keys(self) -> list[str]:
+        """The keys of every mapping argument (its closed properties, such as the parameters a prior is set on)."""
+        keys: dict[str, None] = {}
+
+        def visit(node: Any) -> None:
+            if isinstance(node, dict):
+                if node.get("type") == "object" and node.get("additionalProperties") is False:
+                    keys.update(dict.fromkeys(node.get("properties", {})))
+                for value in node.values():
+                    visit(value)
+            elif isinstance(node, list):
+                for value in node:
+                    visit(value)
+
+        for _, args in self.shapes:
+            for _, shape in args:
+                visit(json.loads(shape))
+        return list(keys)
 
 
 def _only(shape: Any, files: list[str]) -> Any:

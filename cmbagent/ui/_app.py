@@ -1,4 +1,4 @@
-"""The Gradio Blocks: chat, settings, live run view, plan approval, the Runs page and the Ideas tab.
+"""The Gradio Blocks: chat, settings, live run view, plan approval, the Runs page, the Ideas and Evals tabs.
 
 Every handler finds its session from the request's cookie (never from a value the page sends), and every run
 id from the page is checked to be a plain folder name inside that session.  The live view of a run is
@@ -16,6 +16,7 @@ import gradio as gr
 
 from cmbagent.exceptions import UserError
 from cmbagent.paths import PathPolicy
+from cmbagent.ui._evals import build_evals_tab
 from cmbagent.ui._ideas import IdeasManager, build_ideas_tab
 from cmbagent.ui._live import LiveFeed, load_plan
 from cmbagent.ui._render import fmt_cost, render_chat
@@ -387,6 +388,7 @@ def build_blocks(settings: UISettings, store: SessionStore, manager: RunManager,
                             session_of=session_of, key_inputs=[provider_pick, model_name, base_url, api_key],
                             budget_inputs=[budget_usd, budget_tokens, timeout_min], current=current, tabs=tabs,
                             follow=follow, view_outputs=view_outputs, options=_options)
+            build_evals_tab(settings)
 
         settings_inputs = [
             provider_pick,

@@ -45,7 +45,8 @@ async def _exercise(client: Any, tmp_path: Path, *, with_solve: bool) -> None:
     assert sorted(t.name for t in listed.tools) == sorted(TOOLS)
 
     methods = _structured(await client.call_tool("methods_list", {"family": "cosmology"}))
-    assert {m["name"] for m in methods} == {"cosmology.fit_supernovae", "cosmology.summarize_chain"}
+    assert {m["name"] for m in methods} == {"cosmology.cmb_spectra", "cosmology.fit_cmb", "cosmology.fit_supernovae",
+                                            "cosmology.summarize_chain"}
     shown = _structured(await client.call_tool("method_show", {"name": "cosmology.summarize_chain"}))
     assert shown["parameters"]["required"] == ["chain"]
     unknown = await client.call_tool("method_show", {"name": "cosmology.nope"})

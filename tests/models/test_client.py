@@ -128,10 +128,12 @@ def test_calls_get_a_max_tokens_limit_by_agent_then_tier(tmp_path: Path) -> None
     client.request(agent="summariser", tier="fast", request=ask())
     client.request(agent="engineer", tier="strong", request=ask())
     client.request(agent="researcher", request=ask())
-    client.request(agent="engineer", tier="strong", request=ask(settings={"max_tokens": 5}))  # the caller's wins
-    assert [r.settings.max_tokens for r in model.requests] == [1234, 99, 8192, 777, 5]
+    client.request(agent="engineer", tier="strong", request=ask(settings={"max_tokens": 5}))  # the call's budget
+    # a call's own budget (the graph's: the longest reply its schema allows) stays within the agent's limit
+    client.request(agent="summariser", tier="fast", request=ask(settings={"max_tokens": 5000}))
+    assert [r.settings.max_tokens for r in model.requests] == [1234, 99, 8192, 777, 5, 99]
     recorded = [r["request"]["settings"]["max_tokens"] for r in read_transcript(tmp_path / "transcript.jsonl")]
-    assert recorded == [1234, 99, 8192, 777, 5]
+    assert recorded == [1234, 99, 8192, 777, 5, 99]
     with pytest.raises(ConfigError, match="max_tokens"):
         Routing(max_tokens={"planner": 0})
     loaded = Routing.from_sources(config={"models": {"max_tokens": {"strong": 300}}}, env={})

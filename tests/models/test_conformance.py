@@ -120,7 +120,9 @@ def test_tool_call_round_trip(name: str, stream: bool, tmp_path: Path) -> None:
             assert first.body["tools"][0]["input_schema"]["required"] == ["a", "b"]
             result_block = second.body["messages"][-1]["content"][-1]
             assert result_block["type"] == "tool_result" and result_block["content"] == "5"
-            assert second.body["system"] == "Be brief."
+            # the instructions are a system block marked as the prompt cache's boundary (issue 30)
+            assert second.body["system"] == [{"type": "text", "text": "Be brief.",
+                                              "cache_control": {"type": "ephemeral"}}]
 
 
 @pytest.mark.parametrize("name", ALL_BACKENDS)

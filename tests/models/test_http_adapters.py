@@ -103,7 +103,10 @@ def test_openai_compatible_falls_back_to_json_object_with_the_schema(status: int
         assert len(rejected) == (2 if status == 500 else 1)  # a 5xx is retried before the next mode
         schema = accepted.body["response_format"]
         assert schema["type"] == "json_object" and schema["schema"]["required"] == ["x", "y"]  # a grammar
-        assert '"x"' in accepted.body["messages"][0]["content"] and accepted.body["messages"][0]["role"] == "system"
+        # the schema comes last, in the last user message: the prompt's beginning stays what the agent always sends
+        last = accepted.body["messages"][-1]
+        assert '"x"' in last["content"] and last["role"] == "user"
+        assert all("validates against this JSON schema" not in str(m["content"]) for m in accepted.body["messages"][:-1])
         # the working mode is remembered for the endpoint, by a fresh adapter too
         again = model_for("openai-compatible", server)
         assert again.structured_mode == "json_object_schema"
@@ -231,3 +234,49 @@ def test_usage_missing_without_a_tokenizer_is_estimated() -> None:
     with FakeLLMServer([Text("x" * 40)], usage=False) as server:
         response = model_for("openai-compatible", server).request(ask(), on_text=lambda _t: None)
         assert response.usage.source == "estimate" and response.usage.output_tokens == 10
+
+
+def test_a_llama_cpp_json_layout_sends_the_schema_as_an_llguidance_grammar() -> None:
+    """``local`` asks llama.cpp for an llguidance grammar (the schema, and the JSON's layout) instead of the
+    json_schema response format; a server that refuses it gets the next mode like any refused format."""
+    import json as _json
+
+    from cmbagent.models._http import Connection
+    from cmbagent.models.openai import ChatCompletionsModel
+
+    model = ChatCompletionsModel(Connection(provider="local", model="m", api_key="k", base_url="http://127.0.0.1:9/v1",
+                                            max_retries=0, timeout=1), max_tokens_param="max_tokens", fallback=True,
+                                 extra_body={"cache_prompt": True}, json_layout="line")
+    params = model.params(ask(output_schema=Point))
+    assert "response_format" not in params
+    grammar = params["extra_body"]["grammar"]
+    assert params["extra_body"]["cache_prompt"] is True and grammar.startswith("%llguidance {}\nstart: %json ")
+    schema = _json.loads(grammar.split("%json ", 1)[1])
+    assert schema["x-guidance"] == {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "}
+    assert schema["required"] == ["x", "y"] and schema["additionalProperties"] is False
+    assert model.params(ask(output_schema=Point), "json_object_schema")["response_format"]["type"] == "json_object"
+    with pytest.raises(ConfigError, match="JSON layout"):
+        ChatCompletionsModel(Connection(provider="local", model="m", api_key="k", base_url="http://x/v1",
+                                        max_retries=0, timeout=1), json_layout="pretty")
+
+
+def test_a_grammar_the_server_did_not_apply_is_asked_again_with_the_json_schema_format() -> None:
+    """llama.cpp answers in prose when it cannot compile an llguidance grammar (it says nothing else): the same call
+    goes once more with the json_schema response format, and later calls use that format."""
+    from cmbagent.models._http import Connection
+    from cmbagent.models.openai import ChatCompletionsModel
+    from tests.fakes import Text
+
+    def answer(request):  # type: ignore[no-untyped-def]
+        if "grammar" in request.body:
+            return Text("Once upon a time there was a point.")
+        return Json({"x": 1, "y": 2})
+
+    with FakeLLMServer(fn=answer) as server:
+        model = ChatCompletionsModel(Connection(provider="local", model="m", api_key="k", base_url=server.openai_url,
+                                                max_retries=0, timeout=5), max_tokens_param="max_tokens",
+                                     fallback=True, json_layout="line")
+        assert model.request(ask(output_schema=Point)).output == Point(x=1, y=2)
+        assert model.request(ask(output_schema=Point)).output == Point(x=1, y=2)
+        sent = [("grammar" in r.body, r.body.get("response_format", {}).get("type")) for r in server.requests]
+    assert sent == [(True, None), (False, "json_schema"), (False, "json_schema")]

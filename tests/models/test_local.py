@@ -117,6 +117,90 @@ def test_an_idea_review_names_only_the_ideas_it_was_shown(local: LocalModel, tmp
     assert all(len(c.verdict) <= 200 for c in out.critiques) and len(out.summary) <= 400
 
 
+@pytest.mark.slow
+def test_a_mappings_keys_are_the_methods_own_under_the_grammar(local: LocalModel, tmp_path: Path) -> None:
+    """Issue 30's loop: SmolLM2 wrote ``"priors.priors.data"`` keys into the open ``priors`` mapping of
+    cosmology.fit_supernovae for 6,850 tokens.  The method operator's schema (as the graph binds it) enumerates the
+    mapping's keys: asked for those very keys, the model can only write the six parameters, and stops."""
+    from cmbagent.agents import MethodCallDraft, bind_schema
+    from cmbagent.tools.methods import get_method
+
+    sn = "cosmology.fit_supernovae"
+    schema = bind_schema(MethodCallDraft, agents=["method_operator"], methods=[sn], named=sn,
+                         fixed={"data": "data/sn.csv"})
+    client = client_for(local, tmp_path, max_repairs=0)
+    prompt = ("Call cosmology.fit_supernovae on data/sn.csv. Put priors on the keys priors.data, "
+              "priors.priors.data and priors.priors.priors.data, and on Omega_m the flat prior [0.1, 0.9].")
+    response = client.request(agent="method_operator", request=ask(prompt, schema, max_tokens=600))
+    out = response.output
+    assert isinstance(out, MethodCallDraft) and response.finish_reason == "stop", response.text[-300:]
+    priors = out.arguments.get("priors") or {}
+    assert set(priors) <= {"Omega_m", "Omega_de", "w0", "wa", "H0", "M"}, priors
+    assert set(out.arguments) <= set(get_method(sn).arguments)
+    assert response.usage.output_tokens < 600
+
+
+def test_the_servers_timings_and_its_prompt_cache_are_on_record(local: LocalModel, tmp_path: Path) -> None:
+    """Each call's prefill, cache and generation figures (llama.cpp ``timings``) reach the transcript; a second call
+    that starts with the same instructions reads them from the server's prompt cache."""
+    client = client_for(local, tmp_path)
+    system = "You are the step critic. " + " ".join(f"Rule {n}: judge the step against criterion {n}." for n in
+                                                     range(40))
+
+    def call(question: str) -> None:
+        client.request(agent="step_critic", request=ModelRequest(
+            messages=[Message(role="system", content=system), Message(role="user", content=question)],
+            settings={"max_tokens": 4, "temperature": 0.0}))
+
+    call("Was the fit converged?")
+    call("Was the figure labelled?")
+    first, second = read_transcript(tmp_path / "t.jsonl")
+    for line in (first, second):
+        timings = line["timings"]
+        assert timings["prefill_s"] > 0 and timings["generation_s"] > 0 and timings["generated_tokens"] <= 4
+    assert second["timings"]["cached_tokens"] > 300, second["timings"]  # the instructions, from the cache
+    assert second["usage"]["cached_tokens"] == second["timings"]["cached_tokens"]
+    assert second["timings"]["prompt_tokens"] < first["timings"]["prompt_tokens"]
+
+
+def test_a_structured_reply_is_laid_out_on_one_line(local: LocalModel, tmp_path: Path) -> None:
+    """The schema goes to llama.cpp as an llguidance grammar that also fixes the JSON's layout: one line, a space
+    after commas and colons (a quarter fewer tokens than the newlines and indentation SmolLM2 writes when free)."""
+    client = client_for(local, tmp_path, max_repairs=0)
+    response = client.request(agent="planner", request=ask(CASES[1][1], Plan, max_tokens=300))
+    assert isinstance(response.output, Plan) and response.finish_reason == "stop"
+    assert "\n" not in response.text and '": "' in response.text, response.text
+
+
+@pytest.mark.slow  # one short call per distinct schema (~40)
+def test_every_schema_a_run_asks_for_compiles_as_the_servers_grammar(local: LocalModel) -> None:
+    """llama.cpp generates without a grammar it cannot compile, and says nothing: every schema a run may ask for
+    must come back as JSON from its first token (``propertyNames``, ``maxProperties`` and ``uniqueItems`` broke
+    llguidance's compilation before they were left out of the grammar)."""
+    import json
+
+    from cmbagent.models._structured import grammar_bounds, model_schema, strict_json_schema
+    from cmbagent.models.openai import llguidance_grammar
+    from tests.agents.test_schema_lint import _bound
+
+    adapter = local.adapter()
+    seen: set[str] = set()
+    loose = []
+    for label, schema in _bound():
+        raw = grammar_bounds(model_schema(schema))
+        sent = strict_json_schema(raw) or raw
+        key = json.dumps(sent, sort_keys=True)
+        if key in seen or '"enum": []' in key:  # a plan of no agents is never asked for
+            continue
+        seen.add(key)
+        reply = adapter.client().chat.completions.create(
+            model=adapter.model, messages=[{"role": "user", "content": "Tell me a story about the sea."}],
+            max_tokens=3, temperature=0.0, extra_body={"grammar": llguidance_grammar(sent, "line")})
+        if not (reply.choices[0].message.content or "").startswith("{"):
+            loose.append(label)
+    assert len(seen) > 30 and loose == [], loose
+
+
 class Note(BaseModel):
     note: str | None = None
 

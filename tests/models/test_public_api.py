@@ -11,7 +11,8 @@ EXPECTED = {
     "TextPart", "ToolCall", "ToolSpec", "Usage", "configured_providers", "cost_usd", "default_model_spec",
     "fallback_provider", "get_provider", "how_to_configure", "load_config", "parse_agent_models", "parse_spec",
     "ping", "price_for", "provider_load_errors", "providers", "read_transcript", "register_provider", "resolve",
-    "spec_forms",
+    "spec_forms", "RepetitionDetected", "RepetitionGuard", "model_schema", "output_budget", "reply_chars",
+    "unbounded_fields", "Timings",
 }
 
 

@@ -31,7 +31,9 @@ def test_prompt_of_step_20_is_no_larger_than_step_2(tmp_path: Path) -> None:
 
     def summary(request: ModelRequest) -> StepSummary:
         # long summaries on purpose: history must not grow the prompt
-        return StepSummary(summary=f"Step {step_id(request)} computed its quantity. " + "Details. " * 120)
+        # (distinct words: one phrase written 120 times is a loop the repetition guard cuts)
+        return StepSummary(summary=f"Step {step_id(request)} computed its quantity. " + " ".join(
+            f"detail{n}" for n in range(120)))
 
     model = brain(planner=lambda r: plan, engineer=engineer, summariser=summary)
     result = solve("Compute twenty quantities.", workspace=tmp_path, model="scripted", models={"scripted": model},

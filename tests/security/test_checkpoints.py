@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from cmbagent.checkpoints import checkpoint_serde
 from cmbagent.exceptions import CmbagentError, PathNotAllowed
-from cmbagent.run import checkpoint_serde, open_checkpoints
+from cmbagent.run import open_checkpoints
 
 CONSTRUCTED: list[str] = []
 

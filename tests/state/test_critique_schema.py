@@ -40,10 +40,11 @@ def test_validation_stays_the_critiques_own() -> None:
     assert isinstance(reply, Critique) and len(reply.issues) == 9 and len(reply.criteria) == 3
 
 
-def test_the_runtime_binds_it_for_a_step_and_leaves_other_critiques_alone() -> None:
+def test_the_runtime_binds_it_for_a_step_and_bounds_other_critiques_too() -> None:
     bound = bind_schema(Critique, agents=["engineer"], methods=[SN], criteria=("a", "b", "c"))
     assert bound is critique_schema(["a", "b", "c"])
-    assert bind_schema(Critique, agents=["engineer"], methods=[SN]) is Critique
+    # a critique of no step judges no criterion; its texts are bounded all the same (issue 30)
+    assert bind_schema(Critique, agents=["engineer"], methods=[SN]) is critique_schema(0)
     assert json.dumps(bound.model_json_schema())  # serialisable as sent
 
 

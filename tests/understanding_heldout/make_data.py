@@ -219,6 +219,26 @@ def cosmic_shear_chain(out: Path) -> Truths:
     return {"burn_in_rows": burn}
 
 
+@writer
+def kestrel_supernovae(out: Path) -> Truths:
+    """100 distance moduli of a flat wCDM universe near Planck's; the error column is statistical only, the
+    covariance (no N line) adds a calibration offset between the low- and high-redshift halves."""
+    rng = np.random.default_rng(2126)
+    n, om, w = 100, 0.315, -0.95
+    z = np.sort(np.round(np.concatenate([rng.uniform(0.015, 0.1, 30), rng.uniform(0.1, 1.3, n - 30)]), 4))
+    stat = np.round(0.11 + 0.06 * z, 4)
+    deep = (z > 0.1).astype(float)
+    cov = np.diag(stat**2) + 0.025**2 * np.outer(deep, deep) + 0.01**2 * np.outer(z, z)
+    cov = np.round(cov, 8)
+    mu = 5 * np.log10((1 + z) * comoving_distance(z, om, w) * C_KM_S / 67.4) + 25
+    mu = mu + np.linalg.cholesky(cov) @ rng.standard_normal(n)
+    table(out / "kestrel_sn_distances.csv", {
+        "sn_name": [f"KST-{i:03d}" for i in range(n)], "z": z, "mu": mu, "mu_err": stat},
+        {"z": ".4f", "mu": ".4f", "mu_err": ".4f"})
+    (out / "kestrel_sn_covariance.txt").write_text("".join(" ".join(f"{v:.8e}" for v in row) + "\n" for row in cov))
+    return {"Omega_m": om, "w": w}
+
+
 # ------------------------------------------------------------------------------ anomalies and classifiers
 
 @writer

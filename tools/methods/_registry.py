@@ -8,6 +8,8 @@ package only has to declare ``[project.entry-points."cmbagent.methods"]``.
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import inspect
 import os
@@ -32,6 +34,7 @@ __all__ = [
     "Paper",
     "argument_problems",
     "check_paths",
+    "closed_mappings",
     "family",
     "get_family",
     "get_method",
@@ -88,6 +91,12 @@ class MethodSpec:
     def required(self) -> list[str]:
         return list(self.schema["parameters"].get("required", []))
 
+    @functools.cached_property
+    def model_parameters(self) -> dict[str, Any]:
+        """The parameters' JSON schema as a model may write them: every mapping closed (see
+        :func:`closed_mappings`).  ``schema`` keeps the signature's own form (documentation, MCP, validation)."""
+        return closed_mappings(self.schema["parameters"])
+
     def describe(self) -> dict[str, Any]:
         """A JSON-able description (used by `cmbagent methods show` and the planner's catalogue)."""
         return {
@@ -110,6 +119,48 @@ class Family:
     title: str
     expert: str = "researcher"  # the agent that interprets this family's results in a run
     description: str = ""
+
+
+def closed_mappings(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """``parameters`` (a method's JSON schema) with every mapping a model could write closed.
+
+    A grammar-constrained decoder writes an open mapping's keys as free strings, and a small model loops there:
+    SmolLM2 filled ``priors`` with keys ``"priors.data"``, ``"priors.priors.data"``, ... for 6,850 tokens.  A
+    mapping whose keys the signature enumerates (``dict[Literal["Omega_m", "w0"], ...]``: JSON schema
+    ``propertyNames.enum``) becomes an object of exactly those optional keys, each with the value's schema (llama.cpp
+    compiles fixed properties into a grammar; it ignores ``propertyNames`` and ``maxProperties``).  A mapping whose
+    keys the method cannot name (``dict[str, ...]``: feature names, file names) is not a model's to write: it
+    becomes null, and a task states it in its front matter (a constant of the call).  An object of named fields
+    (a ``TypedDict``) is closed too.
+    """
+    schema = copy.deepcopy(dict(parameters))
+
+    def visit(node: Any) -> Any:
+        if isinstance(node, list):
+            return [visit(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: ({name: visit(sub) for name, sub in value.items()} if key in ("properties", "$defs")
+                      and isinstance(value, dict) else visit(value)) for key, value in node.items()}
+        mapped = node.get("additionalProperties")
+        if node.get("type") == "object" and isinstance(mapped, dict) and not node.get("properties"):
+            keys = (node.get("propertyNames") or {}).get("enum")
+            if not keys:
+                return {"type": "null"}
+            kept = {k: v for k, v in node.items() if k not in ("additionalProperties", "propertyNames", "properties")}
+            return {**kept, "properties": {str(key): copy.deepcopy(mapped) for key in keys},
+                    "additionalProperties": False, "maxProperties": len(keys)}
+        if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
+            node["additionalProperties"] = False  # a TypedDict's keys are its own (JSON Schema would leave it open)
+        if "anyOf" in node:  # a null left twice by an optional open mapping (``dict[str, X] | None``)
+            options = [o for n, o in enumerate(node["anyOf"]) if o not in node["anyOf"][:n]]
+            if len(options) == 1:
+                node = {**{k: v for k, v in node.items() if k != "anyOf"}, **options[0]}
+            else:
+                node["anyOf"] = options
+        return node
+
+    return visit(schema)
 
 
 _REGISTRY: dict[str, MethodSpec] = {}

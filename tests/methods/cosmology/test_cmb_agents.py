@@ -61,8 +61,9 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     rng = np.random.default_rng(0)
     np.savetxt(tmp_path / "chain.txt", rng.normal([0.3, 0.7], [0.02, 0.01], size=(2000, 2)), header="omega_m h")
     task_file = tmp_path / "task.md"
-    task_file.write_text("---\ndata: [chain.txt]\n---\nCompute CMB spectra with CAMB, look at the chain with Cobaya "
-                         "and GetDist, and describe the inputs for a CLASS comparison.\n")
+    task_file.write_text("---\ndata: [chain.txt]\n---\nSummarise the posterior chain in chain.txt, then compute CMB "
+                         "spectra with CAMB, look at the chain with Cobaya and GetDist, and describe the inputs for a "
+                         "CLASS comparison.\n")
     task = load_task(task_file)
 
     def planner(request: ModelRequest) -> PlanDraft:
@@ -94,6 +95,10 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     step_dir = folder.path / state.steps["s1"].dir
     used = json.loads((step_dir / "package_docs.json").read_text())
     assert used and all(u["package"] == "camb" and u["chunk_id"] for u in used)
+    from cmbagent.report import _package_docs  # the lines the report prints under the step
+
+    assert _package_docs(folder, state.steps["s1"].dir)[0].startswith(f"camb: `{used[0]['name']}` (")
+    assert _package_docs(folder, state.steps["s3"].dir) == []
     asked = [json.loads(line) for line in folder.transcript.read_text().splitlines()]
     camb_calls = [r for r in asked if r.get("agent") == "camb_engineer"]
     assert camb_calls and "Documentation of the packages this step uses" in json.dumps(camb_calls[0])

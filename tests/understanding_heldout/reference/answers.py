@@ -1,8 +1,8 @@
-"""Independent computations behind the held-out set's answers (numpy, scipy, scikit-learn; no cmbagent code).
+"""Independent computations behind the held-out set's answers (numpy, scipy, scikit-learn, CAMB; no cmbagent code).
 
 ``ANSWERS[task](data_dir)`` returns the number the manifest states for that task. Simulated truths (a true
 average effect, a true slope) are read from ``data/truths.json``, written by ``make_data.py``; everything
-else is computed here from the data files. ``python tests/understanding_heldout/reference/answers.py``
+else is computed here from the data files, the CMB-spectra numbers by CAMB itself (``cmb_camb.py``). ``python tests/understanding_heldout/reference/answers.py``
 prints every answer with the estimates and the wrong readings the manifest's ``why`` quotes.
 """
 
@@ -30,6 +30,7 @@ def _sibling(name: str) -> ModuleType:
 
 
 sn_grid = _sibling("sn_grid")
+cmb_camb = _sibling("cmb_camb")
 
 
 def truths(data: Path) -> dict[str, dict[str, float]]:
@@ -199,6 +200,9 @@ ANSWERS: dict[str, Callable[[Path], float]] = {
     "banana_semi_implicit": banana_mean_y,
     "material_texture_additivity": additive_fit_r2,
     "omnibus_raking_trust": raked_share,
+    "neutrino_mass_lensed_spectra": lambda d: cmb_camb.omega_m({"mnu": 0.15, "H0": 68.0}),
+    "evolving_dark_energy_neff": lambda d: cmb_camb.h0_from_theta({"w": -0.9, "wa": -0.3, "nnu": 3.3}),
+    "tensor_bmode_template": lambda d: cmb_camb.dl_tt({"tau": 0.07, "logA": 3.05}, 1000, 1500),
 }
 
 

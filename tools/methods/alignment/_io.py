@@ -16,8 +16,7 @@ import pandas as pd
 
 from cmbagent.exceptions import DataError, UserError
 
-__all__ = ["MARGIN_COLUMNS", "Target", "as_text", "check_columns", "load_table", "model_answers", "output_path",
-           "read_target"]
+__all__ = ["MARGIN_COLUMNS", "Target", "as_text", "check_columns", "load_table", "model_answers", "read_target"]
 
 MARGIN_COLUMNS = ("variable", "level", "share")
 _MISSING = {"", "nan"}  # what pandas reads as missing is missing already; "none" can be an answer
@@ -160,10 +159,3 @@ def model_answers(path: str, questions: Sequence[str], levels: dict[str, list[st
             raise DataError(f"model_answers: the shares of {q!r}{f' for {who!r}' if who else ''} sum to 0")
         out.setdefault(str(who), {})[str(q)] = dist / dist.sum()
     return out
-
-
-def output_path(output_dir: str, name: str) -> Path:
-    """``output_dir/name``, creating the folder (relative paths resolve against the run folder)."""
-    folder = Path(output_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / name

@@ -25,6 +25,7 @@ import pandas as pd
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import output_path
 from cmbagent.tools.methods.alignment._analyses import (
     Survey,
     alignment_gap,
@@ -35,14 +36,7 @@ from cmbagent.tools.methods.alignment._analyses import (
     wave_order,
 )
 from cmbagent.tools.methods.alignment._estimates import Design
-from cmbagent.tools.methods.alignment._io import (
-    Target,
-    as_text,
-    check_columns,
-    load_table,
-    output_path,
-    read_target,
-)
+from cmbagent.tools.methods.alignment._io import Target, as_text, check_columns, load_table, read_target
 from cmbagent.tools.methods.alignment._io import model_answers as read_model_answers
 from cmbagent.tools.methods.alignment._plots import plot_distributions, plot_weighting
 from cmbagent.tools.methods.alignment._summary import summarise

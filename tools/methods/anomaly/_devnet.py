@@ -21,7 +21,7 @@ import numpy as np
 
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.tools.methods.anomaly._io import check_features
-from cmbagent.tools.methods.anomaly.wsad_dt import pick_device
+from cmbagent.tools.methods.anomaly._wsad import pick_device
 
 __all__ = ["DevNet"]
 

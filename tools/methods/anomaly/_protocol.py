@@ -270,7 +270,7 @@ def protocol_run(
     settings: dict[str, Any],
     out: Path,
 ) -> MethodResult:
-    from cmbagent.tools.methods.anomaly.wsad_dt import WSADDT
+    from cmbagent.tools.methods.anomaly._wsad import WSADDT
 
     split = adbench_split(X, y, **split_args)
     seed = split.seed
@@ -350,7 +350,7 @@ def unlabeled_run(
     from sklearn.ensemble import IsolationForest
     from sklearn.preprocessing import MinMaxScaler
 
-    from cmbagent.tools.methods.anomaly.wsad_dt import WSADDT
+    from cmbagent.tools.methods.anomaly._wsad import WSADDT
 
     if X.shape[0] < 2 * n_labeled + int(settings["n_estimators"]):
         raise UserError(f"only {X.shape[0]} rows; need well over n_labeled={n_labeled} rows to pseudo-label")

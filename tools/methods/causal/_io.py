@@ -27,7 +27,6 @@ __all__ = [
     "load_array",
     "load_table",
     "normal_quantity",
-    "output_path",
 ]
 
 
@@ -219,10 +218,3 @@ def normal_quantity(mean: float, std: float) -> dict[str, float]:
         "lower_95": float(mean - 1.959963984540054 * std),
         "upper_95": float(mean + 1.959963984540054 * std),
     }
-
-
-def output_path(output_dir: str, name: str) -> Path:
-    """``output_dir/name``, creating the folder (relative paths resolve against the run folder)."""
-    folder = Path(output_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / name

@@ -22,13 +22,13 @@ import numpy as np
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import output_path
 from cmbagent.tools.methods.causal._io import (
     as_binary,
     check_columns,
     check_finite,
     check_not_constant,
     load_table,
-    output_path,
 )
 from cmbagent.tools.methods.causal._scm import LinearSCM, fit_linear_scm, scm_from_weights
 

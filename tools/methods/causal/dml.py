@@ -18,6 +18,7 @@ import numpy as np
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import output_path
 from cmbagent.tools.methods.causal._io import (
     as_binary,
     check_columns,
@@ -27,7 +28,6 @@ from cmbagent.tools.methods.causal._io import (
     load_array,
     load_table,
     normal_quantity,
-    output_path,
 )
 
 __all__ = ["dml_ate", "embed_texts", "estimate_ate"]

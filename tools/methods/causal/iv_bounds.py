@@ -28,6 +28,7 @@ import numpy as np
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import output_path
 from cmbagent.tools.methods.causal._io import (
     as_binary,
     check_columns,
@@ -36,7 +37,6 @@ from cmbagent.tools.methods.causal._io import (
     check_same_length,
     load_array,
     load_table,
-    output_path,
 )
 
 __all__ = ["NuisanceGrid", "cell_bounds", "fit_nuisance_grid", "iv_cate_bounds", "learn_partition"]

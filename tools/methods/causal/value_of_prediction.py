@@ -19,6 +19,7 @@ import numpy as np
 from cmbagent.exceptions import UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import output_path
 from cmbagent.tools.methods.causal._io import (
     check_columns,
     check_finite,
@@ -26,7 +27,6 @@ from cmbagent.tools.methods.causal._io import (
     check_not_constant,
     check_same_length,
     load_table,
-    output_path,
 )
 
 __all__ = ["empirical_value", "prediction_access_ratio", "value_gaussian", "value_of_prediction"]

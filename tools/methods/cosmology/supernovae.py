@@ -29,6 +29,9 @@ PANTHEON_PLUS = Paper(
 )
 
 ModelName = Literal["flat_lcdm", "lcdm", "wcdm", "w0wacdm"]
+#: the parameters a prior may be set on (the keys of DEFAULT_PRIORS): named in the signature, so the schema a model
+#: writes ``priors`` under has exactly these keys (an open mapping let SmolLM2 loop on invented keys)
+PriorParameter = Literal["Omega_m", "Omega_de", "w0", "wa", "H0", "M"]
 
 
 class GaussianPrior(TypedDict):
@@ -170,7 +173,7 @@ def fit_supernovae(
     model: ModelName = "flat_lcdm",
     format: FormatName = "auto",
     free_h0: bool = False,
-    priors: dict[str, list[float] | GaussianPrior] | None = None,
+    priors: dict[PriorParameter, list[float] | GaussianPrior] | None = None,
     n_walkers: int = 32,
     max_steps: int = 20000,
     seed: int = 0,

@@ -21,44 +21,7 @@ import numpy as np
 
 from cmbagent.exceptions import DataError, UserError
 
-__all__ = [
-    "MiniLMEmbedder",
-    "check_positive",
-    "check_range",
-    "load_records",
-    "output_path",
-    "set_threads",
-]
-
-
-def output_path(output_dir: str, name: str) -> Path:
-    """``output_dir/name``, creating the folder (relative paths resolve against the run folder)."""
-    folder = Path(output_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / name
-
-
-def check_positive(value: float, *, argument: str, integer: bool = False) -> None:
-    if value <= 0 or (integer and int(value) != value):
-        kind = "a positive integer" if integer else "positive"
-        raise UserError(f"{argument}: must be {kind}, got {value}")
-
-
-def check_range(value: float, low: float, high: float, *, argument: str) -> None:
-    if not low <= value <= high:
-        raise UserError(f"{argument}: must lie in [{low}, {high}], got {value}")
-
-
-def set_threads(n: int | None = None) -> None:
-    """One torch thread unless ``CMBAGENT_TORCH_THREADS`` says otherwise.
-
-    The models here are tiny (batches of a few thousand numbers per matmul): extra threads only add
-    synchronisation, which on a loaded machine costs several times the work itself.
-    """
-    import torch
-
-    wanted = n or int(os.environ.get("CMBAGENT_TORCH_THREADS", "0") or 0)
-    torch.set_num_threads(wanted if wanted > 0 else 1)
+__all__ = ["MiniLMEmbedder", "load_records"]
 
 
 def load_records(path: str, *, argument: str, required: Sequence[str] = ()) -> list[dict[str, Any]]:

@@ -25,7 +25,8 @@ from torch import nn
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.lm._io import check_positive, load_records, output_path, set_threads
+from cmbagent.tools.methods._kit import check_positive, output_path, set_threads
+from cmbagent.tools.methods.lm._io import load_records
 
 __all__ = ["additive_r2", "compositional_diversity", "coverage_grid", "score_embeddings", "trend"]
 

@@ -25,7 +25,8 @@ from torch import nn
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
-from cmbagent.tools.methods.lm._io import check_positive, check_range, load_records, output_path, set_threads
+from cmbagent.tools.methods._kit import check_positive, check_range, output_path, set_threads
+from cmbagent.tools.methods.lm._io import load_records
 from cmbagent.tools.methods.lm._lm import LanguageModel, from_tiny, load_language_model, pad_batch
 from cmbagent.tools.methods.lm._transformer import TinyConfig, TinyLM
 

@@ -31,14 +31,9 @@ from torch import nn
 from cmbagent.exceptions import UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import check_positive, check_range, output_path, set_threads
 from cmbagent.tools.methods.lm._facts import QA, FactStream, generate_stream, read_stream
-from cmbagent.tools.methods.lm._io import (
-    MiniLMEmbedder,
-    check_positive,
-    check_range,
-    output_path,
-    set_threads,
-)
+from cmbagent.tools.methods.lm._io import MiniLMEmbedder
 
 __all__ = ["EditRetriever", "knowledge_editing_stream"]
 

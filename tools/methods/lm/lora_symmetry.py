@@ -24,7 +24,8 @@ import numpy as np
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
-from cmbagent.tools.methods.lm._io import check_positive, load_records, output_path
+from cmbagent.tools.methods._kit import check_positive, output_path
+from cmbagent.tools.methods.lm._io import load_records
 
 __all__ = ["generate_adapters", "invariance_error", "invariant_features", "lora_symmetry", "raw_features",
            "read_adapters", "rows_needed"]

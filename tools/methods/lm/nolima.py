@@ -30,7 +30,8 @@ import numpy as np
 from cmbagent.exceptions import ConfigError, DataError, ModelError, UserError
 from cmbagent.paths import InputFile, OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.lm._io import check_positive, load_records, output_path
+from cmbagent.tools.methods._kit import check_positive, output_path
+from cmbagent.tools.methods.lm._io import load_records
 from cmbagent.tools.methods.lm._nolima_data import CHARACTERS, LANDMARKS, NEEDLE_TEMPLATES
 
 __all__ = [

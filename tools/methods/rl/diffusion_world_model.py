@@ -23,16 +23,10 @@ import numpy as np
 from cmbagent.exceptions import UserError
 from cmbagent.paths import OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import blas_threads, check_positive, check_range, output_path, set_threads
 from cmbagent.tools.methods.rl._diffusion import ForwardDynamics, InverseDynamics, WindowDiffusion
 from cmbagent.tools.methods.rl._envs import WORLD_MODEL_ENVS, make_env, world_model_env
-from cmbagent.tools.methods.rl._io import (
-    blas_threads,
-    check_positive,
-    check_range,
-    output_path,
-    set_threads,
-    spread,
-)
+from cmbagent.tools.methods.rl._io import spread
 from cmbagent.tools.methods.rl._offline import TD3BC, Episode, collect, evaluate, returns_to_go, true_next
 
 __all__ = ["diffusion_world_model", "rtg_wording", "windows"]

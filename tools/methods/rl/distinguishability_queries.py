@@ -21,6 +21,7 @@ import numpy as np
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods._kit import blas_threads, check_positive, check_range, output_path
 from cmbagent.tools.methods.rl._envs import (
     CLASSIC_CONTROL,
     Segments,
@@ -28,7 +29,7 @@ from cmbagent.tools.methods.rl._envs import (
     make_env,
     tabular_segments,
 )
-from cmbagent.tools.methods.rl._io import blas_threads, check_positive, check_range, output_path, spread
+from cmbagent.tools.methods.rl._io import spread
 from cmbagent.tools.methods.rl._preferences import (
     Answers,
     Labeler,

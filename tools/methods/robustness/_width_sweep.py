@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from cmbagent.exceptions import UserError
-from cmbagent.tools.methods.robustness.class_stability import estimate_stability
+from cmbagent.tools.methods.robustness._stability import estimate_stability
 
 __all__ = ["RandomFeatureNetwork", "noisy_mixture", "spectral_complexity", "width_sweep"]
 

@@ -22,7 +22,8 @@ import numpy as np
 from cmbagent.exceptions import UserError
 from cmbagent.paths import OutputDir
 from cmbagent.tools.methods import Check, MethodResult, Paper, method
-from cmbagent.tools.methods.theory._io import blas_threads, check_list, check_positive, output_path
+from cmbagent.tools.methods._kit import blas_threads, check_positive, output_path
+from cmbagent.tools.methods.theory._io import check_list
 from cmbagent.tools.methods.theory._lif import (
     LIFNetwork,
     enumerate_cells,

@@ -25,7 +25,8 @@ import numpy as np
 from cmbagent.exceptions import UserError
 from cmbagent.paths import OutputDir
 from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
-from cmbagent.tools.methods.theory._io import blas_threads, check_list, check_positive, output_path, spread
+from cmbagent.tools.methods._kit import blas_threads, check_positive, output_path
+from cmbagent.tools.methods.theory._io import check_list, spread
 from cmbagent.tools.methods.theory._tensor import t_product, t_transpose
 
 __all__ = ["TubalGD", "TubalProblem", "make_problem", "tubal_tensor_gd"]

@@ -1,0 +1,114 @@
+"""Prompt layout for prefix caching (issue 30): each agent's prompt starts with a part that is byte-identical from
+call to call (its instructions), and what changes (the call's context, a repair, a fallback mode's schema) comes
+after it, so a server's prompt cache (llama.cpp ``cache_prompt``, OpenAI's automatic caching, Anthropic's marked
+boundary) serves the beginning again.  Per call, the server's account of cache, prefill and generation is kept
+in the transcript and the run's cost table."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from cmbagent.api import solve
+from cmbagent.models import ModelRequest, ModelResponse, Timings, Usage, read_transcript
+from cmbagent.planner import Plan, PlanStep
+from cmbagent.sandbox import InMemoryExecutor
+from tests.fakes import FakeLLMServer
+from tests.faults._support import TASK, Agents
+from tests.planner._support import brain, result_code, step_id
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def _by_agent(run_dir: Path) -> dict[str, list[list[dict[str, str]]]]:
+    calls: dict[str, list[list[dict[str, str]]]] = defaultdict(list)
+    for line in read_transcript(run_dir / "transcript.jsonl"):
+        calls[line["agent"]].append(line["request"]["messages"])
+    return calls
+
+
+def test_every_call_of_an_agent_starts_with_the_same_bytes(tmp_path: Path) -> None:
+    plan = Plan(steps=[PlanStep(id=f"s{i}", title=f"Quantity {i}", goal=f"Compute q{i}.", agent="engineer",
+                                # one, two, three criteria: the critique schemas differ from step to step
+                                acceptance_criteria=[f"prints q{i} with {k} digits" for k in range(1, i + 1)])
+                       for i in (1, 2, 3)])
+
+    def engineer(request: ModelRequest) -> object:
+        from cmbagent.agents import CodeDraft
+
+        n = int(step_id(request)[1:])
+        return CodeDraft(code=result_code({f"q{n}": n * 1.5}))
+
+    result = solve("Compute three quantities.", workspace=tmp_path, model="scripted", n_reviews=0, sandbox="process",
+                   models={"scripted": brain(planner=lambda r: plan, engineer=engineer)})
+    assert result.status == "done", result.error
+    calls = _by_agent(result.run_dir)
+    repeated = {agent: messages for agent, messages in calls.items() if len(messages) > 1}
+    assert {"engineer", "step_critic", "summariser"} <= set(repeated), sorted(calls)
+    for agent, messages in repeated.items():
+        systems = {m[0]["content"] for m in messages}
+        assert [m[0]["role"] for m in messages] == ["system"] * len(messages)
+        assert len(systems) == 1, (agent, [s[:200] for s in systems])  # the stable prefix, byte for byte
+        assert all(f"Step s{i}" not in next(iter(systems)) for i in (1, 2, 3))  # nothing of a call in it
+        users = [m[-1]["content"] for m in messages]
+        assert len(set(users)) == len(users), agent  # what changes is after it
+    # each call's output budget follows its schema: a critique of one criterion gets less than one of three
+    budgets = [line["request"]["settings"]["max_tokens"] for line in read_transcript(result.run_dir / "transcript.jsonl")
+               if line["agent"] == "step_critic"]
+    assert budgets[0] < budgets[1] < budgets[2] < 2048, budgets
+
+
+def test_a_fallback_modes_schema_comes_after_the_stable_prefix(tmp_path: Path) -> None:
+    """A server without ``json_schema`` gets the schema in words: at the end of the last message, never before the
+    agent's instructions (a critique's schema differs from step to step)."""
+    agents = Agents()
+    with FakeLLMServer(fn=agents, json_schema_supported=False) as server:
+        result = solve(TASK, workspace=tmp_path / "ws", model=f"openai-compatible:fake-model@{server.openai_url}",
+                       executor=InMemoryExecutor, config={"models": {"retries": 1, "timeout": 30}})
+        answered = [r for r in server.requests if r.body.get("response_format", {}).get("type") == "json_object"]
+    assert result.status == "done", result.error
+    first: dict[str, str] = {}
+    for request in answered:
+        messages = request.body["messages"]
+        system = messages[0]
+        assert system["role"] == "system" and "validates against this JSON schema" not in system["content"]
+        assert "validates against this JSON schema" in messages[-1]["content"] and messages[-1]["role"] == "user"
+        agent = system["content"][:80]
+        assert first.setdefault(agent, system["content"]) == system["content"]
+    assert len(first) >= 5
+
+
+def test_the_servers_account_of_each_call_is_in_the_transcript_and_the_cost_table(tmp_path: Path) -> None:
+    """llama.cpp reports per call the prompt tokens it read and took from its cache and the seconds of prefill and
+    generation: they are on the call's transcript line, in ``model_call`` events and in run.json's costs."""
+    from cmbagent.agents import StepSummary
+
+    def summary(request: ModelRequest) -> ModelResponse:
+        reply = StepSummary(summary=f"Step {step_id(request)} finished.")
+        return ModelResponse(text=reply.model_dump_json(), output=reply, model="llama",
+                             usage=Usage(input_tokens=900, output_tokens=20, cached_tokens=800),
+                             timings=Timings(prompt_tokens=100, cached_tokens=800, prefill_s=0.25,
+                                             generated_tokens=20, generation_s=0.5))
+
+    result = solve("Compute one quantity.", workspace=tmp_path, model="scripted", n_reviews=0, sandbox="process",
+                   models={"scripted": brain(summariser=summary, planner=lambda r: Plan(steps=[PlanStep(
+                       id="s1", title="Q", goal="Compute q.", agent="engineer")]),
+                       engineer=lambda r: __import__("cmbagent.agents", fromlist=["CodeDraft"]).CodeDraft(
+                           code=result_code({"q": 1.0})))})
+    assert result.status == "done", result.error
+    line = next(c for c in read_transcript(result.run_dir / "transcript.jsonl") if c["agent"] == "summariser")
+    assert line["timings"] == {"prompt_tokens": 100, "cached_tokens": 800, "prefill_s": 0.25,
+                               "generated_tokens": 20, "generation_s": 0.5}
+    assert line["usage"]["cached_tokens"] == 800
+    costs = json.loads((result.run_dir / "run.json").read_text())["costs"]
+    row = costs["per_agent"]["summariser"]
+    assert (row["cached_tokens"], row["prefill_s"], row["generation_s"]) == (800, 0.25, 0.5)
+    events = [json.loads(e) for e in (result.run_dir / "events.jsonl").read_text().splitlines()]
+    call = next(e["data"] for e in events if e["type"] == "model_call" and e["data"]["agent"] == "summariser")
+    assert (call["prefill_s"], call["generation_s"], call["cached_tokens"]) == (0.25, 0.5, 800)
+    report = (result.run_dir / "report.md").read_text()
+    assert "| cached input tokens | prefill (s) | generation (s) |" in report
+    assert "| summariser | 1 | 900 | 20 | 0.0000 | 800 | 0.2 | 0.5 |" in report, report[-1500:]
