@@ -25,7 +25,7 @@ import torch
 
 from cmbagent.exceptions import UserError
 from cmbagent.paths import InputFile, OutputDir
-from cmbagent.tools.methods import Check, MethodResult, Paper, method
+from cmbagent.tools.methods import Check, MethodFinding, MethodResult, Paper, method
 from cmbagent.tools.methods.bayes._flows import ConditionalFlow, SemiImplicit
 from cmbagent.tools.methods.bayes._io import (
     check_positive,
@@ -55,6 +55,22 @@ PAPER = Paper(
     authors="Tobias Pielok, Bernd Bischl, David Rügamer",
     year=2025,
     code="tpielok/AISIVI",
+)
+
+
+#: issue 34's decision: AISIVI's speed is measured against UIVI's inner loop (HMC on q(ε | z)) at equal score
+#: error in the paper's own settings (bench/bayes.py, CPU time, one thread); where it does not win, every
+#: result says so
+SPEED_SHORTFALL = MethodFinding(
+    code="method.known_shortfall",
+    message="against UIVI's inner-loop MCMC at equal score error, AISIVI (K = 32, with its τ update) was 3.3x "
+            "faster at the size of the paper's Bayesian logistic regression (z 22-d, ε 10-d) but only 1.3x on a 5-d "
+            "toy (UIVI needs 20 HMC steps there), short of the 3x target; the conditioned-diffusion size (100-d) "
+            "is set up in bench/bayes.py but not yet measured",
+    evidence={"bench": "bench/bayes.py aisivi", "target_ratio": 3.0,
+              "ratios": {"5-d toy": 1.3, "logistic regression, 22-d": 3.3}},
+    settle="Where the score is cheap to sample by MCMC (low dimension, near-Gaussian q(ε | z)) UIVI's inner loop "
+           "is about as fast; AISIVI's advantage is in the score error per unit of time at higher dimension.",
 )
 
 
@@ -323,8 +339,9 @@ def aisivi(
         z, _ = model.q.sample(n_samples, gen)
         s_hat, s_var = score(model.q, model.tau, z, n_proposal, gen)
         ess = _ess(model, z[:500], n_proposal, gen)
-        log_q = log_q_estimate(model, z[:1000], 256, gen)
-    logp = evaluate(tgt, z[:1000]).detach()
+        z_tail, _ = model.q.sample(TAIL_DRAWS, gen)
+        log_q = log_q_estimate(model, z_tail, 256, gen)
+    logp = evaluate(tgt, z_tail).detach()
     elbo_terms = (logp - log_q).numpy()
     samples = z.numpy().astype(float)
     values: dict[str, Any] = {
@@ -386,10 +403,14 @@ def aisivi(
                + (f"; against a short MCMC run, largest |Δmean| {max(values['mcmc']['mean_shift_in_sd']):.2f} sd, sd "
                   f"ratios {np.round(values['mcmc']['sd_ratio'], 2).tolist()}" if "mcmc" in values else "") + ".")
     return MethodResult(summary=summary, values=values, checks=checks, artifacts=[figure, str(npz)],
-                        diagnostics={**trained.describe(), "settings": settings})
+                        diagnostics={**trained.describe(), "settings": settings}, findings=[SPEED_SHORTFALL])
 
 
 MCMC_STEPS = 3000
+#: draws of q for the ELBO and the importance-weight diagnostics.  k̂ comes from the largest 3√n ratios; on
+#: 1,000 draws of the seed-0 banana fit it ranged 0.97-1.40 between draw streams, on 4,000 0.85-1.13.  PSIS
+#: (Vehtari et al. 2024) asks for n > 10^(1/(1-k)) ≈ 2,200 draws to judge k = 0.7; 4,000 cost about a second.
+TAIL_DRAWS = 4000
 MEAN_TOLERANCE, SD_RANGE = 0.2, (0.8, 1.25)  # in MCMC sd (plus 3 Monte Carlo errors); sd of q / sd of MCMC
 
 

@@ -203,11 +203,14 @@ def trained_network(family: ModelFamily, *, n_min: int, n_max: int, train_steps:
                 "noise_std": family.noise_std, "n_min": n_min, "n_max": n_max, "steps": train_steps,
                 "batch": batch_size, "width": width, "seed": seed, "layers": 1, "heads": 4, "rank": 2,
                 "refinements": 2, "repeats": 32, "prior_scales": list(PRIOR_SCALES), "version": 2}
+
+    def train(net: Any) -> list[float]:
+        set_threads()  # the cached network must not depend on its caller's thread count
+        return train_icl(net, family, steps=train_steps, batch=batch_size, n_min=n_min, n_max=n_max, seed=seed)
+
     torch.manual_seed(seed)
     return load_or_train(
-        "icl", settings, lambda: InContextPosterior(family, width=width),
-        lambda net: train_icl(net, family, steps=train_steps, batch=batch_size, n_min=n_min, n_max=n_max,
-                              seed=seed),
+        "icl", settings, lambda: InContextPosterior(family, width=width), train,
         cache_dir=cache_dir)
 
 

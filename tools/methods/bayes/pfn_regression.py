@@ -212,6 +212,7 @@ def trained_pfn(prior: GPPrior, *, max_context: int = 50, train_steps: int = 300
                 "width": width, "layers": layers, "seed": seed, "n_query": 20, "version": 2}
 
     def train(net: PFN) -> dict[str, Any]:
+        set_threads()  # the network must not depend on its caller's thread count: the cache is shared
         held = HeldOut(prior, max_context, seed)
         history = train_pfn(net, prior, steps=train_steps, batch=batch_size, max_context=max_context, n_query=20,
                             seed=seed, callback=lambda step: held.record(net, step), every=max(1, train_steps // 10))
