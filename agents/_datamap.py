@@ -413,6 +413,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             stop = others.search(clause, cue.end())
             segment = clause[cue.end(): stop.start() if stop else len(clause)]
             named_after = sorted((segment.find(c.name), c.name) for c in columns if _named(segment, c.name))
+            link = re.search(rf"`([^`]+)`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
+            if link and link.group(1) in {c.name for c in columns}:
+                named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan
             for column in columns:
                 value, reason = 0.0, ""
                 if named_after and column.name == named_after[0][1]:

@@ -733,9 +733,9 @@ class _Reader:
                 cue = next((m for p in self.cues(name) if (m := re.search(p, clause, re.I))), None)
                 if cue is None:
                     if is_list and clause in asides:  # "(`mu0`, `mu1` are simulation outputs; leave them out)"
-                        out = [c for _, c, _ in self.column_mentions(clause, columns) if c not in excluded]
-                        excluded += out
-                        quotes["out"] += [sentence] if out else []
+                        dropped = [c for _, c, _ in self.column_mentions(clause, columns) if c not in excluded]
+                        excluded += dropped
+                        quotes["out"] += [sentence] if dropped else []
                     continue
                 # a column named like the cue word itself ("average treatment effect") is no mention, unless it
                 # is written as a column (`treatment`)
