@@ -299,6 +299,7 @@ class DebugContext(AgentContext):
     traceback: str = ""
     output: str = ""
     advice: str = ""
+    package_docs: list[str] = Field(default_factory=list)  # indexed packages' passages for the failing code
 
     def sections(self) -> list[tuple[str, str]]:
         name = f"({self.error_name}) " if self.error_name and not self.error.startswith(self.error_name) else ""
@@ -307,7 +308,9 @@ class DebugContext(AgentContext):
                 ("Latest code", clip(self.code, CODE_CHARS)),
                 ("Error", clip(name + self.error + "\n" + self.traceback, 3000)),
                 ("Output (head and tail)", head_tail(self.output)),
-                ("Installer advice", self.advice)]
+                ("Installer advice", self.advice),
+                ("Documentation of the packages this code uses (from the package index)",
+                 clip("\n\n".join(self.package_docs), PASSAGES_CHARS))]
 
 
 class InstallContext(AgentContext):

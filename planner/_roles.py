@@ -361,9 +361,11 @@ def _write_code(call: StepCall) -> tuple[str | None, str]:
                 return code, install_note  # the same cell again, now that the kernel can import the package
             advice = f"{advice} {install_note}".strip()
     assert call.state.brief is not None  # analysis ran before any step
-    fix = rt.ask("debugger", DebugContext(brief=call.state.brief, step=call.step, folder=call.files.rel, code=code,
-                                          error=last.error, error_name=last.error_name, traceback=last.traceback,
-                                          output=last.output, advice=advice), DebugFix)
+    # the debugger of a cell that imports an indexed package (camb, classy, ...) reads its documentation too
+    context = with_package_docs(call, DebugContext(brief=call.state.brief, step=call.step, folder=call.files.rel,
+                                                   code=code, error=last.error, error_name=last.error_name,
+                                                   traceback=last.traceback, output=last.output, advice=advice))
+    fix = rt.ask("debugger", context, DebugFix)
     if fix.give_up or not fix.code.strip():
         return None, f"debugger gave up: {fix.diagnosis}" + (f" ({install_note})" if install_note else "")
     return fix.code, fix.diagnosis

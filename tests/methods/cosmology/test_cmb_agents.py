@@ -22,7 +22,7 @@ from cmbagent.planner import GraphSettings, RunState, Runtime, build_graph
 from cmbagent.run import RunFolder, open_checkpoints
 from cmbagent.sandbox import InMemoryExecutor
 from cmbagent.session import task_spec
-from cmbagent.state import PlanDraft, StepDraft
+from cmbagent.state import MethodCall, PlanDraft, StepDraft
 from cmbagent.task import load_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::UserWarning")]
@@ -123,3 +123,45 @@ def test_cli_indexes_a_package_and_refuses_an_unknown_one(tmp_path: Path) -> Non
     assert json.loads(again.output)["camb"]["files"]["unchanged"] == 1  # nothing embedded twice
     missing = runner.invoke(app, ["index", "--package", "no_such_package_xyz", "--index-dir", str(tmp_path)])
     assert missing.exit_code != 0 and "not installed" in missing.output
+
+
+def test_the_debugger_of_a_failing_camb_cell_reads_camb_docs(tmp_path: Path, camb_index: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell that imports camb and fails (a misspelled call) goes to the debugger with camb's passages."""
+    from cmbagent.agents import CodeDraft
+
+    monkeypatch.setenv("CMBAGENT_INDEX_DIR", str(camb_index))
+    rng = np.random.default_rng(1)
+    np.savetxt(tmp_path / "chain.txt", rng.normal([0.3, 0.7], [0.02, 0.01], size=(500, 2)), header="omega_m h")
+    task_file = tmp_path / "task.md"
+    task_file.write_text("---\ndata: [chain.txt]\nmethod: cosmology.summarize_chain\narguments: {chain: chain.txt}\n"
+                         "---\nSummarise the posterior chain in chain.txt, then compute lensed CMB spectra with CAMB "
+                         "at its mean.\n")
+    task = load_task(task_file)
+
+    def planner(request: ModelRequest) -> PlanDraft:
+        return PlanDraft(steps=[
+            StepDraft(title="Summarise the chain", goal="Summarise the chain.", agent="method_operator",
+                      method=MethodCall(name="cosmology.summarize_chain", arguments={"chain": "data/chain.txt"})),
+            StepDraft(title="Spectra with CAMB", goal="Compute lensed CMB spectra with CAMB.", agent="camb_engineer",
+                      inputs=["data/chain.txt"])])
+
+    def engineer(request: ModelRequest) -> CodeDraft:  # a call that does not exist in camb
+        return CodeDraft(code="import camb\nresults = camb.get_resultz(camb.set_params(H0=67.5))\n")
+
+    folder = RunFolder.create(task, workspace=tmp_path / "ws", run_dir=None, config={})
+    routing = Routing(default="offline", agents={"planner": "planner", "camb_engineer": "engineer"},
+                      models={"planner": ScriptedModel(fn=planner), "engineer": ScriptedModel(fn=engineer)})
+    client = ModelClient(routing, transcript_path=folder.transcript)
+    executor = InMemoryExecutor(folder.path)
+    rt = Runtime(folder=folder, registry=load_registry(), client=client, events=EventLog(folder.events, "t"),
+                 settings=GraphSettings(n_reviews=0, max_attempts=2), open_executor=lambda: executor)
+    saver = open_checkpoints(folder.checkpoints)
+    graph = build_graph(rt, saver)
+    graph.invoke(RunState(task=task_spec(task)), {"configurable": {"thread_id": "t"}}, durability="sync")
+    saver.conn.close()
+    asked = [json.loads(line) for line in folder.transcript.read_text().splitlines()]
+    debugger = [r for r in asked if r.get("agent") == "debugger"]
+    assert debugger, [r.get("agent") for r in asked]
+    shown = json.dumps(debugger[0])
+    assert "Documentation of the packages this code uses" in shown and "get_results" in shown
