@@ -81,3 +81,38 @@ field_words(
                        r"`([A-Za-z_][\w.]*`(?:\s*(?:,|and)\s*`[A-Za-z_][\w.]*`)*)"],
     },
 )
+
+# -- the CMB methods (issue 33): theory spectra from a code, and parameters fitted to measured band powers --------
+field_words(
+    "cosmology.cmb_spectra",
+    intents=(
+        "Compute the lensed CMB temperature and polarisation power spectra with CAMB for a given cosmology.",
+        "What do the theory C_ell look like for massive neutrinos or a tensor-to-scalar ratio? Plot D_ell.",
+        "Compare the CMB spectra from CAMB and CLASS for the same parameters: how far apart are they?",
+        "Predict the B-mode and lensing potential spectra for these cosmological parameters.",
+        "Give me the TT, TE and EE spectra up to ell of 3000 for an evolving dark energy model.",
+    ),
+    # CLASS the code, not the word "class"; C_ell written out, not "cell"
+    cues={r"\bpower spectr\w*": 2.0, r"\bCAMB\b": 2.5, r"(?-i:\bCLASS\b)": 1.5,
+          r"\bC_\{?\\?ell\b|\bC_?ℓ|\bD_?ℓ|\bD_\{?\\?ell\b": 2.0,
+          r"\blensing potential\b": 2.0, r"\bB-?modes?\b": 1.5, r"\btensor[- ]to[- ]scalar\b": 2.0,
+          r"\b(?:theory|theoretical|model) spectr\w*": 2.5, r"\b(?:compute|calculate|predict|generate)\w*\s+(?:the\s+)?"
+          r"(?:lensed\s+)?(?:CMB\s+)?(?:power\s+)?spectr\w*": 3.0, r"\bcross[- ]check\w*\b": 1.0},
+)
+
+field_words(
+    "cosmology.fit_cmb",
+    intents=(
+        "Fit the six LCDM parameters to the Planck CMB band powers with their covariance.",
+        "Constrain the cosmological parameters from the measured CMB TT, TE and EE band powers with an MCMC.",
+        "Combine the Planck CMB likelihood with the supernovae and fit w.",
+        "What do the CMB data alone say about H0 and Omega_m? Run the chains to convergence.",
+        "Reproduce the Planck 2018 parameter table from the compressed high-ell likelihood.",
+    ),
+    cues={r"\bband[- ]?powers?\b": 3.0, r"\bplik\w*": 3.0, r"\blikelihood\b": 1.0, r"\bCobaya\b": 1.5,
+          # "constrain H0 from Planck", not "... with a prior from Planck" (a supernova fit's prior)
+          r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bfrom\s+(?:the\s+)?"
+          r"(?:Planck|CMB)\b": 2.5,
+          r"\b(?:Planck|CMB)\s+(?:data|measurements|band)": 1.5, r"\bR\s*[-−]\s*1\b": 1.0, r"\boptical depth\b": 1.0,
+          r"\bτ\s+prior\b|\btau\s+prior\b": 1.5},
+)
