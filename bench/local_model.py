@@ -196,7 +196,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=int, default=300, help="each run's time budget in seconds")
     parser.add_argument("--gguf", default=None, help="model file for --model local (default: SmolLM2-135M)")
     parser.add_argument("--repeat", type=int, default=1, help="run the local set this many times in a row")
-    parser.add_argument("--sampler", default=None, help="CMBAGENT_LOCAL_SAMPLER: off (default), dry, dry+penalty")
+    parser.add_argument("--sampler", default=None, help="CMBAGENT_LOCAL_SAMPLER: dry (default), dry+penalty, off")
     parser.add_argument("--json", default=None, help="CMBAGENT_LOCAL_JSON: line (default), compact, free")
     parser.add_argument("--calls", action="store_true", help="print every call of every local run")
     parser.add_argument("--sampler-effect", type=Path, default=None, metavar="RUN_DIR",
@@ -213,7 +213,7 @@ def main() -> None:
     env_extra = {**({"CMBAGENT_LOCAL_SAMPLER": args.sampler} if args.sampler else {}),
                  **({"CMBAGENT_LOCAL_JSON": args.json} if args.json else {})}
     work = Path(tempfile.mkdtemp(prefix="cmbagent-bench-local-"))
-    print(f"local model {local}; sampler {args.sampler or 'off (default)'}; JSON {args.json or 'line (default)'}; "
+    print(f"local model {local}; sampler {args.sampler or 'dry (default)'}; JSON {args.json or 'line (default)'}; "
           f"timeout {args.timeout} s; "
           f"{len(paths)} examples x {args.repeat}; {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     offline = {path: solve(path, work / "offline" / path.stem, "offline", args.timeout) for path in paths}

@@ -60,18 +60,14 @@ DEFAULT_CACHE_MIB = 1024
 #: request parser refuses the command line's -1); it penalises the token that would extend a sequence already seen,
 #: and its sequence breakers (newline, colon, quote, asterisk) keep JSON keys and quoting out of it.
 #: ``dry+penalty`` adds llama.cpp's classic repeat penalty at its long-standing 1.1 over the last 64 tokens, which
-#: also penalises the quotes and commas a JSON reply must repeat.  ``off``: llama.cpp's defaults — the default
-#: here, because measured on the supernova run's three structured calls (``bench/local_model.py --sampler-effect``)
-#: ``dry`` made SmolLM2's replies longer (2,657 tokens a call against 850, one of three at the token limit against
-#: none): over the whole context it penalises copying the prompt's own words (file names, argument names), which a
-#: structured reply must do.  The streaming repetition guard stops real loops whatever the sampler.
+#: also penalises the quotes and commas a JSON reply must repeat.  ``off``: llama.cpp's defaults.
 SAMPLERS: dict[str, dict[str, Any]] = {
     "off": {},
     "dry": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2},
     "dry+penalty": {"dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2,
                     "repeat_penalty": 1.1, "repeat_last_n": 64},
 }
-DEFAULT_SAMPLER = "off"
+DEFAULT_SAMPLER = "dry"
 
 
 def unavailable() -> str | None:
