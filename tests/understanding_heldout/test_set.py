@@ -102,7 +102,9 @@ def test_coverage() -> None:
 
 def test_every_catalogue_method_is_covered() -> None:
     """A method added to the catalogue after this set was written needs held-out tasks of its own."""
-    catalogue = sorted(spec.name for spec in iter_methods())
+    # the product's methods (a test may register a method of its own, e.g. testfamily.*, in the same process)
+    catalogue = sorted(spec.name for spec in iter_methods()
+                       if spec.function.__module__.startswith("cmbagent.tools.methods."))
     assert sorted(COVERED) == catalogue, f"new: {set(catalogue) - set(COVERED)}; gone: {set(COVERED) - set(catalogue)}"
 
 
