@@ -61,9 +61,7 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     rng = np.random.default_rng(0)
     np.savetxt(tmp_path / "chain.txt", rng.normal([0.3, 0.7], [0.02, 0.01], size=(2000, 2)), header="omega_m h")
     task_file = tmp_path / "task.md"
-    task_file.write_text("---\ndata: [chain.txt]\n---\nSummarise the posterior chain in chain.txt, then compute CMB "
-                         "spectra with CAMB, look at the chain with Cobaya and GetDist, and describe the inputs for a "
-                         "CLASS comparison.\n")
+    task_file.write_text("---\ndata: [chain.txt]\n---\nSummarise the posterior chain in chain.txt.\n")
     task = load_task(task_file)
 
     def planner(request: ModelRequest) -> PlanDraft:
