@@ -51,6 +51,21 @@ _DISCLAIMS = re.compile(r"\bno (?:\w+ )?(?:fit|fitting|modell?ing|analysis|detec
                         r"detect\w*)|\bnothing more(?: yet)?\b|\bjust (?:the|a) (?:figure|plot|table)\b|"
                         r"\bquick look\b", re.I)
 _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
+#: what a task puts off ("no summary statistics yet", "I don't want a fit for now"): the deferred words
+_DEFERS = re.compile(r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:yet|for now|at this stage)\b|"
+                     r"\b(?:not|don't|do not)\s+(?:want|need)\s+(?:any\s+|the\s+|a\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                     r"(?:yet|for now|at this stage)\b", re.I)
+
+
+def _deferred(text: str, spec: Any) -> str | None:
+    """The words of ``text`` that put off what ``spec`` does: a deferred phrase ("no summary statistics yet")
+    sharing a word stem with the method's name or summary ("Summarise an MCMC chain ...")."""
+    own = {w[:6] for w in re.findall(r"[a-z]{5,}", f"{spec.name.replace('_', ' ')} {spec.summary}".lower())}
+    for match in _DEFERS.finditer(text):
+        words = re.findall(r"[a-z]{5,}", (match.group(1) or match.group(2) or "").lower())
+        if any(w[:6] in own for w in words):
+            return match.group(0)
+    return None
 
 
 @dataclass(frozen=True)
@@ -251,6 +266,11 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
         return MethodChoice(status="named", method=named, candidates=tuple(ranked), meaning_used=meaning_used,
                             notes=tuple(notes))
     disclaimed = _DISCLAIMS.search(whole)
+    deferred = _deferred(whole, next(spec for spec in specs if spec.name == best.method))
+    if deferred:
+        notes.append(f"the task puts off what {best.method} does (“{deferred}”)")
+        return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
+                            notes=tuple(notes))
     if (best.words < NONE_WORDS and (not meaning_used or best.meaning < NONE_MEANING) and not (
             best.words > 0 and best.data >= 0.7)) or (best.words == 0 and best.meaning < NONE_BARE) \
             or (best.words < NONE_WORDS and best.data <= -0.5) or (disclaimed and best.words < 6):

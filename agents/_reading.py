@@ -90,10 +90,13 @@ class TaskReading:
         return "\n".join(lines)
 
 
-def unread(understood: Understanding, text: str, data_files: Sequence[str], method: str) -> list[str]:
+def unread(understood: Understanding, text: str, data_files: Sequence[str], method: str, *,
+           chosen: bool = False) -> list[str]:
     """What the task states that the reading put into no argument — a setting's number (the checklist's rules
     read it, :func:`cmbagent.agents._stated.stated_requirements`), or a file the text names for a role no
-    argument took: running would ignore it silently, so it is a question."""
+    argument took: running would ignore it silently, so it is a question.  When the reader ``chosen`` the
+    method itself (no front matter names it), every number of the prose must be accounted for
+    (:func:`cmbagent.agents._numbers.unaccounted_numbers`): one no argument took asks which setting it is."""
     from cmbagent.agents._stated import stated_requirements, values_in
     from cmbagent.tools.methods import get_method
 
@@ -122,6 +125,33 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             out.append(f"the task gives {name}, which no argument of {method} was read to take ({arguments}); "
                        f"say which argument should read it, or leave it out of the task")
     out += unread_arguments(spec, understood, text, used)
+    if chosen:
+        out += unread_referents(spec, understood, text)
+        from cmbagent.agents._numbers import unaccounted_numbers
+
+        # what the run will use: the arguments as read and the lengths of their lists ("five seeds (0–4)"); a
+        # default, or a number of an argument's documentation, counts where the sentence names that argument
+        values = [v for value in understood.arguments.values() for v in values_in(value)]
+        values += [float(len(v)) for v in understood.arguments.values() if isinstance(v, (list, tuple))]
+        gated: list[tuple[float, str]] = []
+        for name, schema in spec.arguments.items():
+            pattern = _name_pattern(name)
+            if pattern is None or name in understood.arguments:
+                continue
+            documented_here = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])",
+                                         spec.argument_docs.get(name, ""))
+            gated += [(v, pattern) for v in [*values_in(schema.get("default")), *map(float, documented_here)]]
+        asked = " ".join(out)
+        nouns = {t for name in spec.arguments for t in name.lower().split("_") if t not in _FILLER}
+        numeric = ", ".join(name for name, schema in spec.arguments.items() if _numeric(schema)) or "none"
+        for number in unaccounted_numbers(text, values, data_files, gated,
+                                          " ".join([spec.description, *spec.argument_docs.values()]), nouns):
+            if f"“{number.sentence[:40]}" in asked:
+                continue  # its sentence is asked about already
+            out.append(f"the task states {number.raw} (“{number.sentence[:90]}”), which the offline reader put into "
+                       f"no argument of {method}; name the argument it sets under `arguments:` with "
+                       f"`method: {method}` in the front matter (its numeric arguments: {numeric}), or take it "
+                       f"out of the task if none of them is meant — {method} cannot do it otherwise")
     return out
 
 
@@ -153,6 +183,14 @@ def _name_pattern(name: str) -> str | None:
     return r"\b" + r"[\s_-]+".join(rf"{stem}(?:e?s)?" for stem in stems) + r"\b"
 
 
+def _numeric(schema: Mapping[str, Any]) -> bool:
+    """Whether an argument's schema takes a number (or a list of numbers)."""
+    kinds = {schema.get("type")} | {o.get("type") for o in schema.get("anyOf", [])}
+    items = [schema.get("items") or {}] + [o.get("items") or {} for o in schema.get("anyOf", [])]
+    return bool(kinds & {"integer", "number"}) or ("array" in kinds and any(
+        i.get("type") in {"integer", "number"} for i in items))
+
+
 def unread_arguments(spec: Any, understood: Understanding, text: str, used: Sequence[float] = ()) -> list[str]:
     """Numeric arguments the text gives a number to in their own words ("a length scale of 40 m", "500
     adapters", "k = 4") that the reading left at their defaults: the reader could not read the phrasing, so
@@ -164,12 +202,8 @@ def unread_arguments(spec: Any, understood: Understanding, text: str, used: Sequ
     for name, schema in spec.arguments.items():
         if name in understood.arguments or name in {"output_dir", "seed", "random_state"}:
             continue
-        kinds = {schema.get("type")} | {o.get("type") for o in schema.get("anyOf", [])}
-        items = [schema.get("items") or {}] + [o.get("items") or {} for o in schema.get("anyOf", [])]
-        numeric = bool(kinds & {"integer", "number"}) or ("array" in kinds and any(
-            i.get("type") in {"integer", "number"} for i in items))
         pattern = _name_pattern(name)
-        if not numeric or pattern is None:
+        if not _numeric(schema) or pattern is None:
             continue
         for match in re.finditer(pattern, flat, re.I):
             after = re.match(rf"\s*(?:(?:of|is|to|at|=|:|equal to|set to|around|about)\s*){{0,2}}({_NUM})(?![\w])",
@@ -194,6 +228,35 @@ def unread_arguments(spec: Any, understood: Understanding, text: str, used: Sequ
     return out
 
 
+_OWN = re.compile(r"\b(?:our|my)\s+((?:[\w-]+\s*){1,4})", re.I)
+
+
+def unread_referents(spec: Any, understood: Understanding, text: str) -> list[str]:
+    """An object the task calls its own ("our fine-tuned model", "my adapters") that an argument of the method
+    takes (same noun; no default, so leaving it out changes what is measured: ``lm.nolima`` without ``model``
+    scores only its BM25 baseline) but that the reading did not fill: the point of the task would be missed,
+    so it is a question."""
+    out: list[str] = []
+    flat = " ".join(text.split())
+    for name, schema in spec.arguments.items():
+        if name in understood.arguments or schema.get("default") is not None or name == "output_dir":
+            continue
+        kinds = {schema.get("type")} | {o.get("type") for o in schema.get("anyOf", [])}
+        if kinds & {"integer", "number", "boolean"}:
+            continue
+        tokens = [t for t in name.lower().split("_") if t not in _FILLER and len(t) > 2]
+        stems = {t[:-1] if t.endswith("s") and len(t) > 3 else t for t in tokens}
+        for match in _OWN.finditer(flat):
+            words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.split(r"[\s-]+", match.group(1).lower())]
+            if stems & set(words[:4]):
+                doc = spec.argument_docs.get(name, "")
+                out.append(f"the task speaks of {match.group(0)!r}, which {spec.name} takes as `{name}` ({doc[:90]}); "
+                           f"the reading found no value for it, so running would measure something else — add "
+                           f"`{name}: <value>` under `arguments:`")
+                break
+    return out
+
+
 def read_task(*, text: str, title: str = "", method: str | None = None, arguments: Mapping[str, Any] | None = None,
               data_files: Sequence[str] = (), profiles: Sequence[FileProfile] | None = None,
               columns: Mapping[str, Sequence[str]] | None = None,
@@ -207,7 +270,8 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
     if choice.method is not None:
         reading.understanding = understand(choice.method, text, given, list(data_files), columns=columns,
                                            profiles=profiles)
-        reading.unread = unread(reading.understanding, text, data_files, choice.method)
+        reading.unread = unread(reading.understanding, text, data_files, choice.method,
+                                chosen=choice.status != "named")
     if choice.status == "ask":
         for candidate in choice.top(3):
             reading.alternatives[candidate.method] = understand(candidate.method, text, given, list(data_files),

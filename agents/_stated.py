@@ -70,7 +70,8 @@ WORDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("model", r"\bw0\s*[-–—/,]?\s*(?:and\s+)?wa\b|\bw_?0\s*(?:and|,|/)\s*w_?a\b|\bevolving dark energy\b|\bCPL\b|"
               r"\bw\((?:a|z)\)", ("w0wacdm",)),
     ("model", r"\bconstant w\b|\bw\s*CDM\b|\bw\s+(?:is\s+)?(?:left\s+)?free\b|\bfree w\b|"
-              r"\bconstant (?:dark[- ]energy )?equation[- ]of[- ]state\b", ("wcdm", "w0wacdm")),
+              r"\bconstant (?:dark[- ]energy )?equation[- ]of[- ]state\b|"
+              r"\bw\b,? (?:taken|held|kept|assumed|treated) (?:as |to be )?constant\b", ("wcdm", "w0wacdm")),
     ("model", r"\bcurved\b|\bcurvature\b|\bnon-?flat\b|(?:Ω|Omega)_?k\b|\bopen or closed\b", ("lcdm",)),
     ("model", r"\bflat (?:Λ|L|Lambda[- ]?)CDM\b", ("flat_lcdm",)),
     ("estimand", r"\b(?:effect|impact) on the treated\b|\bATT\b|\bATET\b", ("ATT", "att")),
@@ -87,7 +88,8 @@ _NOT_AN_END = r"(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(rf"(?<=[.!?;]){_NOT_AN_END}\s+(?=[A-Z(*`\"'ΩΛ\d-])|\n\s*\n|\n\s*[-*]\s+", text)
+    parts = re.split(rf"(?<=[.!?;]){_NOT_AN_END}\s+(?=[A-Z(*`\"'ΩΛ\d-])|\n\s*\n|\n\s*[-*]\s+|"
+                     r"\n(?=[A-Z][\w ]{0,24}:\s)", text)  # a line opening with a label ("Expect: ...")
     return [p.strip() for p in parts if p.strip()]
 
 

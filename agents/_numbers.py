@@ -1,0 +1,240 @@
+"""Every number a task states, accounted for before anything runs.
+
+The checklist (:mod:`cmbagent.agents._stated`) reads numbers next to the words of known settings ("seed 4",
+"5 folds"); a task written in the words of its own field states most of its settings otherwise ("four thousand
+rank-4 adapters", "widths from 120 to 1920", "a quarter of the labels flipped", "step size 0.02").  When the
+offline reader chose the method itself, a number it put into no argument is a setting it could not read, and
+running would silently replace it with a default — so the reader asks instead.
+
+What is *not* a setting and asks nothing: numbers inside names (``H0``, ``Pendulum-v1``, ``SALT2``, backticked
+or file names), years, references ("Fig. 2", "Section 3", "[4]"), interval levels (95%), numbers in a sentence
+that reports a result or a reference value, in one whose subject is a cited work, or one that describes the
+data ("the table has 1,200 rows"), and any number equal to a value the run will use (an argument as read, a
+default, or one the method's documentation states).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cmbagent.agents._stated import _CITED_SUBJECT, _sentences
+
+__all__ = ["StatedNumber", "documented", "stated_numbers", "unaccounted_numbers"]
+
+_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+         "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+         "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth": 0.1}
+_WORD = "|".join([*_ONES, *_TENS, *_SCALES])
+#: a number written in words: "four thousand", "two hundred", "twenty-five", "a hundred"
+_WORDS = re.compile(rf"\b(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*)\b", re.I)
+#: a fraction in words that sets a share: "a quarter of", "half of", "one tenth of"
+_FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\b|\bhalf\s+(?:of\s+)?the\b", re.I)
+_DIGITS = re.compile(r"(?<![\w.^_/])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+−]?\d+)?(?:%|[kKM](?![\w]))?(?![\w])")
+#: a word joined to a number by a hyphen gives it a setting's name ("rank-4", "k-5"); a model name ("GPT-4",
+#: "Pendulum-v1") is a capitalised word or a letter-digit token, removed before numbers are read
+_NAMES = re.compile(r"`[^`]*`|https?://\S+|\b[\w.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits|h5|hdf5|parquet|pt|"
+                    r"gguf|yaml|yml|md|py|ipynb)\b|\b[A-Za-z]+[\w]*[-_]?v\d+(?:\.\d+)*\b|"
+                    r"\b[A-Z][A-Za-z]*-\d[\w.]*|\b[^\W\d]\w*?\d\w*\b|\[\d+(?:[,–-]\s*\d+)*\]|"
+                    r"\bet al\.,?\s*(?:\(?\d{4}[a-z]?\)?)?|\(\d{4}[a-z]?\)")
+_REFERENCE = re.compile(r"\b(?:Sec(?:tion)?|Fig(?:ure)?|Tab(?:le)?|Eq(?:uation)?|Appendix|Chapter|Algorithm|"
+                        r"Step|Part|Model|Task|Question|Experiment|page|p|pp|no|version|release|arXiv|"
+                        r"Python)\.?\s*\(?$|§\s*$", re.I)
+#: a sentence that gives a result or a reference value, not a setting
+_REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|report(?:s|ed)? (?:that|a)|found|obtained|"
+                       r"achieved|true|truth|should (?:be|give|come out)|was|were|gave|reaches|reached|"
+                       r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?)\b|≈|~|\bvs\.?", re.I)
+#: a sentence that describes the data rather than asks for something ("the table has 1,200 rows")
+_DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*:|\b(?:says|has|have|had|contains?|holds?|consists? of|comprises?|includes?|there (?:are|is|were)|"
+                        r"recorded|collected|observed|spans?|spanning|covers?|covering|lists?|listing|gives|"
+                        r"columns?|rows|entries|records|each row|per row|measured at)\b", re.I)
+_LEVEL = re.compile(r"^\s*(?:per ?cent\s+|%\s*)?(?:confidence|credible|CL|C\.L\.|interval|level|band|region|"
+                    r"contours?|limits?|upper|lower|quantiles?|percentile)", re.I)
+_MONTH = re.compile(r"\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(?:\s|$|,)|"
+                    r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+$")
+#: a definite count of what the data hold ("the 40 deep-field supernovae", "all 24 bins", "each of the 12 sites")
+_COUNTED = re.compile(r"\b(?:the|these|those|our|all|its|their|his|her)\s+(?:first\s+|last\s+)?$", re.I)
+#: "45 storm petrels in `petrels.csv`", "240 image patches (`patches.csv`": what a named file holds
+_IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\w-]*\s+){1,4}(?:(?:in|from|of)\s+|\(\s*)"
+                      r"(?:`[^`]+`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|json))")
+_SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
+
+
+@dataclass(frozen=True)
+class StatedNumber:
+    """A number the text states, as written, with the value(s) it may mean and its sentence."""
+
+    raw: str
+    values: tuple[float, ...]
+    sentence: str
+    start: int = 0  # where it stands in ``sentence``
+
+
+def _word_value(words: str) -> float | None:
+    total, current, seen = 0, 0, False
+    for token in re.split(r"[\s-]+", words.lower()):
+        if token in {"and", ""}:
+            continue
+        if token == "a":
+            current = current or 1
+            continue
+        if token in _ONES:
+            current += _ONES[token]
+        elif token in _TENS:
+            current += _TENS[token]
+        elif token in _SCALES:
+            current = (current or 1) * _SCALES[token]
+            if _SCALES[token] >= 1000:
+                total, current = total + current, 0
+        else:
+            return None
+        seen = True
+    return float(total + current) if seen else None
+
+
+def _meanings(raw: str) -> tuple[float, ...]:
+    text = raw.replace("−", "-").replace(",", "")
+    scale = {"k": 1000.0, "K": 1000.0, "M": 1e6}.get(text[-1:], 1.0)  # "4K tokens"
+    try:
+        value = float(text.rstrip("%kKM")) * scale
+    except ValueError:
+        return ()
+    if scale == 1000.0:
+        return (value, value * 1.024)  # "1K" tokens may be 1000 or 1024
+    values = (value / 100.0, value) if text.endswith("%") else (value,)
+    return values + ((-value,) if value < 0 else ())  # "120-1920" may be a range, not a negative number
+
+
+_FUNCTION_WORDS = r"(?:and|or|to|in|on|at|of|for|with|as|by|from|onwards|onward|through|until|data|only)\b"
+
+
+def _year(value: float, raw: str, before: str, after: str) -> bool:
+    """"Planck 2018 TT", "in 2021.", "2019 and 2020" are years; "2000 steps" is a count, and so is the end of
+    "120 to 1920"."""
+    if not (value.is_integer() and 1900 <= value <= 2100 and raw.isdigit()):
+        return False
+    if re.match(rf"\s+(?!{_FUNCTION_WORDS})[a-z]", after):
+        return False  # a count of something: "2000 steps"
+    previous = re.search(r"(\d[\d,.]*)[kKM%]?\s*(?:to|and|or|–|-|,|up to|through)\s*$", before)
+    return previous is None or re.fullmatch(r"(?:19|20)\d\d", previous.group(1)) is not None
+
+
+def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = ()) -> list[StatedNumber]:
+    """The numbers of ``text`` that may set something (see the module docstring for what is left out);
+    ``nouns`` are the words of the method's argument names ("needles" of ``n_needles``): a small number
+    written in words counts something only before one of them or a word of what a run repeats."""
+    counted = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in nouns if len(n) > 2)
+    counted_nouns = re.compile(r"[\s-]+(?:[\w-]+\s+)?(?:(?:seeds?|folds?|walkers|chains|repeats|repetitions|"
+                               r"runs|restarts|replicates|bootstraps?|layers|heads|epochs|trials|components|"
+                               r"clusters|neighbou?rs|splits|samples|draws|times)\b" + (rf"|(?:{counted})(?:e?s)?\b)"
+                                                                                  if counted else ")"), re.I)
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    out: list[StatedNumber] = []
+    names = sorted({n for f in files for n in (f, f.rsplit("/", 1)[-1])}, key=len, reverse=True)
+    for sentence in _sentences(text):
+        flat = " ".join(sentence.split())
+        if _CITED_SUBJECT.match(flat) or _REPORTED.search(flat) or _DESCRIBES.search(flat):
+            continue
+        clean = flat
+        for name in names:
+            clean = clean.replace(name, " " * len(name))
+        clean = _NAMES.sub(lambda m: " " * len(m.group(0)), clean)
+        for match in _DIGITS.finditer(clean):
+            raw = match.group(0)
+            values = _meanings(raw)
+            before, after = clean[:match.start()], clean[match.end():]
+            if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:12]):
+                continue
+            if (re.search(r"\S\s+[A-Z][A-Za-z]+\s+$", before) or (re.fullmatch(r"\W*[A-Z][a-z]+\s+", before)
+                    and re.match(r"\s+of\b", after))) and not raw.startswith(("-", "+", "−")):
+                continue  # part of a name: "Planck 2018", "Run 2"; "Wave 3 of ..." opening a sentence
+            if (raw.endswith("%") and _LEVEL.match(re.sub(r"^(?:\s*(?:/|,|and|or)\s*\d+(?:\.\d+)?%)+", "", after))) \
+                    or _SIGMA.match(after):
+                continue  # an interval's level or a significance: how to report, not a setting
+            if re.match(r"\s*[:.]\d", after) or re.search(r"\d[:/]$", before) or _MONTH.match(after) or \
+                    _MONTH.search(before[-12:]):
+                continue  # a time, a ratio written "3:1" or a date
+            if _COUNTED.search(before[-24:]) or _IN_FILE.match(flat[match.end():]):
+                continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
+            if re.match(r"-(?:off|year|old|day|week|month|hour)\b", after):
+                continue  # "a 10%-off coupon", "a 5-year follow-up": part of a name
+            if not before.strip() and re.match(r"[.)]", after):
+                continue  # a list's marker: "1." or "2)"
+            if values[0] in (0.0, 1.0) and (re.search(r"[=(−+×*/^–-]\s*$", before)
+                                            or re.match(r"\s*[−+×*/^)–-]", after)):
+                continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"
+            if re.search(r"`[^`]+`\s*(?:is|are|=|==|equals)\s*$|\bcoded\s*(?:as\s*)?$", flat[:match.start()]):
+                continue  # how a column codes its values: "`tutored` is 1 for them"
+            out.append(StatedNumber(raw, values, flat, match.start()))
+        for match in _WORDS.finditer(clean):
+            words = match.group(0)
+            if words.lower() in {"a", "an", "one"} or not re.search(rf"\b(?:{_WORD})\b", words, re.I):
+                continue
+            value = _word_value(words)
+            if value is None:
+                continue
+            after = clean[match.end():]
+            small = value < 20 and not re.search(r"\b(?:hundred|thousand|million)\b", words, re.I)
+            # a small number word counts things ("two methods", "one-hidden-layer"); it is a setting only as a
+            # count of what a run repeats ("three seeds", "five folds")
+            if small and not counted_nouns.match(after):
+                continue
+            out.append(StatedNumber(words, (value,), flat, match.start()))
+        for match in _FRACTION.finditer(clean):
+            word = (match.group(1) or "half").lower()
+            out.append(StatedNumber(match.group(0), (_FRACTIONS[word],), flat, match.start()))
+    return out
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+
+
+_STOP = {"a", "an", "the", "of", "with", "and", "or", "to", "in", "on", "at", "by", "for", "from", "is", "are", "each",
+         "per", "its", "their", "our", "we", "it", "as", "be"}
+
+
+def _neighbours(sentence: str, start: int, raw: str) -> set[str]:
+    """The words right around a number in its clause (two on each side, stop words left out), lower-cased."""
+    left = re.findall(r"[^\W\d_]+", re.split(r"[;:,()]", sentence[max(0, start - 30):start])[-1])[-2:]
+    right = re.findall(r"[^\W\d_]+", re.split(r"[;:,()]", sentence[start + len(raw):start + len(raw) + 30])[0])[:2]
+    return {w.lower() for w in [*left, *right] if w.lower() not in _STOP}
+
+
+def documented(number: StatedNumber, documentation: str) -> bool:
+    """Whether the method's own documentation states this number with one of the words around it in the task
+    ("a noisy 2-D Gaussian mixture with 60 training points", "N(0, prior_std²) prior"): what the method does
+    anyway, not a setting the reading missed."""
+    words = _neighbours(number.sentence, number.start, number.raw)
+    for match in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]\d)", documentation):
+        if any(_close(v, float(match.group(0))) for v in number.values):
+            if words & _neighbours(documentation, match.start(), match.group(0)):
+                return True
+    return False
+
+
+def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] = (),
+                        gated: Sequence[tuple[float, str]] = (), documentation: str = "",
+                        nouns: Iterable[str] = ()) -> list[StatedNumber]:
+    """The stated numbers none of whose meanings is a value in ``used`` (the run's values as read), a value
+    of ``gated`` whose pattern its sentence matches (an argument's default counts for a sentence that names the
+    argument: "L0 weight 3" is not accounted for by some other argument's default of 3), or a number the
+    method's ``documentation`` states in the same words (:func:`documented`); once each."""
+    out: list[StatedNumber] = []
+    seen: set[str] = set()
+    for number in stated_numbers(text, files, nouns):
+        if any(_close(v, u) for v in number.values for u in used) or number.raw in seen:
+            continue
+        if any(_close(v, u) and re.search(pattern, number.sentence, re.I) for v in number.values
+               for u, pattern in gated):
+            continue
+        if documentation and documented(number, documentation):
+            continue
+        seen.add(number.raw)
+        out.append(number)
+    return out
