@@ -50,7 +50,9 @@ _REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|report(?:s|e
                        r"achieved|true|truth|should (?:be|give|come out)|was|were|gave|reaches|reached|"
                        r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?)\b|≈|~|\bvs\.?", re.I)
 #: a sentence that describes the data rather than asks for something ("the table has 1,200 rows")
-_DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*:|\b(?:says|has|have|had|contains?|holds?|consists? of|comprises?|includes?|there (?:are|is|were)|"
+_DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::|is\b|are\b|holds\b)|"
+                        r"\b(?:is|are)\s+(?:stored\s+|given\s+|listed\s+|kept\s+)?in\s+(?:the\s+file\s+)?"
+                        r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|\b(?:says|has|have|had|contains?|holds?|consists? of|comprises?|includes?|there (?:are|is|were)|"
                         r"recorded|collected|observed|spans?|spanning|covers?|covering|lists?|listing|gives|"
                         r"columns?|rows|entries|records|each row|per row|measured at)\b", re.I)
 _LEVEL = re.compile(r"^\s*(?:per ?cent\s+|%\s*)?(?:confidence|credible|CL|C\.L\.|interval|level|band|region|"
@@ -110,7 +112,12 @@ def _meanings(raw: str) -> tuple[float, ...]:
     return values + ((-value,) if value < 0 else ())  # "120-1920" may be a range, not a negative number
 
 
-_FUNCTION_WORDS = r"(?:and|or|to|in|on|at|of|for|with|as|by|from|onwards|onward|through|until|data|only)\b"
+#: what a run counts ("2000 steps", "three seeds"): a number before one of these is a setting, never a year
+_COUNT_WORDS = (r"seeds?|folds?|walkers|chains|repeats|repetitions|runs|restarts|replicates|resamples|bootstraps?|"
+                r"layers|heads|epochs|trials|components|clusters|neighbou?rs|splits|samples|draws|times|steps|"
+                r"iterations|evaluations|queries|points|trees|estimators|units|tokens|particles|realisations|"
+                r"realizations|simulations|permutations|batches|rounds|episodes")
+_COUNT_NOUNS = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:{_COUNT_WORDS})\b", re.I)
 
 
 def _year(value: float, raw: str, before: str, after: str) -> bool:
@@ -118,8 +125,8 @@ def _year(value: float, raw: str, before: str, after: str) -> bool:
     "120 to 1920"."""
     if not (value.is_integer() and 1900 <= value <= 2100 and raw.isdigit()):
         return False
-    if re.match(rf"\s+(?!{_FUNCTION_WORDS})[a-z]", after):
-        return False  # a count of something: "2000 steps"
+    if _COUNT_NOUNS.match(after):
+        return False  # a count of something: "2000 steps"; "1978 earnings" is a year
     previous = re.search(r"(\d[\d,.]*)[kKM%]?\s*(?:to|and|or|–|-|,|up to|through)\s*$", before)
     return previous is None or re.fullmatch(r"(?:19|20)\d\d", previous.group(1)) is not None
 
@@ -129,13 +136,12 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     ``nouns`` are the words of the method's argument names ("needles" of ``n_needles``): a small number
     written in words counts something only before one of them or a word of what a run repeats."""
     counted = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in nouns if len(n) > 2)
-    counted_nouns = re.compile(r"[\s-]+(?:[\w-]+\s+)?(?:(?:seeds?|folds?|walkers|chains|repeats|repetitions|"
-                               r"runs|restarts|replicates|bootstraps?|layers|heads|epochs|trials|components|"
-                               r"clusters|neighbou?rs|splits|samples|draws|times)\b" + (rf"|(?:{counted})(?:e?s)?\b)"
-                                                                                  if counted else ")"), re.I)
+    counted_nouns = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:(?:{_COUNT_WORDS})\b"
+                               + (rf"|(?:{counted})(?:e?s)?\b)" if counted else ")"), re.I)
     text = re.sub(r"```.*?```", " ", text, flags=re.S)
     out: list[StatedNumber] = []
     names = sorted({n for f in files for n in (f, f.rsplit("/", 1)[-1])}, key=len, reverse=True)
+    text = re.sub(r"(?m)^\s*#.*$", " ", text)  # a heading names the task ("# IHDP replication 3")
     for sentence in _sentences(text):
         flat = " ".join(sentence.split())
         if _CITED_SUBJECT.match(flat) or _REPORTED.search(flat) or _DESCRIBES.search(flat):
@@ -161,10 +167,12 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # a time, a ratio written "3:1" or a date
             if _COUNTED.search(before[-24:]) or _IN_FILE.match(flat[match.end():]):
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
-            if re.match(r"-(?:off|year|old|day|week|month|hour)\b", after):
-                continue  # "a 10%-off coupon", "a 5-year follow-up": part of a name
+            if re.match(r"-(?:off|year|old|day|week|month|hour)\b|\([a-z]\)", after):
+                continue  # "a 10%-off coupon", "a 5-year follow-up", "401(k)": part of a name
             if not before.strip() and re.match(r"[.)]", after):
                 continue  # a list's marker: "1." or "2)"
+            if values[0] in (0.0, 1.0) and re.search(r"\b(?:between|from)\s+0(?:\.0)?\s+(?:and|to)\s+1\b", flat):
+                continue  # the range of a share or a probability: "a fraction between 0 and 1"
             if values[0] in (0.0, 1.0) and (re.search(r"[=(−+×*/^–-]\s*$", before)
                                             or re.match(r"\s*[−+×*/^)–-]", after)):
                 continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"

@@ -170,6 +170,10 @@ def _as_float(raw: str) -> float | None:
         return None
 
 
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "[δΔ]", "epsilon": "[εϵ]", "eta": "η", "theta": "θ",
+          "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "rho": "ρ", "sigma": "σ", "tau": "τ", "omega": "[ωΩ]"}
+
+
 def _name_pattern(name: str) -> str | None:
     """How prose writes an argument's name: its words in order, each maybe plural, joined by a space, hyphen
     or underscore ("length scale" for ``length_scale``, "adapters" for ``n_adapters``); a name of one or two
@@ -179,6 +183,8 @@ def _name_pattern(name: str) -> str | None:
         return None
     if len(tokens) == 1 and len(tokens[0]) <= 2:
         return rf"(?<![\w.]){re.escape(tokens[0])}\s*="
+    if len(tokens) == 1 and tokens[0] in _GREEK:  # ``alpha`` is written α as often as alpha
+        return rf"\b{tokens[0]}\b|{_GREEK[tokens[0]]}"
     stems = [re.escape(t[:-1] if t.endswith("s") and len(t) > 3 else t) for t in tokens]
     return r"\b" + r"[\s_-]+".join(rf"{stem}(?:e?s)?" for stem in stems) + r"\b"
 

@@ -28,6 +28,7 @@ from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState, go
 from cmbagent.state import (
     Finding,
+    MethodCall,
     Plan,
     PlanDraft,
     Requirement,
@@ -78,6 +79,19 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     if task.method:
         update.update(method=task.method, arguments={**brief.arguments, **task.arguments}
                       if brief.method in (None, task.method) else dict(task.arguments))
+    notes: list[Finding] = []
+    sure = reading.method if (not task.method and reading.choice.status == "chosen"
+                              and reading.method in rt.method_names) else None
+    if sure and brief.method is None:
+        # a small model's analyst often names no method (SmolLM2 on every research task of the eval); code's
+        # reading chose one surely, so the run uses it, with the arguments code read, and says so
+        read_arguments = reading.understanding.arguments if reading.understanding is not None else {}
+        update.update(method=sure, arguments={**brief.arguments, **read_arguments})
+        notes.append(finding("task.method_from_reading", f"the task analyst named no method; code's reading chose "
+                             f"{sure} ({reading.choice.candidates[0].line()})", method=sure))
+    elif sure and brief.method != sure:
+        notes.append(finding("task.method_disagrees", f"the task analyst chose {brief.method}; code's reading chose "
+                             f"{reading.choice.candidates[0].line()}", method=brief.method, reading=sure))
     method = update.get("method", brief.method)
     read = read_in_text(task, method, context.columns, profiles) if method in rt.method_names else []
     stated = {r.argument: r.value for r in read if r.relation == "equals" and r.argument}
@@ -90,7 +104,7 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     update["requirements"] = _numbered(task, brief.model_copy(update={"requirements": kept}), read, rules + extra)
     brief = brief.model_copy(update=update)
     write_requirements(rt.folder, [RequirementCheck(requirement=r) for r in brief.requirements])
-    notes = [finding(
+    notes += [finding(
         "task.requirements_dropped", f"code dropped {len(dropped)} item(s) of the task analyst's checklist that "
         f"say nothing to check: {'; '.join(dropped[:6])}" + (f"; and {len(dropped) - 6} more" if len(dropped) > 6
                                                              else ""), dropped=dropped)] if dropped else []
@@ -102,7 +116,9 @@ def analyse(rt: Runtime, state: RunState) -> Any:
                   for name, how in understood.assumed.items() if brief.arguments.get(name) == understood.arguments.get(name)]
     rt.folder.update_run(understanding=_reading_record(reading, brief))
     noted = record_findings(rt, state, notes) if notes else {}
-    return go("plan", brief=brief, stated=stated, candidates=candidates, feedback=[], review_round=0, **noted)
+    # plans may name only the method code chose surely and the run uses (as only the front matter's otherwise)
+    pinned = [sure] if sure and brief.method == sure else candidates
+    return go("plan", brief=brief, stated=stated, candidates=pinned, feedback=[], review_round=0, **noted)
 
 
 def compare_lists(rules: list[Requirement], listed: RequirementList, files: list[str],
@@ -310,8 +326,20 @@ def aimless_finding(dropped: list[str], where: str) -> Finding:
                                          f"word in it: {shown}", dropped=dropped)
 
 
-def problems_of(rt: Runtime, plan: Plan, task: Any = None) -> list[str]:
-    named = rt.plan_methods(task) if task is not None else None
+def plan_methods(rt: Runtime, state: RunState | None) -> list[str] | None:
+    """The methods plans may name: the front matter's (:meth:`Runtime.plan_methods`), else the one method code's
+    reading chose surely and the analysis kept (``state.candidates`` then holds only it), else any."""
+    if state is None:
+        return None
+    named = rt.plan_methods(state.task)
+    if named is None and len(state.candidates) == 1 and state.brief is not None \
+            and state.brief.method == state.candidates[0] and state.candidates[0] in rt.method_names:
+        return list(state.candidates)
+    return named
+
+
+def problems_of(rt: Runtime, plan: Plan, state: RunState | None = None) -> list[str]:
+    named = plan_methods(rt, state)
     return plan_problems(plan, step_agents=rt.step_agents(), method_agents=rt.registry.step_agents("method"),
                          methods=set(rt.method_names), max_steps=rt.settings.max_steps,
                          required_method=named[0] if named else None)
@@ -328,15 +356,23 @@ def plan(rt: Runtime, state: RunState) -> Any:
         context = PlanContext(brief=state.brief, previous_plan=state.plan, requests=feedback + problems,
                               max_steps=rt.settings.max_steps, index=rt.index_description)
         try:
-            draft = rt.ask("planner", context, PlanDraft, methods=rt.plan_methods(state.task))
+            draft = rt.ask("planner", context, PlanDraft, methods=plan_methods(rt, state))
             draft, dropped = without_aimless(draft)
             proposal = without_repeats(draft, state.fixed).numbered()
         except OutputValidationError as exc:
             proposal, problems = None, [f"the plan did not validate: {exc}"]
             continue
-        problems = problems_of(rt, proposal, state.task)
+        problems = problems_of(rt, proposal, state)
         if not problems:
             break
+    notes: list[Finding] = []
+    if proposal is not None and problems and all(p.startswith("the task asks for the method ") for p in problems):
+        # the planner would not call the method the task needs (a small model, repaired in vain): code adds the
+        # step, with the arguments the analysis read, rather than fail a task whose method is known
+        proposal, added = with_method_step(rt, state, proposal)
+        problems = problems_of(rt, proposal, state)
+        notes.append(finding("plan.method_step_added", f"the planner's plan called no {added} after "
+                             f"{rt.settings.max_plan_repairs + 1} tries; code put a {added} step first", method=added))
     if proposal is None or problems:
         return go("report", status=RunStatus.FAILED,
                   stop_reason="the planner could not produce a valid plan: " + "; ".join(problems))
@@ -345,8 +381,24 @@ def plan(rt: Runtime, state: RunState) -> Any:
     rt.folder.write_plan(data, version)
     rt.events.emit("plan_proposed", plan=data, round=state.review_round + 1)
     nxt = "review" if rt.settings.n_reviews > 0 and state.review_round < rt.settings.n_reviews else "approve"
-    noted = record_findings(rt, state, [aimless_finding(dropped, "plan")]) if dropped else {}
+    notes += [aimless_finding(dropped, "plan")] if dropped else []
+    noted = record_findings(rt, state, notes) if notes else {}
     return go(nxt, plan=proposal, plan_version=version, feedback=[], **noted)
+
+
+def with_method_step(rt: Runtime, state: RunState, proposal: Plan) -> tuple[Plan, str]:
+    """``proposal`` with a first step that calls the method plans must name, with the brief's arguments when the
+    brief names that method (else the front matter's)."""
+    method = (plan_methods(rt, state) or [""])[0]
+    brief = state.brief
+    arguments = dict(brief.arguments) if brief is not None and brief.method == method else dict(state.task.arguments)
+    agents = sorted(rt.registry.step_agents("method"))
+    step = StepDraft(title=f"Run {method}", goal=f"Answer the task with {method} on the task's inputs.",
+                     agent="method_operator" if "method_operator" in agents else agents[0],
+                     method=MethodCall(name=method, arguments=arguments),
+                     acceptance_criteria=[f"{method} ran and its result is reported"])
+    draft = PlanDraft(steps=[step, *(s.draft() for s in proposal.steps)], rationale=proposal.rationale)
+    return draft.numbered(), method
 
 
 def review(rt: Runtime, state: RunState) -> Any:
@@ -354,7 +406,7 @@ def review(rt: Runtime, state: RunState) -> Any:
     round_ = state.review_round + 1
     verdict = rt.ask("plan_reviewer", PlanReviewContext(brief=state.brief, plan=state.plan, round=round_,
                                                         rounds=rt.settings.n_reviews), PlanReview)
-    problems = problems_of(rt, state.plan, state.task)  # code double-checks what code can check
+    problems = problems_of(rt, state.plan, state)  # code double-checks what code can check
     approved = verdict.approved and not problems
     comments = list(verdict.comments) + problems
     rt.events.emit("plan_reviewed", approved=approved, comments=comments, round=round_)
@@ -386,7 +438,7 @@ def approve(rt: Runtime, state: RunState) -> Any:
             errors = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(plan)'}: {e['msg']}"
                                for e in exc.errors(include_url=False))
             return go("plan", feedback=[f"The person's edited plan was invalid ({errors}); revise it"], review_round=0)
-        problems = problems_of(rt, edited, state.task)
+        problems = problems_of(rt, edited, state)
         if problems:
             return go("plan", feedback=["The person's edited plan has problems: " + "; ".join(problems)],
                       plan=edited, review_round=0)
@@ -450,7 +502,7 @@ def replan(rt: Runtime, state: RunState) -> Any:
     context = ReplanContext(brief=state.brief, plan=plan_obj, statuses=state.statuses(), failed=step, reason=reason,
                             recent=recent_steps(state, step.id), new_ids=next_step_ids(used, 3))
     try:
-        decision = rt.ask("replanner", context, ReplanDecision, methods=rt.plan_methods(state.task))
+        decision = rt.ask("replanner", context, ReplanDecision, methods=plan_methods(rt, state))
     except OutputValidationError as exc:
         decision = ReplanDecision(action="skip", reason=f"the replanner's reply did not validate: {exc}")
     new_ids: list[str] = []
@@ -461,7 +513,7 @@ def replan(rt: Runtime, state: RunState) -> Any:
         revision, dropped = without_aimless(PlanDraft(steps=list(decision.new_steps)))
         fresh = without_repeats(revision, state.fixed).numbered(used=used)
         candidate = Plan(steps=plan_obj.steps[:at] + fresh.steps, rationale=plan_obj.rationale)
-        problems = problems_of(rt, candidate, state.task) if fresh.steps else ["none of its steps has a goal"]
+        problems = problems_of(rt, candidate, state) if fresh.steps else ["none of its steps has a goal"]
         if problems:
             decision = ReplanDecision(action="skip", reason=f"{decision.reason} (revision rejected: {'; '.join(problems)})")
         else:

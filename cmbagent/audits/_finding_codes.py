@@ -100,6 +100,21 @@ _code("task.assumed", Severity.NOTE,
       "If another choice is meant, state it in the task (a sentence naming it, or the front matter's "
       "`arguments:`).")
 
+_code("task.method_from_reading", Severity.NOTE,
+      "The task analyst (a language model) named no method, and code's reading of the task chose one surely "
+      "by meaning, words and data; the run used code's choice and plans may name only that method.",
+      "If another method (or none) is meant, name it in the front matter (`method:`).")
+
+_code("task.method_disagrees", Severity.WARNING,
+      "The task analyst (a language model) chose another method than code's reading of the task, which was "
+      "sure of its own; the run follows the analyst.",
+      "Read both choices' reasons in run.json (`understanding`); pin the intended method in the front matter.")
+
+_code("plan.method_step_added", Severity.NOTE,
+      "The planner's plans called no step of the method the task needs (its front matter's, or the one code's "
+      "reading chose surely) after every repair; code put a step calling it first, with the arguments read.",
+      "Check the method step's arguments in plan.json; pin them in the front matter if they differ.")
+
 _code("task.requirement_unmet", Severity.ERROR,
       "An explicit requirement of the task was not met: an argument with another value, a named file not read "
       "in its role, a stated number not used, a model word contradicted (an error; the run ends 'unmet'), or "

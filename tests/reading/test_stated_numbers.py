@@ -33,6 +33,7 @@ def values(text: str, files: tuple[str, ...] = (), nouns: tuple[str, ...] = ()) 
     ("Repeat the sample splitting eight times and trim propensities at 0.02.", {8.0, 0.02}),
     ("Keep only supernovae below z = 0.5 from sn.csv.", {0.5}),
     ("Sweep the initialisation scale over 1e-4, 1e-2 and 1.", {1e-4, 1e-2, 1.0}),
+    ("Draw 2000 samples from the posterior.", {2000.0}),  # a count, though it could be a year
 ])
 def test_settings_written_in_many_ways_are_read_as_numbers(text: str, wanted: set[float]) -> None:
     assert wanted <= values(text, ("sn.csv",))
@@ -52,6 +53,12 @@ def test_settings_written_in_many_ways_are_read_as_numbers(text: str, wanted: se
     "Wave 3 of our omnibus over-represents young people.",
     "Betoule et al. (2014) cut the sample at 0.01 < z < 1.3.",  # what a cited work did
     "The published value is 0.3, as Fig. 2 shows.",  # a result to compare with
+    "# Replication 3: the effect of home visits",  # a heading
+    "How much did the programme raise 1978 earnings?",  # a year before a noun that counts nothing
+    "Eligibility for a 401(k) plan is the instrument.",
+    "Their full 31 × 31 covariance is in `cov.txt` (961 numbers, row by row).",  # where the data are
+    "`sipp.csv` is the 1991 extract: 9,915 households.",
+    "Report it as `value` (a fraction between 0 and 1).",
 ])
 def test_what_sets_nothing_is_not_a_stated_number(text: str) -> None:
     assert values(text, ("petrels.csv", "patches.csv")) == set(), stated_numbers(text)
@@ -129,3 +136,14 @@ def test_w_taken_as_constant_is_wcdm_for_the_reader_and_the_checklist() -> None:
     assert reading.understanding.arguments["model"] == "wcdm"
     words = [r for r in stated_requirements(text, ["data/sn.csv"]) if r.kind == "word"]
     assert words and "wcdm" in words[0].accepted
+
+
+def test_an_argument_named_by_its_greek_letter_accounts_for_its_default() -> None:
+    # value_of_prediction's alpha defaults to 0.1: "capacity α = 0.1" restates it; the costs are read
+    reading = read_task(text="A job centre screens 10% of its clients (capacity α = 0.1) to reach the 10% who will "
+                             "fare worst, with a risk model of R² = 0.2. Raising capacity costs 4 per unit of α; "
+                             "improving the model costs 1 per unit of R². Which investment is better value?")
+    assert reading.method == "causal.value_of_prediction"
+    assert reading.clear, reading.unread
+    assert {k: reading.understanding.arguments[k] for k in ("r2", "cost_capacity", "cost_prediction")} == {
+        "r2": 0.2, "cost_capacity": 4.0, "cost_prediction": 1.0}
