@@ -1,5 +1,7 @@
 """How well cmbagent understands tasks written in plain prose: the public set (tests/understanding) and the
-held-out set (tests/understanding_heldout), offline and with a language model.
+held-out set (tests/understanding_heldout) and the blind set (tests/understanding_blind, written after the
+held-out set was used to find the reader's silent mistakes, by an author who read neither the reader nor the
+other sets' texts), offline and with a language model.
 
 Reported per set and reader:
 
@@ -38,7 +40,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.reading._prose import ProseTask, Score, Verdict, judge, load_set, parsed, read_offline  # noqa: E402
 
-SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" / "understanding_heldout"}
+SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" / "understanding_heldout",
+        "blind": ROOT / "tests" / "understanding_blind"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

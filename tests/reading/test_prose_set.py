@@ -31,3 +31,14 @@ def test_held_out_set_does_not_fall_below_its_measured_level() -> None:
     # measured 2026-12-05 (bench/understanding.py): 43 tasks, method 0.95, arguments 0.06, silent wrong 0
     assert scored.method_accuracy >= 0.95, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_blind_set_does_not_fall_below_its_measured_level() -> None:
+    """tests/understanding_blind: written after the held-out set was spent, blind to the reader and to both
+    sets' texts; measured once and not tuned on (a change made to pass one of its tasks spends it too)."""
+    folder = SET.parent / "understanding_blind"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # measured 2026-12-05 (bench/understanding.py): 35 tasks, method 0.80, arguments 0.04, silent wrong 3, asked 28
+    assert scored.method_accuracy >= 0.80, summary
+    assert len(scored.silent_wrong) <= 3, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
