@@ -37,8 +37,9 @@ _WORDS = re.compile(rf"\b(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*)\b
 _FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\b|\bhalf\s+(?:of\s+)?the\b", re.I)
 _DIGITS = re.compile(r"(?<![\w.^_/])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+−]?\d+)?(?:%|[kKM](?![\w]))?(?![\w])")
 #: a word joined to a number by a hyphen gives it a setting's name ("rank-4", "k-5"); a model name ("GPT-4",
-#: "Pendulum-v1") is a capitalised word or a letter-digit token, removed before numbers are read
-_NAMES = re.compile(r"`[^`]*`|https?://\S+|\b[\w.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits|h5|hdf5|parquet|pt|"
+#: "Pendulum-v1") is a capitalised word or a letter-digit token, removed before numbers are read, and so is a
+#: comparison with a reference ("the error |ATE − 4.016|")
+_NAMES = re.compile(r"`[^`]*`|\|[^|\n]{1,60}\||https?://\S+|\b[\w.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits|h5|hdf5|parquet|pt|"
                     r"gguf|yaml|yml|md|py|ipynb)\b|\b[A-Za-z]+[\w]*[-_]?v\d+(?:\.\d+)*\b|"
                     r"\b[A-Z][A-Za-z]*-\d[\w.]*|\b[^\W\d]\w*?\d\w*\b|\[\d+(?:[,–-]\s*\d+)*\]|"
                     r"\bet al\.,?\s*(?:\(?\d{4}[a-z]?\)?)?|\(\d{4}[a-z]?\)")

@@ -59,6 +59,7 @@ def test_settings_written_in_many_ways_are_read_as_numbers(text: str, wanted: se
     "Their full 31 × 31 covariance is in `cov.txt` (961 numbers, row by row).",  # where the data are
     "`sipp.csv` is the 1991 extract: 9,915 households.",
     "Report it as `value` (a fraction between 0 and 1).",
+    "Report the error |ATE − 4.016|.",  # a reference to compare with
 ])
 def test_what_sets_nothing_is_not_a_stated_number(text: str) -> None:
     assert values(text, ("petrels.csv", "patches.csv")) == set(), stated_numbers(text)
