@@ -69,3 +69,12 @@ def test_columns_a_bracket_says_to_leave_out_are_excluded(tmp_path: Path) -> Non
     excluded = next(r.value for r in reading.requirements if r.relation == "excludes")  # type: ignore[attr-defined]
     assert set(excluded) == {"t_ha_sim", "irr_prob"}
     assert not {"t_ha_sim", "irr_prob"} & set(reading.arguments.get("covariates") or [])  # type: ignore[attr-defined]
+
+
+def test_a_column_someone_set_is_the_treatment(tmp_path: Path) -> None:
+    # a continuous dose, chosen by the farmers: no treatment word names it, the verb does
+    text = ("Does more nitrogen raise the harvest? In farms.csv `n_kg` was set by the farmers and `harvest_t` is "
+            "the harvest; control for soil pH and rainfall.")
+    args = read(tmp_path, text, ["soil_ph", "rainfall", "n_kg", "harvest_t"])
+    assert (args["treatment"], args["outcome"]) == ("n_kg", "harvest_t")
+    assert set(args["covariates"]) == {"soil_ph", "rainfall"}
