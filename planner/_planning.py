@@ -95,6 +95,10 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     method = update.get("method", brief.method)
     read = read_in_text(task, method, context.columns, profiles) if method in rt.method_names else []
     stated = {r.argument: r.value for r in read if r.relation == "equals" and r.argument}
+    if sure and method == sure and reading.clear and reading.understanding is not None:
+        # a sure, complete reading is code's: its arguments are fixed like the front matter's (SmolLM2's plan
+        # called the right method without the data file and with another prior range)
+        stated = {**reading.understanding.arguments, **stated}
     if stated:  # what code read in the prose wins over the analyst's reading; the front matter over both
         update["arguments"] = {**update.get("arguments", brief.arguments), **stated, **task.arguments}
     kept, dropped = checkable(brief.requirements)

@@ -8,6 +8,7 @@ names no method and its planner plans an engineer step and an interpretation, as
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -69,3 +70,33 @@ def test_the_readings_sure_method_is_used_when_the_model_names_none(tmp_path: Pa
     assert result.status in {"done", "unmet"}, result.error
     omega_m = result.values.get("Omega_m") or next(v for k, v in result.values.items() if "omega_m" in k.lower())
     assert abs(omega_m["mean"] - 0.3) < 0.1, omega_m
+
+
+class ForgetfulPlanner(SmallModel):
+    """A planner that calls the right method but drops the data file and changes the prior (as SmolLM2 did)."""
+
+    def reply(self, agent: str, sid: str, user: str) -> object:
+        if agent == "planner":
+            from cmbagent.state import MethodCall, Plan, PlanStep
+
+            return Plan(steps=[PlanStep(id="s1", title="Fit", goal="Fit the matter density.", agent="method_operator",
+                                        method=MethodCall(name=SN, arguments={"priors": {"Omega_m": [0.01, 1.01]}}))])
+        return super().reply(agent, sid, user)
+
+
+def test_a_sure_readings_arguments_are_kept_over_the_planners(tmp_path: Path) -> None:
+    _distances(tmp_path / "hubble_flow.csv")
+    np.savetxt(tmp_path / "hubble_cov.txt", np.diag(np.full(40, 0.01)))
+    task = tmp_path / "task.md"
+    task.write_text("# Matter density\n\nFrom the supernova distance moduli in `hubble_flow.csv`, with the "
+                    "covariance matrix in `hubble_cov.txt`, what matter density does a flat ΛCDM universe prefer? "
+                    "Use a uniform prior on Ω_m between 0.05 and 0.95.\n")
+    with FakeLLMServer(fn=ForgetfulPlanner()) as server:
+        result = solve(task, run_dir=tmp_path / "run", model=f"openai-compatible:fake-model@{server.openai_url}",
+                       executor=InMemoryExecutor, config={"models": {"retries": 1, "timeout": 30}})
+    planned = json.loads((result.run_dir / "plan.json").read_text())["steps"][0]["method"]
+    assert planned == {"name": SN, "arguments": {"priors": {"Omega_m": [0.01, 1.01]}}}  # the planner's call
+    cell = next((result.run_dir / "steps").glob("*/cells/*.py")).read_text()
+    ran = json.loads(json.loads(re.search(r"run_method\('[\w.]+', json\.loads\((\".*\")\)\)", cell).group(1)))
+    assert ran["data"] == "data/hubble_flow.csv" and ran["covariance"] == "data/hubble_cov.txt"
+    assert ran["priors"] == {"Omega_m": [0.05, 0.95]}  # what the task says, not what the planner wrote
