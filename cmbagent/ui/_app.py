@@ -21,8 +21,8 @@ from cmbagent.ui._ideas import IdeasManager, build_ideas_tab
 from cmbagent.ui._live import LiveFeed, load_plan
 from cmbagent.ui._render import fmt_cost, render_chat
 from cmbagent.ui._runs import ACTIVE, RunManager, RunRequest, list_runs, new_run_id, read_run_json
-from cmbagent.ui._server import UISettings, session_from_cookies
 from cmbagent.ui._sessions import Session, SessionStore
+from cmbagent.ui._settings import UISettings, session_from_cookies
 from cmbagent.ui._tasks import (
     PLAN_COLUMNS,
     check_stored_models,

@@ -22,8 +22,8 @@ import gradio as gr
 from cmbagent.exceptions import PathError, UserError
 from cmbagent.paths import PathPolicy, read_beneath
 from cmbagent.ui._runs import RunManager, RunRequest, new_run_id
-from cmbagent.ui._server import UISettings
 from cmbagent.ui._sessions import Session, SessionStore, valid_run_id
+from cmbagent.ui._settings import UISettings
 from cmbagent.ui._tasks import check_task, model_spec, stage_uploads
 from cmbagent.ui._uploads import AttachedFiles
 from cmbagent.ui._view import EventTail

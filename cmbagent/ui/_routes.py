@@ -19,8 +19,8 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 
 from cmbagent.paths import iter_files_beneath
-from cmbagent.ui._server import UISettings, session_from_cookies
 from cmbagent.ui._sessions import Session, SessionStore
+from cmbagent.ui._settings import UISettings, session_from_cookies
 
 __all__ = ["add_file_routes"]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 #: the top-level packages of the namespace (setup.py maps the last five from folders of the checkout)
 ROOTS = ("cmbagent", "cmbagent.agents", "cmbagent.planner", "cmbagent.tools", "cmbagent.sandbox", "cmbagent.prompts")
 
-#: the circles still left (issue 32): the language-model layer with the path policy, and the UI's server
+#: the circles still left (issue 32): the language-model layer with the path policy
 ALLOWED: dict[str, frozenset[str]] = {
     "models/paths": frozenset({
         "cmbagent._linking", "cmbagent.models", "cmbagent.models._client", "cmbagent.models._http",
@@ -30,7 +30,6 @@ ALLOWED: dict[str, frozenset[str]] = {
         "cmbagent.models._specs", "cmbagent.models._transcript", "cmbagent.models.anthropic", "cmbagent.models.local",
         "cmbagent.models.openai", "cmbagent.models.replay", "cmbagent.paths",
     }),
-    "ui": frozenset({"cmbagent.ui._app", "cmbagent.ui._ideas", "cmbagent.ui._routes", "cmbagent.ui._server"}),
 }
 
 

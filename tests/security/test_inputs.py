@@ -11,7 +11,7 @@ import pytest
 
 from cmbagent.exceptions import UserError
 from cmbagent.planner._install import pip_environment, pip_install
-from cmbagent.ui._server import UISettings, parse_hosts
+from cmbagent.ui._settings import UISettings, parse_hosts
 from cmbagent.ui._tasks import host_allowed, model_spec, stage_uploads
 
 
