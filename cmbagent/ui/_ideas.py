@@ -28,7 +28,7 @@ from cmbagent.ui._tasks import check_task, model_spec, stage_uploads
 from cmbagent.ui._uploads import AttachedFiles
 from cmbagent.ui._view import EventTail
 
-__all__ = ["IdeasManager", "build_ideas_tab", "render_ideas"]
+__all__ = ["IdeasHandlers", "IdeasManager", "build_ideas_tab", "render_ideas"]
 
 POLL_S = 0.1
 IDEAS_FOLDER = ".ideas"
@@ -146,6 +146,141 @@ def _choices(final: dict[str, Any]) -> list[str]:
     return [f"{r['rank']}. {r['idea']['title']}" for r in final.get("ideas") or [] if r.get("selected")]
 
 
+class IdeasHandlers:
+    """The Ideas tab's event handlers: start idea mode (typed, uploaded or an example), follow it, run an idea.
+
+    Gradio names each event's API endpoint after its handler (``/submit_ideas``, ``/run_idea``).
+    """
+
+    def __init__(self, *, settings: UISettings, store: SessionStore, manager: RunManager, ideas: IdeasManager,
+                 examples: dict[str, Path], session_of: Callable[[gr.Request], Session],
+                 options: Callable[..., dict[str, Any]]):
+        self.settings = settings
+        self.store = store
+        self.manager = manager
+        self.ideas = ideas
+        self.examples = examples
+        self.session_of = session_of
+        self.options = options
+
+    def _start(self, session: Session, task: Path, paths: PathPolicy, cleanup: Path | None, data_files: list[Path],
+               r: float, n: float, keys_in: tuple[str, str, str, str], budgets: tuple[Any, Any, Any]) -> str:
+        spec, keys = model_spec(*keys_in, model_hosts=self.settings.model_hosts)
+        chosen = self.options(self.settings, *budgets, 0, False)
+        self.store.ensure(session)
+        ideas_id = new_run_id(f"ideas {task.stem}")
+        self.ideas.submit(session, ideas_id, task, paths=paths, cleanup=cleanup, keys=keys, model=spec,
+                          rounds=int(r), n_ideas=int(n), data_files=list(data_files) or None,
+                          budget_usd=chosen["budget_usd"], budget_tokens=chosen["budget_tokens"],
+                          timeout=chosen["timeout"])
+        return ideas_id
+
+    def _staging_of(self, session: Session) -> Path:
+        self.store.ensure(session)
+        root = session.root / ".staging"
+        if root.is_symlink():
+            root.unlink()
+        root.mkdir(exist_ok=True)
+        return root / new_run_id("ideas")
+
+    def submit_ideas(self, message: str | None, files: list[str] | None, r: float, n: float, provider: str,
+                     model_name: str, base_url: str, api_key: str, budget_usd: float | None,
+                     budget_tokens: float | None, timeout_min: float | None, request: gr.Request) -> Any:
+        settings = self.settings
+        session = self.session_of(request)
+        text = (message or "").strip()
+        uploaded = [Path(str(f)) for f in files or []]
+        if not text and not uploaded:
+            raise gr.Error("Type a task, attach a task.md, or pick an example.")
+        staging = self._staging_of(session)
+        try:
+            task, data_files, _ = stage_uploads(staging, text, uploaded, max_files=settings.max_upload_files,
+                                                max_bytes=settings.max_upload_bytes)
+            policy = PathPolicy.for_upload(staging)
+            check_task(task, data_files, policy)  # names only what was attached with it
+            key = self._start(session, task, policy, staging, data_files, r, n,
+                              (provider, model_name, base_url, api_key), (budget_usd, budget_tokens, timeout_min))
+        except BaseException as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            if isinstance(exc, UserError):
+                raise gr.Error(str(exc)) from exc
+            raise
+        return key, gr.update(value=""), gr.update(value=None)
+
+    def submit_example(self, choice: str | None, r: float, n: float, provider: str, model_name: str, base_url: str,
+                       api_key: str, budget_usd: float | None, budget_tokens: float | None,
+                       timeout_min: float | None, request: gr.Request) -> str:
+        path = self.examples.get(choice or "")
+        if path is None:
+            raise gr.Error("Pick one of the listed examples.")
+        try:
+            policy = PathPolicy.for_upload(path.parent, hint="an example reads only the files shipped with it")
+            return self._start(self.session_of(request), path, policy, None, [], r, n,
+                               (provider, model_name, base_url, api_key), (budget_usd, budget_tokens, timeout_min))
+        except UserError as exc:
+            raise gr.Error(str(exc)) from exc
+
+    async def follow_ideas(self, ideas_key: str | None, request: gr.Request) -> AsyncIterator[tuple[Any, Any]]:
+        session = self.session_of(request)
+        folder = self.ideas.folder(session, ideas_key or "")
+        if folder is None:
+            yield gr.skip(), gr.skip()
+            return
+        tail = EventTail(folder / "events.jsonl")
+        rounds: list[dict[str, Any]] = []
+        sent = ""
+        finished = False
+        while True:
+            job = self.ideas.job(session, ideas_key or "")
+            for event in tail.read_new():
+                if event.type == "idea_round":
+                    rounds.append(dict(event.data))
+                finished = finished or event.type == "ideas_finished"
+            state = job.state if job is not None else ("done" if (folder / "ideas.json").is_file() else "unknown")
+            over = job is None or job.done.is_set()
+            final = _read_json(folder, "ideas.json") if over else {}
+            html_view = render_ideas(rounds, state, job.error if job else None, final)
+            if html_view != sent:
+                sent = html_view
+                choices = _choices(final)
+                yield html_view, (gr.update(choices=choices, value=choices[0] if choices else None) if over
+                                  else gr.skip())
+            if over and (finished or not tail.changed()):
+                break
+            await asyncio.sleep(POLL_S)
+        yield gr.skip(), gr.skip()  # Gradio repeats a stream's last update: make it change nothing
+
+    def run_idea(self, ideas_key: str | None, choice: str | None, provider: str, model_name: str, base_url: str,
+                 api_key: str, budget_usd: float | None, budget_tokens: float | None, timeout_min: float | None,
+                 request: gr.Request) -> tuple[Any, Any]:
+        from cmbagent.ideas import RankedIdea, write_idea_task
+
+        session = self.session_of(request)
+        folder = self.ideas.folder(session, ideas_key or "")
+        final = _read_json(folder, "ideas.json") if folder is not None else {}
+        rank = (choice or "").split(".", 1)[0]
+        row = next((r for r in final.get("ideas") or [] if str(r.get("rank")) == rank and r.get("selected")), None)
+        if folder is None or row is None:
+            raise gr.Error("Generate ideas first, then pick one of the selected ideas.")
+        staging = self._staging_of(session)
+        try:
+            spec, keys = model_spec(provider, model_name, base_url, api_key, model_hosts=self.settings.model_hosts)
+            chosen = RankedIdea.model_validate(row)
+            data_files = [str(p) for p in _read_json(folder, "run.json").get("data_files") or []]
+            path = write_idea_task(chosen, source_dir=folder, data_files=data_files, out_dir=staging,
+                                   origin=str(final.get("title", "")), run_id=str(final.get("run_id", "")))
+            run_id = new_run_id(chosen.idea.title)
+            self.manager.submit_solve(session, run_id, RunRequest(
+                task=path, title=chosen.idea.title, model=spec, cleanup=staging, paths=PathPolicy.for_upload(staging),
+                options=self.options(self.settings, budget_usd, budget_tokens, timeout_min, 1, False)), keys)
+        except BaseException as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            if isinstance(exc, UserError):
+                raise gr.Error(str(exc)) from exc
+            raise
+        return run_id, gr.Tabs(selected="run")
+
+
 def build_ideas_tab(
     *,
     settings: UISettings,
@@ -162,7 +297,9 @@ def build_ideas_tab(
     view_outputs: list[Any],
     options: Callable[..., dict[str, Any]],
 ) -> None:
-    """Lay out the Ideas tab (inside the app's ``gr.Tabs``) and wire its events."""
+    """Lay out the Ideas tab (inside the app's ``gr.Tabs``) and wire its events to :class:`IdeasHandlers`."""
+    handlers = IdeasHandlers(settings=settings, store=store, manager=manager, ideas=ideas, examples=examples,
+                             session_of=session_of, options=options)
     quiet: dict[str, Any] = {"show_progress": "hidden", "concurrency_limit": None}
     with gr.Tab("Ideas", id="ideas"):
         gr.Markdown("An **idea maker** proposes research ideas for a task, an **idea hater** criticises each "
@@ -188,126 +325,12 @@ def build_ideas_tab(
             pick = gr.Dropdown(choices=[], label="Idea", scale=4, elem_id="cmb-ideas-pick")
             run_btn = gr.Button("Run this idea", scale=1, elem_id="cmb-ideas-to-run")
 
-    def start(session: Session, task: Path, paths: PathPolicy, cleanup: Path | None, data_files: list[Path],
-              r: float, n: float, keys_in: tuple[str, str, str, str], budgets: tuple[Any, Any, Any]) -> str:
-        spec, keys = model_spec(*keys_in, model_hosts=settings.model_hosts)
-        chosen = options(settings, *budgets, 0, False)
-        store.ensure(session)
-        ideas_id = new_run_id(f"ideas {task.stem}")
-        ideas.submit(session, ideas_id, task, paths=paths, cleanup=cleanup, keys=keys, model=spec, rounds=int(r),
-                     n_ideas=int(n), data_files=list(data_files) or None, budget_usd=chosen["budget_usd"],
-                     budget_tokens=chosen["budget_tokens"], timeout=chosen["timeout"])
-        return ideas_id
-
-    def staging_of(session: Session) -> Path:
-        store.ensure(session)
-        root = session.root / ".staging"
-        if root.is_symlink():
-            root.unlink()
-        root.mkdir(exist_ok=True)
-        return root / new_run_id("ideas")
-
-    def submit_ideas(message: str | None, files: list[str] | None, r: float, n: float, provider: str,
-                    model_name: str, base_url: str, api_key: str, budget_usd: float | None,
-                    budget_tokens: float | None, timeout_min: float | None, request: gr.Request) -> Any:
-        session = session_of(request)
-        text = (message or "").strip()
-        uploaded = [Path(str(f)) for f in files or []]
-        if not text and not uploaded:
-            raise gr.Error("Type a task, attach a task.md, or pick an example.")
-        staging = staging_of(session)
-        try:
-            task, data_files, _ = stage_uploads(staging, text, uploaded, max_files=settings.max_upload_files,
-                                                max_bytes=settings.max_upload_bytes)
-            policy = PathPolicy.for_upload(staging)
-            check_task(task, data_files, policy)  # names only what was attached with it
-            key = start(session, task, policy, staging, data_files, r, n, (provider, model_name, base_url, api_key),
-                        (budget_usd, budget_tokens, timeout_min))
-        except BaseException as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            if isinstance(exc, UserError):
-                raise gr.Error(str(exc)) from exc
-            raise
-        return key, gr.update(value=""), gr.update(value=None)
-
-    def submit_example(choice: str | None, r: float, n: float, provider: str, model_name: str, base_url: str,
-                       api_key: str, budget_usd: float | None, budget_tokens: float | None,
-                       timeout_min: float | None, request: gr.Request) -> str:
-        path = examples.get(choice or "")
-        if path is None:
-            raise gr.Error("Pick one of the listed examples.")
-        try:
-            policy = PathPolicy.for_upload(path.parent, hint="an example reads only the files shipped with it")
-            return start(session_of(request), path, policy, None, [], r, n, (provider, model_name, base_url, api_key),
-                         (budget_usd, budget_tokens, timeout_min))
-        except UserError as exc:
-            raise gr.Error(str(exc)) from exc
-
-    async def follow_ideas(ideas_key: str | None, request: gr.Request) -> AsyncIterator[tuple[Any, Any]]:
-        session = session_of(request)
-        folder = ideas.folder(session, ideas_key or "")
-        if folder is None:
-            yield gr.skip(), gr.skip()
-            return
-        tail = EventTail(folder / "events.jsonl")
-        rounds: list[dict[str, Any]] = []
-        sent = ""
-        finished = False
-        while True:
-            job = ideas.job(session, ideas_key or "")
-            for event in tail.read_new():
-                if event.type == "idea_round":
-                    rounds.append(dict(event.data))
-                finished = finished or event.type == "ideas_finished"
-            state = job.state if job is not None else ("done" if (folder / "ideas.json").is_file() else "unknown")
-            over = job is None or job.done.is_set()
-            final = _read_json(folder, "ideas.json") if over else {}
-            html_view = render_ideas(rounds, state, job.error if job else None, final)
-            if html_view != sent:
-                sent = html_view
-                choices = _choices(final)
-                yield html_view, (gr.update(choices=choices, value=choices[0] if choices else None) if over
-                                  else gr.skip())
-            if over and (finished or not tail.changed()):
-                break
-            await asyncio.sleep(POLL_S)
-        yield gr.skip(), gr.skip()  # Gradio repeats a stream's last update: make it change nothing
-
-    def run_idea(ideas_key: str | None, choice: str | None, provider: str, model_name: str, base_url: str,
-                 api_key: str, budget_usd: float | None, budget_tokens: float | None, timeout_min: float | None,
-                 request: gr.Request) -> tuple[Any, Any]:
-        from cmbagent.ideas import RankedIdea, write_idea_task
-
-        session = session_of(request)
-        folder = ideas.folder(session, ideas_key or "")
-        final = _read_json(folder, "ideas.json") if folder is not None else {}
-        rank = (choice or "").split(".", 1)[0]
-        row = next((r for r in final.get("ideas") or [] if str(r.get("rank")) == rank and r.get("selected")), None)
-        if folder is None or row is None:
-            raise gr.Error("Generate ideas first, then pick one of the selected ideas.")
-        staging = staging_of(session)
-        try:
-            spec, keys = model_spec(provider, model_name, base_url, api_key, model_hosts=settings.model_hosts)
-            chosen = RankedIdea.model_validate(row)
-            data_files = [str(p) for p in _read_json(folder, "run.json").get("data_files") or []]
-            path = write_idea_task(chosen, source_dir=folder, data_files=data_files, out_dir=staging,
-                                   origin=str(final.get("title", "")), run_id=str(final.get("run_id", "")))
-            run_id = new_run_id(chosen.idea.title)
-            manager.submit_solve(session, run_id, RunRequest(
-                task=path, title=chosen.idea.title, model=spec, cleanup=staging, paths=PathPolicy.for_upload(staging),
-                options=options(settings, budget_usd, budget_tokens, timeout_min, 1, False)), keys)
-        except BaseException as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            if isinstance(exc, UserError):
-                raise gr.Error(str(exc)) from exc
-            raise
-        return run_id, gr.Tabs(selected="run")
-
     follow_kw: dict[str, Any] = {"show_progress": "hidden", "concurrency_limit": None, "queue": True}
     for trigger in (task_box.submit, go_btn.click):
-        trigger(submit_ideas, [task_box, uploads, rounds, n_ideas, *key_inputs, *budget_inputs],
-                [ideas_id, task_box, uploads], **quiet).then(follow_ideas, ideas_id, [view, pick], **follow_kw)
-    example_btn.click(submit_example, [example_pick, rounds, n_ideas, *key_inputs, *budget_inputs], ideas_id,
-                      **quiet).then(follow_ideas, ideas_id, [view, pick], **follow_kw)
-    run_btn.click(run_idea, [ideas_id, pick, *key_inputs, *budget_inputs], [current, tabs], **quiet).then(
+        trigger(handlers.submit_ideas, [task_box, uploads, rounds, n_ideas, *key_inputs, *budget_inputs],
+                [ideas_id, task_box, uploads], **quiet).then(handlers.follow_ideas, ideas_id, [view, pick],
+                                                             **follow_kw)
+    example_btn.click(handlers.submit_example, [example_pick, rounds, n_ideas, *key_inputs, *budget_inputs], ideas_id,
+                      **quiet).then(handlers.follow_ideas, ideas_id, [view, pick], **follow_kw)
+    run_btn.click(handlers.run_idea, [ideas_id, pick, *key_inputs, *budget_inputs], [current, tabs], **quiet).then(
         follow, current, view_outputs, **follow_kw)
