@@ -1,8 +1,12 @@
 """The agent roster: one markdown prompt per agent (YAML front matter + template), validated at start-up.
 
 Adding an agent is one prompt file in ``prompts/``; a file with bad front matter, an unknown output
-schema, an unknown tier or an unknown template placeholder fails loudly with :class:`PromptError`
-naming the file, before any run starts.
+schema, tier, tool or template placeholder fails loudly with :class:`PromptError` naming the file, before
+any run starts.
+
+Every agent of the roster is a model call the graph makes (the sandbox and the end of a run are code, not
+agents).  ``tools:`` names what code gives the agent beyond its prompt and context; the one kind of tool there
+is searches the run's knowledge index (:data:`SEARCH_TOOLS`), and an agent without one has ``tools: []``.
 """
 
 from __future__ import annotations
@@ -35,13 +39,13 @@ __all__ = [
 
 ROLES = (
     "planning", "control", "code", "method", "text", "review", "repair", "critic", "summary", "report", "ideas",
-    "deterministic",
 )
 STEP_ROLES = tuple(ROLE_SCHEMAS)  # roles a plan step may name: code, method, text
-TIERS = ("strong", "fast", "vision", "none")
+TIERS = ("strong", "fast", "vision")
 PLACEHOLDERS = frozenset({"agents", "methods", "max_steps", "output_format", "result_begin", "result_end"})
 _FIELDS = {"name", "role", "description", "tools", "output_schema", "tier"}
-#: tools that make code search the run's knowledge index for a step, and the chunk kinds each searches
+#: the tools a prompt may name: each makes code search the run's knowledge index for the agent's text steps
+#: (more passages, of these chunk kinds only) and leaves the agent out of plans of runs without an index
 SEARCH_TOOLS: dict[str, tuple[str, ...]] = {"search_literature": ("pdf", "markdown", "text"),
                                             "search_code": ("code", "notebook")}
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -59,19 +63,15 @@ class AgentSpec:
     role: str
     description: str
     tools: tuple[str, ...]
-    output_schema: str | None
+    output_schema: str
     tier: str
     template: str
     path: str = ""
     placeholders: frozenset[str] = field(default_factory=frozenset)
 
     @property
-    def schema(self) -> type[BaseModel] | None:
-        return SCHEMAS[self.output_schema] if self.output_schema else None
-
-    @property
-    def deterministic(self) -> bool:
-        return self.role == "deterministic"
+    def schema(self) -> type[BaseModel]:
+        return SCHEMAS[self.output_schema]
 
     @property
     def search_kinds(self) -> tuple[str, ...] | None:
@@ -118,10 +118,7 @@ def parse_prompt(text: str, path: str) -> AgentSpec:
     if tier not in TIERS:
         raise PromptError(f"{path}: tier {tier!r} is not one of {', '.join(TIERS)}")
     schema = meta["output_schema"]
-    if role == "deterministic":
-        if schema is not None or tier != "none":
-            raise PromptError(f"{path}: a deterministic agent has output_schema: null and tier: none")
-    elif schema not in SCHEMAS:
+    if schema not in SCHEMAS:
         raise PromptError(f"{path}: output_schema {schema!r} is not one of {', '.join(sorted(SCHEMAS))}")
     elif role in ROLE_SCHEMAS and schema != ROLE_SCHEMAS[role].__name__:
         raise PromptError(f"{path}: a {role} agent answers with output_schema {ROLE_SCHEMAS[role].__name__}, "
@@ -129,6 +126,14 @@ def parse_prompt(text: str, path: str) -> AgentSpec:
     tools = meta["tools"] or []
     if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
         raise PromptError(f"{path}: tools must be a list of tool names")
+    unknown_tools = [t for t in tools if t not in SEARCH_TOOLS]
+    if unknown_tools:
+        raise PromptError(
+            f"{path}: unknown tool(s) {', '.join(unknown_tools)}; a prompt may name only the knowledge-index "
+            f"searches ({', '.join(SEARCH_TOOLS)}); what else an agent gets follows from its role (a code "
+            "agent's cell runs in the sandbox, a planner is shown the method catalogue through {{ methods }}), "
+            "so write tools: [] for it"
+        )
     description = meta["description"]
     if not isinstance(description, str) or not description.strip():
         raise PromptError(f"{path}: description must be a non-empty sentence")

@@ -248,7 +248,7 @@ class Runtime:
         """
         spec = self.registry.get(agent)
         declared = spec.schema
-        if declared is None or not issubclass(declared, expect):
+        if not issubclass(declared, expect):
             raise ConfigError(
                 f"{spec.path}: agent {agent!r} declares output_schema {spec.output_schema}, but the graph asks it "
                 f"for a {expect.__name__} here; declare {expect.__name__}"

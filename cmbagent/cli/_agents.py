@@ -23,4 +23,4 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(f"{len(registry)} agents")
         for spec in registry:
-            typer.echo(f"{spec.name:24s} {spec.role:13s} {spec.tier:7s} {spec.output_schema or '-':16s} {spec.description}")
+            typer.echo(f"{spec.name:24s} {spec.role:13s} {spec.tier:7s} {spec.output_schema:16s} {spec.description}")
