@@ -36,13 +36,15 @@ from cmbagent.agents import (
     load_registry,
 )
 from cmbagent.cells import print_result
+from cmbagent.checkpoints import open_sqlite
 from cmbagent.events import EventLog
 from cmbagent.models import Message, ModelClient, ModelRequest, ModelResponse, Routing, ScriptedModel
 from cmbagent.planner import GraphSettings, Plan, PlanStep, RunState, Runtime, build_graph
 from cmbagent.report import costs_of
-from cmbagent.run import RunFolder, open_checkpoints
+from cmbagent.run import RunFolder
 from cmbagent.sandbox import InMemoryExecutor
 from cmbagent.session import task_spec, write_report
+from cmbagent.state import RequirementList
 from cmbagent.task import parse_task
 
 
@@ -73,6 +75,7 @@ def answers(n_steps: int) -> Any:
             return CodeDraft(code="import json\n" + print_result(f"{{'q{n}': {n}}}"))
         table: dict[str, Any] = {
             "task_analyst": TaskBrief(title="bench", objective="compute"), "planner": plan,
+            "requirements_analyst": RequirementList(),  # the task states no files, numbers or model words
             "plan_reviewer": PlanReview(approved=True), "code_reviewer": CodeReview(approved=True),
             "step_critic": Critique(accepted=True, verdict="ok"), "summariser": StepSummary(summary="done"),
             "reproducibility_auditor": AuditReport(reproducible=True), "reporter": ReportDraft(title="b", summary="s"),
@@ -132,15 +135,15 @@ def run_once(n_steps: int, *, glue: bool, root: Path) -> dict[str, float]:
     rt = Runtime(folder=folder, registry=load_registry(), client=timed,
                  events=EventLog(folder.events, folder.path.name), settings=GraphSettings(max_steps=n_steps),
                  open_executor=lambda: executor)
-    saver = open_checkpoints(folder.checkpoints)
-    graph = build_graph(rt, saver)
+    store = open_sqlite(folder.checkpoints)
+    graph = build_graph(rt, store.saver)
     thread = {"configurable": {"thread_id": folder.path.name}}
     started = time.perf_counter()
     graph.invoke(RunState(task=task_spec(task)), thread, durability="sync")
     state = RunState.model_validate(graph.get_state(thread).values)
     write_report(folder, state, costs=costs_of(client.ledger))  # rendered once, as a run session does
     wall = time.perf_counter() - started
-    saver.conn.close()
+    store.close()
     assert state.status == "done", state.stop_reason
     calls = len(client.ledger.calls)
     step_calls = sum(1 for c in client.ledger.calls

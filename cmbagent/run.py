@@ -31,7 +31,6 @@ __all__ = [
     "default_workspace",
     "list_runs",
     "new_run_id",
-    "open_checkpoints",
     "package_versions",
     "write_json",
     "write_text",
@@ -322,11 +321,3 @@ def list_runs(workspace: Path) -> list[dict[str, Any]]:
             "batch": None,
         })
     return rows
-
-
-def open_checkpoints(path: Path) -> Any:
-    """The run's LangGraph ``SqliteSaver`` at ``path`` (see :mod:`cmbagent.checkpoints` for why it is opened
-    the way it is, and for the PostgreSQL store of shared deployments)."""
-    from cmbagent.checkpoints import open_sqlite
-
-    return open_sqlite(path).saver

@@ -208,12 +208,6 @@ def register_provider(provider: Provider, *, replace: bool = False) -> Provider:
     return provider
 
 
-def unregister_provider(name: str) -> None:
-    """Remove a provider (for tests that register temporary ones)."""
-    with _LOCK:
-        _TABLE.pop(name, None)
-
-
 def _load_entry(entry: EntryPoint) -> None:
     with _LOCK:
         if entry.name in _LOADED_ENTRIES:

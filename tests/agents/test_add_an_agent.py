@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from cmbagent.agents import load_registry
+from cmbagent.checkpoints import open_sqlite
 from cmbagent.events import EventLog
 from cmbagent.models import ModelClient, ModelRequest, Routing, ScriptedModel
 from cmbagent.planner import GraphSettings, RunState, Runtime, build_graph
-from cmbagent.run import RunFolder, open_checkpoints
+from cmbagent.run import RunFolder
 from cmbagent.sandbox import InMemoryExecutor
 from cmbagent.session import task_spec
 from cmbagent.state import MethodCall, PlanDraft, StepDraft
@@ -76,12 +77,12 @@ def test_a_new_prompt_file_is_a_working_agent(tmp_path: Path) -> None:
     executor = InMemoryExecutor(folder.path)
     rt = Runtime(folder=folder, registry=registry, client=client, events=EventLog(folder.events, "t"),
                  settings=GraphSettings(n_reviews=0), open_executor=lambda: executor)
-    saver = open_checkpoints(folder.checkpoints)
-    graph = build_graph(rt, saver)
+    store = open_sqlite(folder.checkpoints)
+    graph = build_graph(rt, store.saver)
     thread = {"configurable": {"thread_id": "t"}}
     graph.invoke(RunState(task=task_spec(task)), thread, durability="sync")
     state = RunState.model_validate(graph.get_state(thread).values)
-    saver.conn.close()
+    store.close()
     assert state.status == "done", state.stop_reason
     review = state.steps["s2"]
     assert review.status == "done" and review.answer is not None

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cmbagent.checkpoints import checkpoint_serde
+from cmbagent.checkpoints import checkpoint_serde, open_sqlite
 from cmbagent.exceptions import CmbagentError, PathNotAllowed
-from cmbagent.run import open_checkpoints
 
 CONSTRUCTED: list[str] = []
 
@@ -44,10 +43,9 @@ def test_a_checkpoint_file_replaced_by_a_link_is_refused(tmp_path: Path) -> None
     run.mkdir()
     (run / "checkpoints.sqlite").symlink_to(target)
     with pytest.raises(PathNotAllowed):
-        open_checkpoints(run / "checkpoints.sqlite")
+        open_sqlite(run / "checkpoints.sqlite")
     os.unlink(run / "checkpoints.sqlite")
-    saver = open_checkpoints(run / "checkpoints.sqlite")  # a fresh regular file is fine
-    saver.conn.close()
+    open_sqlite(run / "checkpoints.sqlite").close()  # a fresh regular file is fine
     assert target.read_text() == "not a database"
 
 

@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 
 from cmbagent.agents import load_registry
+from cmbagent.checkpoints import open_sqlite
 from cmbagent.events import EventLog
 from cmbagent.literature import MiniLMEmbedder, index_package, package_passages
 from cmbagent.models import ModelClient, ModelRequest, Routing, ScriptedModel
 from cmbagent.planner import GraphSettings, RunState, Runtime, build_graph
-from cmbagent.run import RunFolder, open_checkpoints
+from cmbagent.run import RunFolder
 from cmbagent.sandbox import InMemoryExecutor
 from cmbagent.session import task_spec
 from cmbagent.state import MethodCall, PlanDraft, StepDraft
@@ -80,12 +81,12 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     executor = InMemoryExecutor(folder.path)
     rt = Runtime(folder=folder, registry=load_registry(), client=client, events=EventLog(folder.events, "t"),
                  settings=GraphSettings(n_reviews=0), open_executor=lambda: executor)
-    saver = open_checkpoints(folder.checkpoints)
-    graph = build_graph(rt, saver)
+    store = open_sqlite(folder.checkpoints)
+    graph = build_graph(rt, store.saver)
     thread = {"configurable": {"thread_id": "t"}}
     graph.invoke(RunState(task=task_spec(task)), thread, durability="sync")
     state = RunState.model_validate(graph.get_state(thread).values)
-    saver.conn.close()
+    store.close()
     assert state.status == "done", state.stop_reason
     assert [state.steps[s].status for s in ("s1", "s2", "s3")] == ["done", "done", "done"]
     assert {c.agent for c in client.ledger.calls} >= {"camb_engineer", "cobaya_engineer", "class_engineer"}
@@ -154,10 +155,10 @@ def test_the_debugger_of_a_failing_camb_cell_reads_camb_docs(tmp_path: Path, cam
     executor = InMemoryExecutor(folder.path)
     rt = Runtime(folder=folder, registry=load_registry(), client=client, events=EventLog(folder.events, "t"),
                  settings=GraphSettings(n_reviews=0, max_attempts=2), open_executor=lambda: executor)
-    saver = open_checkpoints(folder.checkpoints)
-    graph = build_graph(rt, saver)
+    store = open_sqlite(folder.checkpoints)
+    graph = build_graph(rt, store.saver)
     graph.invoke(RunState(task=task_spec(task)), {"configurable": {"thread_id": "t"}}, durability="sync")
-    saver.conn.close()
+    store.close()
     asked = [json.loads(line) for line in folder.transcript.read_text().splitlines()]
     debugger = [r for r in asked if r.get("agent") == "debugger"]
     assert debugger, [r.get("agent") for r in asked]
