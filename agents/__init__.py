@@ -6,7 +6,7 @@
 * one typed context per call (:class:`AgentContext` and its kinds), rendered into the prompt by code;
 * the idea team's brief and call context (:class:`IdeaBrief`, :class:`IdeaContext`) and its schemas;
 * the deterministic ``offline`` backend (:class:`OfflineModel`): rules keyed by output schema that read those
-  contexts, registered as the ``offline`` model provider by :mod:`cmbagent.agents.offline`; its reading of a
+  contexts, registered as the ``offline`` model provider by :mod:`cmbagent.agents.offline_provider`; its reading of a
   task's free text (:func:`understand_task`) is also what pre-flight checks a task with.
 """
 
@@ -50,7 +50,7 @@ from cmbagent.agents._context import (
 )
 from cmbagent.agents._ideas import DataFile, IdeaBrief, IdeaContext
 from cmbagent.agents._meaning import Candidate, MethodChoice, choose_method
-from cmbagent.agents._offline import OfflineModel
+from cmbagent.agents._offline_model import OfflineModel
 from cmbagent.agents._reading import TaskReading, read_task
 from cmbagent.agents._registry import (
     PLACEHOLDERS,
@@ -87,7 +87,7 @@ from cmbagent.agents._schemas import (
 )
 from cmbagent.agents._stated import argument_roles, stated_requirements, values_in
 from cmbagent.agents._understand import Understanding, understand_task
-from cmbagent.agents.offline import OFFLINE  # registers the offline model provider
+from cmbagent.agents.offline_provider import OFFLINE  # registers the offline model provider
 from cmbagent.state import AuditReport, CriterionResult, Critique, PlanDraft, ReportDraft, TaskBrief
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The offline backend's rule book: which rule answers which output schema (and role).
 
 A leaf of its own so that the rule modules (``_offline_rules.py``, ``_offline_ideas.py``) register into it
-without importing the backend (:mod:`cmbagent.agents._offline`), which loads them on first use.
+without importing the backend (:mod:`cmbagent.agents._offline_model`), which loads them on first use.
 """
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ def test_the_walker_finds_the_remapped_folders_and_a_known_edge() -> None:
     edges = import_graph()
     assert {"cmbagent.agents", "cmbagent.planner", "cmbagent.tools.methods", "cmbagent.sandbox"} <= set(edges)
     assert len(edges) > 200
-    assert "cmbagent.agents._offline_rules" in edges["cmbagent.agents._offline"]  # a function-level import
+    assert "cmbagent.agents._offline_rules" in edges["cmbagent.agents._offline_model"]  # a function-level import
     assert "cmbagent.tools.methods._kit" in edges["cmbagent.tools.methods.lm.jola"]
 
 
