@@ -13,7 +13,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from cmbagent.exceptions import DataError, PathNotAllowed
+from cmbagent._files import _open_source, write_atomic
+from cmbagent.exceptions import DataError
 
 __all__ = ["INPUT_CACHE", "link_file", "prune_input_cache"]
 
@@ -79,7 +80,7 @@ def _remember(cache: Path, key: str, entry: Path) -> None:
     if not isinstance(known, dict):
         known = {}
     known[key] = entry.name
-    _write_atomic(index, json.dumps(dict(list(known.items())[-10_000:])).encode())
+    write_atomic(index, json.dumps(dict(list(known.items())[-10_000:])).encode())
 
 
 def _cached(src: int, info: os.stat_result, cache: Path, suffix: str) -> Path:
@@ -174,28 +175,3 @@ def prune_input_cache(cache: Path, *, older_than_s: float = 3600.0) -> int:
                 entry.unlink()
                 removed += 1
     return removed
-
-
-def _open_source(source: Path) -> tuple[int, os.stat_result]:
-    """A read-only descriptor of the policy-resolved ``source``, opened without following a link swapped in
-    since, and its stat; it must still be a regular file."""
-    from cmbagent.paths import path_kind
-
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | _O_CLOEXEC
-    try:
-        fd = os.open(os.fspath(source), flags)
-    except OSError as exc:
-        why = os.strerror(exc.errno).lower() if exc.errno is not None else type(exc).__name__
-        raise PathNotAllowed(f"{source.name}: cannot be read any more ({why})") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise PathNotAllowed(f"{source.name} is {path_kind(info.st_mode)}, not a regular file")
-    os.set_blocking(fd, True)
-    return fd, info
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    from cmbagent.paths import write_atomic
-
-    write_atomic(path, data)

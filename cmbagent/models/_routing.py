@@ -24,12 +24,11 @@ default limit of :data:`DEFAULT_MAX_TOKENS` (each overridable in ``[models.max_t
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from cmbagent.config_file import CONFIG_FILENAME, load_config
 from cmbagent.exceptions import ConfigError
 from cmbagent.models._protocol import Model
 from cmbagent.models._providers import default_model_spec
@@ -37,22 +36,8 @@ from cmbagent.models._specs import parse_spec, resolve
 
 __all__ = ["CONFIG_FILENAME", "DEFAULT_MAX_TOKENS", "Routing", "load_config", "parse_agent_models"]
 
-CONFIG_FILENAME = "cmbagent.toml"
 #: output-token limits by tier ("default" for agents without one); a plan or a code cell fits in "strong"
 DEFAULT_MAX_TOKENS = {"default": 4096, "strong": 8192, "fast": 2048, "vision": 2048}
-
-
-def load_config(path: str | os.PathLike[str] | None) -> dict[str, Any]:
-    """Read a ``cmbagent.toml`` (``None`` or a missing default file: empty config)."""
-    if path is None:
-        return {}
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"config file {path} does not exist; create it or drop the option")
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML ({exc}); fix the file") from exc
 
 
 def parse_agent_models(items: Iterable[str] | Mapping[str, str] | None) -> dict[str, str]:

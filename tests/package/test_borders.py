@@ -82,14 +82,19 @@ PUBLIC = {
 }  # cmbagent.models is pinned in tests/models/test_public_api.py
 
 #: what each layer may import from the rest of the namespace (its own package always); the lower layers may use
-#: ``exceptions`` and ``paths`` (the path policy)
+#: ``exceptions`` and ``paths`` (the path policy, made of ``_files`` and ``_linking``, with ``config_file``, the one
+#: reader of ``cmbagent.toml``, under it)
 LAYERS = {
     "cmbagent.exceptions": set(),
     "cmbagent.cells": set(),
     "cmbagent.frontmatter": {"cmbagent.exceptions"},
     "cmbagent.state": set(),
     "cmbagent.profiles": set(),  # what an input file holds, read from its head (a leaf)
-    "cmbagent.models": {"cmbagent.exceptions", "cmbagent.paths"},
+    "cmbagent.config_file": {"cmbagent.exceptions"},
+    "cmbagent._files": {"cmbagent.exceptions"},
+    "cmbagent._linking": {"cmbagent.exceptions", "cmbagent._files"},
+    "cmbagent.paths": {"cmbagent.exceptions", "cmbagent._files", "cmbagent._linking", "cmbagent.config_file"},
+    "cmbagent.models": {"cmbagent.config_file", "cmbagent.exceptions", "cmbagent.paths"},
     "cmbagent.sandbox": {"cmbagent.exceptions", "cmbagent.paths"},
     "cmbagent.tools": {"cmbagent.exceptions", "cmbagent.models", "cmbagent.paths"},  # methods may evaluate LLMs
     # the task reader compares a task's sentences with the catalogue by meaning (the literature package's

@@ -22,13 +22,11 @@ from pathlib import Path
 #: the top-level packages of the namespace (setup.py maps the last five from folders of the checkout)
 ROOTS = ("cmbagent", "cmbagent.agents", "cmbagent.planner", "cmbagent.tools", "cmbagent.sandbox", "cmbagent.prompts")
 
-#: the circles still left (issue 32): the language-model layer with the path policy
+#: the circles still left (issue 32): the language-model layer's provider table with its adapters
 ALLOWED: dict[str, frozenset[str]] = {
-    "models/paths": frozenset({
-        "cmbagent._linking", "cmbagent.models", "cmbagent.models._client", "cmbagent.models._http",
-        "cmbagent.models._ping", "cmbagent.models._pricing", "cmbagent.models._providers", "cmbagent.models._routing",
-        "cmbagent.models._specs", "cmbagent.models._transcript", "cmbagent.models.anthropic", "cmbagent.models.local",
-        "cmbagent.models.openai", "cmbagent.models.replay", "cmbagent.paths",
+    "models": frozenset({
+        "cmbagent.models._http", "cmbagent.models._providers", "cmbagent.models._specs", "cmbagent.models.anthropic",
+        "cmbagent.models.local", "cmbagent.models.openai",
     }),
 }
 
