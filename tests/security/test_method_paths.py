@@ -108,9 +108,10 @@ def test_a_model_cannot_make_a_method_read_a_server_file(tmp_path: Path, monkeyp
     task_dir = tmp_path / "task"
     task_dir.mkdir()
     (task_dir / "chain.txt").write_text(CHAIN)
-    # the task states no `chain:` argument (one it stated would be a constant the model cannot change)
-    (task_dir / "task.md").write_text("---\ndata: [chain.txt]\n---\nSummarise the chain in chain.txt with "
-                                      "cosmology.summarize_chain.\n")
+    # the task states no `chain:` argument (one it stated, or one code's sure reading of the prose found, would be
+    # a constant the model cannot change): the front matter names the method, and the prose names no file
+    (task_dir / "task.md").write_text("---\ndata: [chain.txt]\nmethod: cosmology.summarize_chain\n---\n"
+                                      "Summarise the posterior samples.\n")
     plan = Plan(steps=[PlanStep(id="s1", title="Summarise", goal="Summarise the chain.", agent="method_operator",
                                 method=MethodCall(name="cosmology.summarize_chain", arguments={}))])
     tries = iter([str(secret), "../../server/secret.txt", "/proc/self/environ"])
