@@ -104,9 +104,10 @@ def test_front_matter_that_contradicts_the_text_is_a_question(tmp_path: Path) ->
 
 
 def test_a_fit_that_leaves_out_the_named_covariance_is_unmet_and_says_so_first(tmp_path: Path) -> None:
-    """A model's plan runs the fit without the covariance the text names (file arguments are the model's to
-    fill); the checklist's own reading of the text still expects `hubble_cov.txt` as the covariance, so the run
-    cannot end `done`, and its first lines say why."""
+    """A model's plan runs the fit without the covariance the text names (with the method named in front matter
+    and no arguments, file arguments are the model's to fill; a sure reading of prose alone fixes them, see
+    tests/planner/test_sure_reading_pins_the_method.py); the checklist's own reading of the text still expects
+    `hubble_cov.txt` as the covariance, so the run cannot end `done`, and its first lines say why."""
     from cmbagent.state import MethodCall, PlanDraft, StepDraft
     from tests.planner._support import brain
 
@@ -115,7 +116,7 @@ def test_a_fit_that_leaves_out_the_named_covariance_is_unmet_and_says_so_first(t
         return PlanDraft(steps=[StepDraft(title="Fit", agent="method_operator", goal="Fit w and the matter density.",
                                           method=call, acceptance_criteria=["the fit converged"])])
 
-    task = _task(tmp_path / "t", SN_TASK, _make.hubble_bins)
+    task = _task(tmp_path / "t", "---\nmethod: cosmology.fit_supernovae\n---\n" + SN_TASK, _make.hubble_bins)
     result = solve(task, workspace=tmp_path / "ws", model="offline", agent_models={"planner": "scripted"},
                    models={"scripted": brain(planner=planner)}, executor=InMemoryExecutor, n_reviews=0)
     assert _method_step(result)["status"] == "done"
