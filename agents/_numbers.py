@@ -39,8 +39,9 @@ _DIGITS = re.compile(r"(?<![\w.^_/])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+�
 #: a word joined to a number by a hyphen gives it a setting's name ("rank-4", "k-5"); a model name ("GPT-4",
 #: "Pendulum-v1") is a capitalised word or a letter-digit token, removed before numbers are read, and so is a
 #: comparison with a reference ("the error |ATE − 4.016|")
-_NAMES = re.compile(r"`[^`]*`|\|[^|\n]{1,60}\||https?://\S+|\b[\w.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits|h5|hdf5|parquet|pt|"
-                    r"gguf|yaml|yml|md|py|ipynb)\b|\b[A-Za-z]+[\w]*[-_]?v\d+(?:\.\d+)*\b|"
+_NAMES = re.compile(r"`[^`]*`|\|[^|\n]{1,60}\||https?://\S+|"
+                    r"\b[\w.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits|h5|hdf5|parquet|pt|gguf|yaml|yml|md|py|ipynb)\b|"
+                    r"\b[A-Za-z]+[\w]*[-_]?v\d+(?:\.\d+)*\b|"
                     r"\b[A-Z][A-Za-z]*-\d[\w.]*|\b[^\W\d]\w*?\d\w*\b|\[\d+(?:[,–-]\s*\d+)*\]|"
                     r"\bet al\.,?\s*(?:\(?\d{4}[a-z]?\)?)?|\(\d{4}[a-z]?\)")
 _REFERENCE = re.compile(r"\b(?:Sec(?:tion)?|Fig(?:ure)?|Tab(?:le)?|Eq(?:uation)?|Appendix|Chapter|Algorithm|"
@@ -53,17 +54,21 @@ _REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|report(?:s|e
 #: a sentence that describes the data rather than asks for something ("the table has 1,200 rows")
 _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::|is\b|are\b|holds\b)|"
                         r"\b(?:is|are)\s+(?:stored\s+|given\s+|listed\s+|kept\s+)?in\s+(?:the\s+file\s+)?"
-                        r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|\b(?:says|has|have|had|contains?|holds?|consists? of|comprises?|includes?|there (?:are|is|were)|"
+                        r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|"
+                        r"\b(?:says|has|have|had|contains?|holds?|consists? of|comprises?|includes?|"
+                        r"there (?:are|is|were)|"
                         r"recorded|collected|observed|spans?|spanning|covers?|covering|lists?|listing|gives|"
                         r"columns?|rows|entries|records|each row|per row|measured at)\b", re.I)
 _LEVEL = re.compile(r"^\s*(?:per ?cent\s+|%\s*)?(?:confidence|credible|CL|C\.L\.|interval|level|band|region|"
                     r"contours?|limits?|upper|lower|quantiles?|percentile)", re.I)
 _MONTH = re.compile(r"\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(?:\s|$|,)|"
                     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+$")
-#: a definite count of what the data hold ("the 40 deep-field supernovae", "all 24 bins", "each of the 12 sites")
-_COUNTED = re.compile(r"\b(?:the|these|those|our|all|its|their|his|her)\s+(?:first\s+|last\s+)?$", re.I)
+#: a definite count of what the data hold ("the 40 deep-field supernovae", "all 24 bins", "each of the 12 sites");
+#: "the first 30%" is a setting (a burn-in, a cut), not a count
+_COUNTED = re.compile(r"\b(?:the|these|those|our|all|its|their|his|her)\s+$", re.I)
 #: "45 storm petrels in `petrels.csv`", "240 image patches (`patches.csv`": what a named file holds
-_IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\w-]*\s+){1,4}(?:(?:in|from|of)\s+|\(\s*)"
+_IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\w-]*\s+){1,4}"
+                      r"(?:(?:in|from|of)\s+|\(\s*)"
                       r"(?:`[^`]+`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|json))")
 _SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
 

@@ -34,6 +34,7 @@ def values(text: str, files: tuple[str, ...] = (), nouns: tuple[str, ...] = ()) 
     ("Keep only supernovae below z = 0.5 from sn.csv.", {0.5}),
     ("Sweep the initialisation scale over 1e-4, 1e-2 and 1.", {1e-4, 1e-2, 1.0}),
     ("Draw 2000 samples from the posterior.", {2000.0}),  # a count, though it could be a year
+    ("Drop the first 30% of the chain as burn-in.", {0.3}),  # "the first N" is a setting, not what data hold
 ])
 def test_settings_written_in_many_ways_are_read_as_numbers(text: str, wanted: set[float]) -> None:
     assert wanted <= values(text, ("sn.csv",))
