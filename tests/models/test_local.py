@@ -8,6 +8,7 @@ and a small context keep two test workers on two cores.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -355,3 +356,28 @@ def test_solve_the_supernova_example_with_the_local_model_ends_cleanly(tmp_path:
         assert call["error"] is not None or call["usage"]["output_tokens"] > 0, (call["agent"], call["usage"])
     findings = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))["findings"]
     assert not [f for f in findings if f["code"] == "report.unsupported_number"], findings
+
+
+def test_the_default_threads_are_the_free_cores() -> None:
+    """A quiet machine lends the server every core; a busy one only those left; never fewer than one."""
+    from cmbagent.models.local import free_cores
+
+    assert free_cores(2, 0.1) == 2  # an idle machine still shows a few percent
+    assert free_cores(2, 0.7) == 1
+    assert free_cores(16, 3.2) == 13
+    assert free_cores(2, 2.0) == 1
+    assert 1 <= free_cores() <= (os.cpu_count() or 2)
+
+
+def test_a_server_without_a_thread_count_takes_the_free_cores_when_it_starts() -> None:
+    """Resolving ``local`` measures nothing; the thread count is settled when the server starts."""
+    from cmbagent.models.local import LocalServer
+
+    assert resolve("local", env={})._key.threads is None
+    gguf = default_gguf()
+    assert gguf is not None
+    server = LocalServer(gguf, ctx=512, threads=None).start()
+    try:
+        assert isinstance(server.threads, int) and 1 <= server.threads <= (os.cpu_count() or 2)
+    finally:
+        server.stop()
