@@ -41,8 +41,9 @@ _SEEDS = (
 #: the width of a small model: "width 32", "d_model = 64", "a 64-dimensional model"
 _WIDTH = (r"\b(?:model )?width (?:of |=\s*|is )?(\d+)\b", r"\bd_?model\s*(?:=|:|of|is)\s*(\d+)\b",
           r"\b(\d+)[- ]dimensional (?:model|hidden states?|residual stream)\b")
-#: the rest of a clause, across the line breaks of a wrapped paragraph (not across a blank line)
-_CLAUSE = r"((?:[^.;\n]|\n(?![ \t]*\n))*)"
+#: the rest of a clause, across the line breaks of a wrapped paragraph (not across a blank line, nor into the
+#: next item of a list: "* plant edits on head 3 …" then "* 500 steps")
+_CLAUSE = r"((?:[^.;\n]|\n(?![ \t]*(?:\n|[-*•+]\s|\d{1,2}[.)]\s)))*)"
 #: a character of a sentence that has not turned to what is written out ("save the plots in the folder out/")
 _NOT_OUTPUT = r"(?:(?!\b(?:save|saved|saving|write|writes|written|writing|output|figures?|plots?)\b)[^.\n])"
 

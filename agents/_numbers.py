@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from cmbagent.agents._stated import _CITED_SUBJECT, _sentences
 
-__all__ = ["StatedNumber", "documented", "stated_numbers", "unaccounted_numbers"]
+__all__ = ["WORD_NUMBER", "StatedNumber", "documented", "stated_numbers", "unaccounted_numbers", "word_value"]
 
 _ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
          "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -33,8 +33,15 @@ _FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth
 _WORD = "|".join([*_ONES, *_TENS, *_SCALES])
 #: a number written in words: "four thousand", "two hundred", "twenty-five", "a hundred"
 _WORDS = re.compile(rf"\b(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*)\b", re.I)
+#: a number of two or more in words, as a count is written ("sixty", "two hundred", "four thousand"): not "one"
+#: or "a", which are as often articles as counts (for :mod:`cmbagent.agents._understand`)
+WORD_NUMBER = (rf"(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))+|"
+               rf"(?:{'|'.join(w for w in [*_ONES, *_TENS] if w != 'one')}))")
 #: a fraction in words that sets a share: "a quarter of", "half of", "one tenth of"
 _FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\b|\bhalf\s+(?:of\s+)?the\b", re.I)
+#: a rate as odds: "one in ten", "one answer in ten", "1 in 20" (N up to a thousand, not a year)
+_ODDS = re.compile(rf"\b(?:one|1)\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?in\s+(?:every\s+)?"
+                   rf"((?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*|[1-9]\d{{0,2}})\b(?![.,]\d)", re.I)
 _DIGITS = re.compile(r"(?<![\w.^_/])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+−]?\d+)?(?:%|[kKM](?![\w]))?(?![\w])")
 #: a word joined to a number by a hyphen gives it a setting's name ("rank-4", "k-5"); a model name ("GPT-4",
 #: "Pendulum-v1") is a capitalised word or a letter-digit token, removed before numbers are read, and so is a
@@ -83,7 +90,8 @@ class StatedNumber:
     start: int = 0  # where it stands in ``sentence``
 
 
-def _word_value(words: str) -> float | None:
+def word_value(words: str) -> float | None:
+    """The value of a number written in words ("four thousand", "twenty-five"); None when it is not one."""
     total, current, seen = 0, 0, False
     for token in re.split(r"[\s-]+", words.lower()):
         if token in {"and", ""}:
@@ -156,6 +164,11 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
         for name in names:
             clean = clean.replace(name, " " * len(name))
         clean = _NAMES.sub(lambda m: " " * len(m.group(0)), clean)
+        for match in _ODDS.finditer(clean):  # "one answer in ten", "1 in 20": a rate of 1/N, not the N
+            n = word_value(match.group(1)) if not match.group(1)[0].isdigit() else float(match.group(1))
+            if n is not None and n >= 2:
+                out.append(StatedNumber(match.group(0), (1.0 / n,), flat, match.start()))
+                clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
         for match in _DIGITS.finditer(clean):
             raw = match.group(0)
             values = _meanings(raw)
@@ -189,7 +202,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             words = match.group(0)
             if words.lower() in {"a", "an", "one"} or not re.search(rf"\b(?:{_WORD})\b", words, re.I):
                 continue
-            value = _word_value(words)
+            value = word_value(words)
             if value is None:
                 continue
             after = clean[match.end():]

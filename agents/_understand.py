@@ -37,6 +37,7 @@ from cmbagent.agents._datamap import (
     map_files,
     sentences,
 )
+from cmbagent.agents._numbers import WORD_NUMBER, word_value
 from cmbagent.profiles import FileProfile
 from cmbagent.state import Requirement
 
@@ -49,7 +50,8 @@ _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd
                         r"leav(?:e|ing) (?:\w+ )?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
 _BOOKKEEPING = {"output_dir", "seed", "random_state"}
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
-    "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",),
+    "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",
+             r"\bseed (?:the|its|our|each|every) [\w-]+(?: [\w-]+)? (?:with|at|to|=) (\d+)\b"),
     "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
     "n_folds": (r"\b(\d+)[- ]fold\b", r"\b(\d+) (?:cross-fitting |cross-validation )?folds\b"),
     "n_rep": (r"\b(\d+) (?:repetitions|repeated splits|sample splits)\b",),
@@ -119,6 +121,8 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
         return _WORD_FRACTIONS[text]
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
+    if re.fullmatch(r"[a-z]+(?:[\s-]+[a-z]+)*", text) and (words := word_value(text)) is not None:
+        return words  # "two hundred", "four thousand", "twenty-five"
     if re.fullmatch(r"\d+(?:\.\d+)?\s?k", text):
         return float(text[:-1]) * 1000.0
     power = re.fullmatch(r"10(?:\^|\*\*)\{?([-+]?\d+)\}?", text) or (
@@ -196,6 +200,18 @@ def _pairs(raw: str, parts: Sequence[str]) -> list[list[int]] | None:
     return pairs if pairs and not current else None
 
 
+def _pairs_span(match: re.Match[str], parts: Sequence[str]) -> tuple[int, int]:
+    """Where the pairs :func:`_pairs` read lie in ``match``'s capture: from the first number of a pair to the last
+    (the rest of the clause, "edit vectors of standard deviation 3", is left for other arguments)."""
+    first, second = (p.lower() for p in parts)
+    pattern = rf"[(\[]\s*\d+\s*,\s*\d+\s*[)\]]|(?<![A-Za-z]){first[0]}\d+\s*[.:/-]?\s*{second[0]}\d+\b|" \
+              rf"\b(?:{first}|{second})\s*(?:=|:|#|no\.)?\s*\d+\b"
+    found = list(re.finditer(pattern, match.group(1), re.I))
+    if not found:
+        return match.span(1)
+    return match.start(1) + found[0].start(), match.start(1) + found[-1].end()
+
+
 def _negated(text: str, start: int) -> bool:
     """Whether a negation comes shortly before ``start`` in the same sentence."""
     window = re.split(r"[.;!?](?:\s|$)|\n\s*\n", text[max(0, start - 25):start])[-1]
@@ -264,6 +280,23 @@ def _prior_value(head: str, sentence: str) -> Any:
         return None
     low, high = float(match.group(1).replace("−", "-")), float(match.group(2).replace("−", "-"))
     return {"mean": low, "std": high} if gauss else [low, high]
+
+
+_DOC_STOP = re.compile(r"\b(?:of|per|between|in|on|at|for|from|with|to|by|as|that|which|when|if|and|or|e\.g)\b|"
+                       r"[.(;,:=\[]|\s[—–-]\s")
+
+
+def doc_name(doc: str) -> list[str]:
+    """The words an argument's documentation calls it by ("Step size η on the loss" -> step size, "Pipeline
+    evaluations per search" -> pipeline evaluations, "Number K of discrete instrument cells" -> discrete
+    instrument cells): the first noun phrase, without a leading "Number of", symbols and participles; empty
+    when the phrase is longer than three words (a sentence, not a name)."""
+    first = re.sub(r"^(?:the|an?)\s+", "", doc.strip(), flags=re.I)
+    first = re.sub(r"^(?:number|count)\s+(?:\S{1,2}\s+)?of\s+(?:the\s+)?", "", first, flags=re.I)
+    cut = _DOC_STOP.search(first)
+    words = [w for w in (first[:cut.start()] if cut else first).split()
+             if re.fullmatch(r"[A-Za-z][A-Za-z-]+", w) and not re.search(r"(?:ed|ing)$", w)]
+    return words if 0 < len(words) <= 3 else []
 
 
 class _Reader:
@@ -383,7 +416,7 @@ class _Reader:
                         value = None
                 if value is not None:
                     self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
-                    self.spent.append(match.span(1))
+                    self.spent.append(_pairs_span(match, parts.groups()) if parts else match.span(1))
                     return True
                 if re.search(r"\d", match.group(1)):
                     unread = unread or match.group(1)
@@ -432,17 +465,21 @@ class _Reader:
         is_list = "array" in kinds and bool(item_kinds)
         if (not is_list and not kinds & {"integer", "number"}) or "boolean" in kinds:
             return False
-        if any(other != name and f"_{name}" in f"_{other}_" for other in self.spec.arguments):
-            return False  # "rank 2" could be ``true_rank`` as well as ``rank``
+        # "rank 2" could be ``true_rank`` as well as ``rank``: only the documentation's words name it then
+        shared = any(other != name and other not in _BOOKKEEPING and f"_{name}_" in f"_{other}_"
+                     for other in self.spec.arguments)
         words = name.removeprefix("n_").removeprefix("num_") if not is_list else name
         plural = words.endswith("s") and not words.endswith("ss")
         stem = re.sub(r"ies$", "y", words) if words.endswith("ies") else words[:-1] if plural else words
         spelled = "[ _-]".join(map(re.escape, stem.split("_")))
         forms = rf"(?:{spelled[:-1]}ies|{spelled})" if words.endswith("ies") else rf"{spelled}(?:s|es)?"
         # a number that is not the start of a range or a choice ("depth 1–3", "width 4 or 8": no single value)
-        number = (r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+        # (or a count in words: "sixty evaluations", "a budget of two hundred queries")
+        number = (rf"(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|{WORD_NUMBER})"
                   r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)")
         found: dict[str, tuple[Any, int, tuple[int, int]]] = {}
+        if is_list and shared:
+            return False
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
             span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
@@ -464,17 +501,23 @@ class _Reader:
         else:
             count = words != name  # n_layers: "2 layers" or "layers: 2", while "layer 0" names one of them
             plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
-            patterns = [rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}"]
-            if plural or count:  # a count: "3 instances", "50 epochs"
+            patterns = [] if shared else [
+                rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}"]
+            if (plural or count) and not shared:  # a count: "3 instances", "50 epochs"
                 # "1500 rank-3 adapters", but not "head 4 of layer 3"
                 patterns.append(rf"(?<!-){number}\s+(?:(?!(?:of|in|on|at|for|per|from|to|by)\b)[A-Za-z][\w-]*\s+)?"
                                 rf"{forms}\b")
+            patterns += self.doc_patterns(name, number, kinds)
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
                     cast_value = _cast(match.group(1).replace(",", ""), kinds)
                     if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()) \
                             or self.spent_at(match.span(1)):
                         continue
+                    if re.search(r"\d\s*(?:,|\bor|\band|\bto|[-–—…])\s*$", self.text[:match.start(1)]):
+                        continue  # the end of a range or a choice ("4 or 8 neurons", "1–3 layers"): no one value
+                    if re.search(r"\b(?:the|these|those|our|its|their|both)\s+$", self.text[:match.start(1)], re.I):
+                        continue  # a definite count describes ("the two evaluations we ran"), it does not ask
                     low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
                     if (low is not None and cast_value < low) or (high is not None and cast_value > high):
                         continue
@@ -490,6 +533,34 @@ class _Reader:
         self.record(name, value, self.sentence_of(start))
         self.spent.append(numbers)
         return True
+
+    def doc_patterns(self, name: str, number: str, kinds: set[str]) -> list[str]:
+        """Where the prose gives ``name`` a number in its documentation's words (:func:`doc_name`): after a name of
+        two or three words ("step size 0.02" for a learning rate documented as the step size), and, for a count,
+        before the name's last word when no other argument is called by it ("sixty evaluations" for pipeline
+        evaluations, "six cells" for instrument cells); a dimension is counted in what it measures ("8 inputs"
+        for the input dimension).  The words of another argument's name or documentation make it no name."""
+        words = doc_name(self.spec.argument_docs.get(name, ""))
+        if not words:
+            return []
+        others: set[str] = set()
+        for other in self.spec.arguments:
+            if other != name and other not in _BOOKKEEPING:
+                others |= {w.lower().rstrip("s") for w in [*other.split("_"), *doc_name(
+                    self.spec.argument_docs.get(other, ""))]}
+        spelled = r"[\s_-]+".join(re.escape(w) for w in words)
+        out = [rf"(?<![\w-]){spelled}\s*(?:=|:|\bof\b|\bis\b|\bset to\b)?\s*{number}"] if len(words) >= 2 else []
+        if "integer" not in kinds:
+            return out
+        head = words[-1].lower()
+        if head in {"dimension", "dimensions"} and len(words) >= 2:  # "Input dimension": "8 inputs"
+            head = words[-2].lower()
+        if head.rstrip("s") in others or len(head) < 4:
+            return out
+        stem = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+        modifiers = "|".join(re.escape(w) for w in words[:-1] if w.lower() != head)
+        between = rf"(?:(?:{modifiers})\s+)?" if modifiers else ""  # "500 training points" are not held-out points
+        return [*out, rf"(?<!-){number}\s+{between}{re.escape(stem)}(?:s|es)?\b"]
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,
@@ -593,12 +664,38 @@ class _Reader:
         return True
 
     def flag(self, name: str) -> bool:
+        if self.switched(name):
+            return True
         if not name.startswith(("free_", "fix_", "use_")):
             return False
         verb, subject = name.split("_", 1)
         match = re.search(rf"\b{verb}(?:ed)?\s+{re.escape(subject.replace('_', ' '))}\b", self.lowered)
         if match and not _negated(self.lowered, match.start()):
             self.record(name, True, self.sentence_of(match.start()))
+            return True
+        return False
+
+    def switched(self, name: str) -> bool:
+        """A boolean argument the text turns off or on in its own words: "skip the literal-question controls"
+        (``literal_controls`` False), "include the lensing cross-check" (``cross_check`` True).  The name's words
+        must all appear, in order, at most two words apart; a name of one short word is too vague to read."""
+        schema = self.spec.arguments.get(name, {})
+        if "boolean" not in _types(schema):
+            return False
+        tokens = [t for t in name.lower().split("_") if t not in {"use", "do", "with", "n", "is"}]
+        if not tokens or (len(tokens) == 1 and len(tokens[0]) < 6):
+            return False
+        words = r"(?:[\s-]+[\w]+){0,2}?[\s-]+".join(
+            rf"{re.escape(t[:-1] if t.endswith('s') and len(t) > 3 else t)}\w*" for t in tokens)
+        off = re.search(rf"\b(?:skip|omit|leave out|drop|without|turn off|switch off|disable|no)\s+(?:the\s+|any\s+)?"
+                        rf"{words}\b", self.text, re.I)
+        on = re.search(rf"\b(?:include|add|with|turn on|switch on|enable|run|do)\s+(?:the\s+|a\s+|an\s+)?{words}\b",
+                       self.text, re.I)
+        if off is not None and (on is None or _negated(self.text, on.start())):
+            self.record(name, False, self.sentence_of(off.start()), confidence=0.85)
+            return True
+        if on is not None and off is None and not _negated(self.text, on.start()):
+            self.record(name, True, self.sentence_of(on.start()), confidence=0.85)
             return True
         return False
 

@@ -125,7 +125,8 @@ def test_a_model_shape_without_planting_sets_no_heads() -> None:
     ("A model of 4 layers with 2 attention heads is enough.", 4, 2),
     ("Use a three-layer GPT-style model with 8 heads per layer.", 3, 8),
     ("A transformer with 6 layers, six heads each.", 6, 6),
-    ("Stack two layers, each with a 4-head attention layer inside.", None, 4),
+    # a count in words reads like one in digits; the attention layer inside each is no second count
+    ("Stack two layers, each with a 4-head attention layer inside.", 2, 4),
     ("Use a 2-layer, 8-head toy GPT.", 2, 8),
 ])
 def test_the_tiny_models_shape(text: str, layers: int | None, heads: int) -> None:

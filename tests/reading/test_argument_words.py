@@ -1,0 +1,92 @@
+"""Arguments read in the words their documentation uses, counts in words, and booleans switched off in prose.
+
+Sentences of our own (none from a prose set): the general mechanisms of ``agents/_understand.py`` that read a
+setting without a pattern written for its method — the argument's documented name ("step size" for a learning
+rate documented as the step size, "evaluations" for pipeline evaluations, "inputs" for the input dimension), a
+count written in words ("two hundred queries"), a boolean turned off ("skip the literal controls") — and the
+sentences that must not set them (a range's end, another noun, an unrelated count).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cmbagent.agents import understand_task
+from cmbagent.agents._numbers import stated_numbers, unaccounted_numbers
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
+
+
+def _read(method: str, text: str) -> dict[str, Any]:
+    return dict(understand_task(method, text, {}, []).arguments)
+
+
+@pytest.mark.parametrize(("method", "text", "expected"), [
+    # the documentation's name of two words before the number
+    ("theory.tubal_tensor_gd", "Run plain gradient descent with a step size of 0.03.", {"learning_rate": 0.03}),
+    # a count before the last word of the documented name
+    ("robustness.x_hacking", "Give the random search eighty evaluations in all.", {"n_trials": 80}),
+    ("causal.iv_cate_bounds", "Bin the lottery number into five cells first.", {"n_cells": 5}),
+    # a dimension is counted in what it measures
+    ("lm.lora_symmetry", "Adapters for a projection with 6 inputs and 10 outputs.", {"k": 6, "d": 10}),
+    # a count in words before the argument's own name
+    ("rl.distinguishability_queries", "Allow each query type two hundred queries.", {"n_queries": 200}),
+    ("lm.lora_symmetry", "Draw three thousand adapters of rank 2.", {"n_adapters": 3000, "rank": 2}),
+])
+def test_a_setting_in_its_documented_words_is_read(method: str, text: str, expected: dict[str, Any]) -> None:
+    read = _read(method, text)
+    assert {k: read.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(("method", "text", "absent"), [
+    ("robustness.class_stability", "Fit it on 400 training points.", "max_points"),  # not the held-out points
+    ("theory.lif_snn_regions", "Compare 4 or 8 neurons per layer.", "width"),  # a choice's end: no one value
+    ("robustness.x_hacking", "The two evaluations we ran disagree.", "n_trials"),  # describes, does not ask
+])
+def test_words_that_do_not_name_the_setting_leave_it_alone(method: str, text: str, absent: str) -> None:
+    assert absent not in _read(method, text)
+
+
+def test_a_list_item_ends_the_clause_that_lists_planted_heads() -> None:
+    """A bulleted task: the clause of the planted heads stops at the next item, whose numbers are its own."""
+    text = ("Check the head-editing method on a toy model:\n"
+            "* plant edits on head 1 of layer 0 and head 2 of layer 1\n"
+            "* 400 optimisation steps, learning rate 0.01\n")
+    read = _read("lm.jola", text)
+    assert read["planted_heads"] == [[0, 1], [1, 2]]
+    assert read["steps"] == 400 and read["learning_rate"] == 0.01
+
+
+def test_the_planted_heads_take_only_their_own_numbers_from_the_clause() -> None:
+    text = "The teacher carries one planted edit, layer 0 head 3, edit vectors of standard deviation 2.5, seed 4."
+    read = _read("lm.jola", text)
+    assert read["planted_heads"] == [[0, 3]]
+    assert read["edit_scale"] == 2.5
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Leave out the literal controls this time.", False),
+    ("Skip the literal-question controls; lengths 1K and 2K.", False),
+    ("Include the literal controls as well.", True),
+])
+def test_a_boolean_switched_in_its_own_words(text: str, value: bool) -> None:
+    assert _read("lm.nolima", text)["literal_controls"] is value
+
+
+def test_a_boolean_named_without_a_switch_is_left_alone() -> None:
+    assert "literal_controls" not in _read("lm.nolima", "The literal controls are explained in the paper.")
+
+
+def test_seeding_the_sampler_in_words_sets_the_seed() -> None:
+    assert _read("cosmology.fit_cmb", "Seed the chains with 17.").get("seed") == 17
+
+
+def test_odds_are_a_rate_that_must_be_accounted_for() -> None:
+    """"one answer in ten" states a rate of 0.1 (not the number ten); a run that does not use 0.1 leaves it
+    unaccounted for, which the reader turns into a question."""
+    text = "The annotator gets one answer in twenty wrong, and we ask 50 queries."
+    assert [(n.raw, n.values) for n in stated_numbers(text)] == [("one answer in twenty", (0.05,)), ("50", (50.0,))]
+    assert [n.raw for n in unaccounted_numbers(text, used=[50.0])] == ["one answer in twenty"]
+    assert unaccounted_numbers(text, used=[50.0, 0.05]) == []
