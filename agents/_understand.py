@@ -476,14 +476,21 @@ class _Reader:
         # a number that is not the start of a range or a choice ("depth 1–3", "width 4 or 8": no single value)
         # (or a count in words: "sixty evaluations", "a budget of two hundred queries")
         number = (rf"(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|{WORD_NUMBER})"
-                  r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\s*\d)")
+                  r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b)\s*\d|"
+                  # "and 6000 iterations" is another setting; "1 and 2." or "4, 8 and 16" a list
+                  r"\s*(?:\band\b|,)\s*\d[\d.,]*\s*(?:$|[.;:,)\]]|\band\b|\bor\b))")
         found: dict[str, tuple[Any, int, tuple[int, int]]] = {}
         if is_list and shared:
             return False
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
             span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
-            pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b)?\s*\[?\s*(?:"
+            documented = doc_name(self.spec.argument_docs.get(name, ""))
+            if len(documented) >= 2:  # "the initialisation scale over 1e-4, 1e-2 and 1" for scales documented so
+                *lead, last = (re.escape(w) for w in documented)
+                stem = last[:-1] if last.endswith("s") and not last.endswith("ss") else last
+                forms = rf"(?:{forms}|{'[ _-]'.join([*lead, stem])}s?)"
+            pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b|\bover\b)?\s*\[?\s*(?:"
                        rf"{span}|({_NUMBER}(?:{join}{_NUMBER})*))(?!\w|\.\d)")
             for match in re.finditer(pattern, self.text, re.I):
                 numbers = (match.start(1), match.end(2)) if match.group(1) else match.span(3)
@@ -514,8 +521,11 @@ class _Reader:
                     if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()) \
                             or self.spent_at(match.span(1)):
                         continue
-                    if re.search(r"\d\s*(?:,|\bor|\band|\bto|[-–—…])\s*$", self.text[:match.start(1)]):
-                        continue  # the end of a range or a choice ("4 or 8 neurons", "1–3 layers"): no one value
+                    previous = re.search(r"(\d[\d.]*)\s*(?:,|\bor|\band|\bto|[-–—…])\s*$", self.text[:match.start(1)])
+                    if previous and not (re.search(r"(?:,|\band)\s*$", previous.group(0))
+                                         and self.spent_at(previous.span(1))):
+                        continue  # the end of a range or a choice ("4 or 8 neurons", "1–3 layers"): no one value,
+                        # unless the number before it was another setting ("step size 0.02 and 6000 iterations")
                     if re.search(r"\b(?:the|these|those|our|its|their|both)\s+$", self.text[:match.start(1)], re.I):
                         continue  # a definite count describes ("the two evaluations we ran"), it does not ask
                     low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")

@@ -26,6 +26,11 @@ def _read(method: str, text: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("method", "text", "expected"), [
     # the documentation's name of two words before the number
     ("theory.tubal_tensor_gd", "Run plain gradient descent with a step size of 0.03.", {"learning_rate": 0.03}),
+    # a setting after another one joined by "and" is its own, not the end of a list
+    ("theory.tubal_tensor_gd", "Run it with step size 0.04 and 3000 iterations.",
+     {"learning_rate": 0.04, "iterations": 3000}),
+    # a list in the documentation's words, swept "over" its values
+    ("theory.tubal_tensor_gd", "Vary the initialisation scale over 1e-3, 1e-1 and 0.5.", {"alphas": [0.001, 0.1, 0.5]}),
     # a count before the last word of the documented name
     ("robustness.x_hacking", "Give the random search eighty evaluations in all.", {"n_trials": 80}),
     ("causal.iv_cate_bounds", "Bin the lottery number into five cells first.", {"n_cells": 5}),
@@ -44,6 +49,7 @@ def test_a_setting_in_its_documented_words_is_read(method: str, text: str, expec
     ("robustness.class_stability", "Fit it on 400 training points.", "max_points"),  # not the held-out points
     ("theory.lif_snn_regions", "Compare 4 or 8 neurons per layer.", "width"),  # a choice's end: no one value
     ("robustness.x_hacking", "The two evaluations we ran disagree.", "n_trials"),  # describes, does not ask
+    ("theory.tubal_tensor_gd", "Try step size 0.01 and 0.02.", "learning_rate"),  # a list: no one value
 ])
 def test_words_that_do_not_name_the_setting_leave_it_alone(method: str, text: str, absent: str) -> None:
     assert absent not in _read(method, text)

@@ -28,7 +28,7 @@ def reading_of(text: str, files: list[Path]) -> object:
     # phrasings the method's reader does not know; the net sees the argument's words and a number
     ("theory.tubal_tensor_gd", "Tubal tensor factorisation, with a learning-rate around 0.02 and seed 3.",
      "learning_rate"),
-    ("rl.distinguishability_queries", "Active preference queries: easiness weight of 0.4 and 30 queries.",
+    ("rl.distinguishability_queries", "Active preference queries: easiness weight about 0.4 and 30 queries.",
      "easiness_weight"),
 ])
 def test_a_number_in_an_arguments_own_words_that_was_not_read_is_asked(method: str, text: str, argument: str) -> None:
