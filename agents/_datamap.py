@@ -53,11 +53,12 @@ COLUMN_CUES: dict[str, str] = {
     "treatment": r"\btreat\w*|\bassign\w*|\bprogram\w*|\bintervention\w*|\bexposure\b|\bexposed\b|\bpolicy\b|"
                  r"\beligib\w*|\bparticipat\w*|\benrol\w*|\breceiv\w*|\btook part\b|\bsubsid\w*|\btutor\w*|"
                  r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*|"
-                 r"\b(?:set|chosen|decided|applied|given) by\b",  # "`dose` was set by the farmers"
+                 r"\b(?:set|chosen|decided|applied|given) by\b|"  # "`dose` was set by the farmers"
+                 r"\bgot\b|\bwere (?:sent|given|offered)\b",  # "some patients got SMS reminders (`sms` = 1)"
     "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\braises?\b|\blowers?\b|"
                r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
-               r"\badds? to\b|\bgains? in\b|\bbuys?\b",
+               r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
                   r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b|"
                   r"\b(?:knew|know|known|measured|recorded) (?:about|before)\b[^.:]{0,80}:|\bpre-?treatment\b[^.:]{0,40}:|"
@@ -301,6 +302,13 @@ def match_phrase(phrase: str, column: str) -> float:
             if (word == key or word in forms or any(word.startswith(f) for f in forms if len(f) >= 4)) and (
                     col_letters in forms or any(col_letters.startswith(f) for f in forms if len(f) >= 3)):
                 score = max(score, 0.85)
+    # a camelCase or snake_case name is words too: "age" names ``patientAgeYears``, "days covered" ``daysCovered``
+    parts = {t.lower() for t in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", column) if len(t) >= 3}
+    if len(parts) > 1:
+        singular = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
+        hits = sum(1 for p in parts if p in words or (p[:-1] if p.endswith("s") and len(p) > 3 else p) in singular)
+        if hits:
+            score = max(score, min(0.95, 0.8 + 0.05 * (hits - 1)))
     if score >= 0.6 and col_digits and not any(w.isdigit() for w in words) and len(col_letters) <= 3:
         score *= 0.8  # "earnings" alone could be any of re74, re75, re78
     if col_digits and any(w.isdigit() and (w == col_digits[-1] or w.endswith(col_digits[-1])) for w in words):

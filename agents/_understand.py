@@ -289,13 +289,13 @@ _DOC_STOP = re.compile(r"\b(?:of|per|between|in|on|at|for|from|with|to|by|as|tha
 def doc_name(doc: str) -> list[str]:
     """The words an argument's documentation calls it by ("Step size η on the loss" -> step size, "Pipeline
     evaluations per search" -> pipeline evaluations, "Number K of discrete instrument cells" -> discrete
-    instrument cells): the first noun phrase, without a leading "Number of", symbols and participles; empty
+    instrument cells): the first noun phrase, without a leading "Number of", symbols and participles in -ed; empty
     when the phrase is longer than three words (a sentence, not a name)."""
     first = re.sub(r"^(?:the|an?)\s+", "", doc.strip(), flags=re.I)
     first = re.sub(r"^(?:number|count)\s+(?:\S{1,2}\s+)?of\s+(?:the\s+)?", "", first, flags=re.I)
     cut = _DOC_STOP.search(first)
     words = [w for w in (first[:cut.start()] if cut else first).split()
-             if re.fullmatch(r"[A-Za-z][A-Za-z-]+", w) and not re.search(r"(?:ed|ing)$", w)]
+             if re.fullmatch(r"[A-Za-z][A-Za-z-]+", w) and not re.search(r"(?<!e)ed$", w)]
     return words if 0 < len(words) <= 3 else []
 
 
@@ -551,7 +551,7 @@ class _Reader:
         evaluations, "six cells" for instrument cells); a dimension is counted in what it measures ("8 inputs"
         for the input dimension).  The words of another argument's name or documentation make it no name."""
         words = doc_name(self.spec.argument_docs.get(name, ""))
-        if not words:
+        if not words or name in _BOOKKEEPING:  # a seed is a label, not a count ("three random problems")
             return []
         others: set[str] = set()
         for other in self.spec.arguments:
@@ -873,6 +873,13 @@ class _Reader:
                 if not mentions:
                     continue
                 if is_list:
+                    # "adjusting for `a`, `b`": the columns after the cue; else those just before it, since the last
+                    # comma ("`a` and `b` are covariates"), not the outcome a sentence named first
+                    after_cue = [m for m in mentions if m[0] >= cue.start()]
+                    since = max(clause.rfind(", ", 0, cue.start()), clause.rfind("; ", 0, cue.start()), 0)
+                    mentions = after_cue or [m for m in mentions if m[0] >= since]
+                    if not mentions:
+                        continue
                     chosen += [c for _, c, _ in mentions if c not in chosen]
                     quotes["in"].append(sentence)
                     continue
@@ -961,10 +968,19 @@ class _Reader:
         scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
                    if n not in self.args and "array" not in _types(self.spec.arguments[n])}
         cues = {n: self.declared_cues(n) for n in col_args}  # the field's words for each column's role
-        for mapped in map_columns(self.text, table, scalars, taken=taken, binary_treatment=binary, cues=cues):
+        # the columns the text adjusts for are not the treatment or the outcome ("adjusting for ... whether they
+        # live alone" leaves ``smsReminder`` as the only 0/1 column left to be the treatment)
+        adjusted = {c for k, v in self.args.items() if k in col_args and isinstance(v, list) for c in v}
+        for name in col_args:
+            if "array" in _types(self.spec.arguments[name]) and name not in self.args and \
+                    column_role(name, self.spec.argument_docs.get(name, "")) == "covariates":
+                item = map_column_list(self.text, table, name, "covariates", taken=set(taken), cues=cues[name])
+                adjusted |= set(item.value) if item is not None and item.sure else set()
+        for mapped in map_columns(self.text, table, scalars, taken=taken | adjusted, binary_treatment=binary,
+                                  cues=cues):
             self.take(mapped, table, required=mapped.argument in self.spec.required)
         for name, role in scalars.items():  # a label the method would find by itself, among several 0/1 columns
-            binary_columns = [c.name for c in table.columns if c.binary and c.name not in taken]
+            binary_columns = [c.name for c in table.columns if c.binary and c.name not in taken | adjusted]
             if name not in self.args and role in {"label", "treatment"} and len(binary_columns) > 1 and \
                     not any(q.startswith(f"which column is {name!r}") for q in self.questions):
                 self.questions.append(f"which column is {name!r}? the table has several 0/1 columns "

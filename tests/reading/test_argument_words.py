@@ -9,12 +9,15 @@ sentences that must not set them (a range's end, another noun, an unrelated coun
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cmbagent.agents import understand_task
 from cmbagent.agents._numbers import stated_numbers, unaccounted_numbers
+from cmbagent.inputs import profile_inputs
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
 
@@ -50,6 +53,7 @@ def test_a_setting_in_its_documented_words_is_read(method: str, text: str, expec
     ("theory.lif_snn_regions", "Compare 4 or 8 neurons per layer.", "width"),  # a choice's end: no one value
     ("robustness.x_hacking", "The two evaluations we ran disagree.", "n_trials"),  # describes, does not ask
     ("theory.tubal_tensor_gd", "Try step size 0.01 and 0.02.", "learning_rate"),  # a list: no one value
+    ("theory.tubal_tensor_gd", "Average over four random problems.", "seed"),  # a seed is a label, not a count
 ])
 def test_words_that_do_not_name_the_setting_leave_it_alone(method: str, text: str, absent: str) -> None:
     assert absent not in _read(method, text)
@@ -96,3 +100,30 @@ def test_odds_are_a_rate_that_must_be_accounted_for() -> None:
     assert [(n.raw, n.values) for n in stated_numbers(text)] == [("one answer in twenty", (0.05,)), ("50", (50.0,))]
     assert [n.raw for n in unaccounted_numbers(text, used=[50.0])] == ["one answer in twenty"]
     assert unaccounted_numbers(text, used=[50.0, 0.05]) == []
+
+
+def _clinic_table(folder: Path) -> list[str]:
+    """A clinic table with camelCase columns and two 0/1 columns, one of them a covariate."""
+    rng = np.random.default_rng(3)
+    n = 120
+    rows = ["visitId,patientAgeYears,bmiAtIntake,smoker,coachingCall,weightLossKg"]
+    for i in range(n):
+        rows.append(f"V{i:03d},{rng.integers(25, 70)},{rng.normal(29, 4):.1f},{rng.integers(0, 2)},"
+                    f"{rng.integers(0, 2)},{rng.normal(3, 2):.2f}")
+    (folder / "clinic.csv").write_text("\n".join(rows) + "\n")
+    return ["clinic.csv"]
+
+
+def test_the_adjustment_list_is_no_candidate_for_the_treatment(tmp_path: Path) -> None:
+    """Two 0/1 columns, one of which the text adjusts for: the other is the treatment; the outcome named before
+    the adjustment phrase is no covariate."""
+    files = _clinic_table(tmp_path)
+    text = ("Half the clinic's patients got a weekly coaching call (coachingCall = 1). How many kilograms of "
+            "weight (weightLossKg) did the calls buy on average, after adjusting for age, BMI at intake and "
+            "whether they smoke?")
+    understood = understand_task("causal.dml_ate", text, {}, files, profiles=profile_inputs(
+        {f: tmp_path / f for f in files}))
+    args = understood.arguments
+    assert args.get("treatment") == "coachingCall"
+    assert args.get("outcome") == "weightLossKg"
+    assert sorted(args.get("covariates") or []) == ["bmiAtIntake", "patientAgeYears", "smoker"]
