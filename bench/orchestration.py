@@ -40,10 +40,10 @@ from cmbagent.checkpoints import open_sqlite
 from cmbagent.events import EventLog
 from cmbagent.models import Message, ModelClient, ModelRequest, ModelResponse, Routing, ScriptedModel
 from cmbagent.planner import GraphSettings, Plan, PlanStep, RunState, Runtime, build_graph
-from cmbagent.report import costs_of
+from cmbagent.report import costs_of, write_report
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import InMemoryExecutor
-from cmbagent.session import task_spec, write_report
+from cmbagent.session import task_spec
 from cmbagent.state import RequirementList
 from cmbagent.task import parse_task
 

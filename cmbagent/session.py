@@ -8,7 +8,8 @@
     result = RunSession.open(run_dir).resume(PlanDecision(action="approve"))        # continue it
 
 The report is rendered once, when the graph stops, from what its report node established (or, when the
-run broke, from a narrative written by code).  Checkpoints are read through the graph's own API.
+run broke, from a narrative written by code): :mod:`cmbagent.report` writes it, as it writes
+``requirements.json``.  Checkpoints are read through the graph's own API.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from cmbagent.config import RunConfig
 from cmbagent.control import CancelWatch, RunLock, clear_cancel
 from cmbagent.events import Event, EventLog
 from cmbagent.exceptions import CmbagentError, RunCancelled, StorageError, UserError
+from cmbagent.report import costs_of, final_requirements, key_numbers, write_report
 from cmbagent.run import RunFolder
 from cmbagent.state import Finding, RequirementCheck, RunStatus, TaskSpec
 from cmbagent.storage import storage_failure
 from cmbagent.task import Task
 
 __all__ = ["ExecutorSource", "PlanDecision", "RunResult", "RunSession", "citation_resolver", "run_index",
-           "run_retriever", "task_spec", "write_report"]
+           "run_retriever", "task_spec"]
 
 Status = Literal["done", "unmet", "failed", "budget_exhausted", "interrupted", "cancelled", "awaiting_approval"]
 #: statuses after which the run's graph is not going on (a report is rendered; ``finished`` is recorded)
@@ -268,7 +270,7 @@ class RunSession:
         totals = client.ledger.totals()
         cost = totals.get("cost_usd")
         ended = status not in {"awaiting_approval", "interrupted"}
-        checks = self._checked_requirements(state, error) if ended else []
+        checks = final_requirements(self.folder, state, error) if ended else []
         findings: list[Finding] = state.all_findings()
         if ended and (state.report is None or error is not None):  # the report node recorded them otherwise
             findings += [f for c in checks if (f := c.finding()) is not None]
@@ -310,8 +312,6 @@ class RunSession:
 
     def result(self, status: str, state: Any, cost: float | None, duration: float, error: str | None) -> RunResult:
         """The caller's view of the run: status, report, key numbers, steps, cost and duration."""
-        from cmbagent.report import key_numbers
-
         steps = []
         for step in state.plan.steps if state.plan else []:
             record = state.steps.get(step.id)
@@ -385,24 +385,8 @@ class RunSession:
             raise RuntimeError("a graph node ran outside RunSession.run (no model client was made)")
         return self._runtime
 
-    def _checked_requirements(self, state: Any, error: str | None) -> list[RequirementCheck]:
-        """The task's checklist as checked at the end (by the report node; by code here when the run broke),
-        saved as ``requirements.json``."""
-        from cmbagent.planner import requirement_checks, write_requirements
-
-        if state.report is not None and error is None:
-            checks = list(state.report.requirements)
-        elif state.brief is not None:
-            checks = requirement_checks(self.folder, state, None)
-        else:
-            return []
-        write_requirements(self.folder, checks)
-        return checks
-
     def _render_report(self, state: Any, error: str | None, ledger: Any, status: str,
                        checks: list[RequirementCheck]) -> Path:
-        from cmbagent.report import costs_of
-
         resolve = citation_resolver(self.config.settings)
         if status == "cancelled":
             return write_report(self.folder, state, costs=costs_of(ledger), status=RunStatus.CANCELLED,
@@ -462,33 +446,3 @@ def citation_resolver(settings: Any) -> Callable[[str], str | None] | None:
         return None if chunk is None else str(chunk.text)
 
     return resolve
-
-
-def write_report(folder: RunFolder, state: Any, *, costs: dict[str, Any], error: str | None = None,
-                 status: RunStatus | None = None, stop_reason: str | None = None,
-                 resolve: Callable[[str], str | None] | None = None,
-                 requirements: list[RequirementCheck] | None = None) -> Path:
-    """Render ``report.md`` of a stopped graph (``state`` is its final :class:`cmbagent.planner.RunState`).
-
-    The report node's narrative, audit and facts are used when it ran; when the run broke (``error``), was
-    stopped before it (``status``, e.g. cancelled, with its ``stop_reason``) or had not reached it, code
-    writes the narrative.  ``resolve`` audits the citations (see :func:`cmbagent.report.render_report`).
-    """
-    if status is not None:
-        state = state.model_copy(update={"status": status, "stop_reason": stop_reason or state.stop_reason,
-                                         "report": None})
-    from cmbagent.planner import audit_facts, report_draft
-    from cmbagent.report import ReportView, render_report
-    from cmbagent.state import ReportInputs
-
-    inputs = state.report
-    status = state.status
-    if error is not None or inputs is None:  # the run broke: code writes the narrative
-        status = RunStatus.FAILED if error is not None else status
-        state = state.model_copy(update={"stop_reason": error or state.stop_reason})
-        inputs = ReportInputs(draft=report_draft(state, status), facts=audit_facts(folder),
-                              requirements=list(requirements or []))
-    view = ReportView(task=state.task, brief=state.brief, plan=state.plan, steps=state.steps, status=status,
-                      stop_reason=state.stop_reason, draft=inputs.draft, audit=inputs.audit, facts=inputs.facts,
-                      costs=costs, findings=list(state.findings), requirements=inputs.requirements)
-    return render_report(folder, view, resolve=resolve)

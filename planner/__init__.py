@@ -3,7 +3,9 @@
 ``build_graph(runtime, checkpointer)`` compiles the graph over :class:`RunState`; the nodes share a
 :class:`Runtime` (run folder, model client, sandbox, events, :class:`GraphSettings`, and a
 :class:`Retriever` over the run's knowledge index when it has one).  The graph modules
-import langgraph lazily.  The plan types live in :mod:`cmbagent.state` and are re-exported here.
+import langgraph lazily.  The plan types live in :mod:`cmbagent.state` and are re-exported here; what the
+report is made from (its draft, audit facts and requirement checks) lives in :mod:`cmbagent.report`, which the
+report node calls.
 """
 
 from __future__ import annotations
@@ -14,15 +16,7 @@ from cmbagent.state import MethodCall, Plan, PlanDraft, PlanStep, StepDraft, pla
 
 if TYPE_CHECKING:  # pragma: no cover
     from cmbagent.planner._findings import record_findings
-    from cmbagent.planner._graph import (
-        NODES,
-        ROUTES,
-        audit_facts,
-        build_graph,
-        report_draft,
-        requirement_checks,
-        write_requirements,
-    )
+    from cmbagent.planner._graph import NODES, ROUTES, build_graph
     from cmbagent.planner._retrieval import Retriever
     from cmbagent.planner._runtime import GraphSettings, Runtime
     from cmbagent.planner._state import RunState
@@ -39,19 +33,13 @@ __all__ = [
     "RunState",
     "Runtime",
     "StepDraft",
-    "audit_facts",
     "build_graph",
     "plan_problems",
     "record_findings",
-    "report_draft",
-    "requirement_checks",
     "slugify",
-    "write_requirements",
 ]
 
-_LAZY = {"build_graph": "_graph", "NODES": "_graph", "ROUTES": "_graph",
-         "audit_facts": "_graph", "report_draft": "_graph", "record_findings": "_findings",
-         "requirement_checks": "_graph", "write_requirements": "_graph",
+_LAZY = {"build_graph": "_graph", "NODES": "_graph", "ROUTES": "_graph", "record_findings": "_findings",
          "Runtime": "_runtime", "GraphSettings": "_runtime", "RunState": "_state", "Retriever": "_retrieval"}
 
 

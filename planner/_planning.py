@@ -23,9 +23,9 @@ from cmbagent.agents import (
 from cmbagent.audits import finding
 from cmbagent.exceptions import OutputValidationError
 from cmbagent.planner._findings import record_findings
-from cmbagent.planner._requirements import write_requirements
 from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState, go
+from cmbagent.report import write_requirements
 from cmbagent.state import (
     Finding,
     MethodCall,

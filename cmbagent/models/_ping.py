@@ -29,7 +29,7 @@ def ping(
 
     Raises the typed errors of the call (``ConfigError`` for a bad spec or missing key, ``ModelHTTPError``
     or ``ModelConnectionError`` after the retries).  Providers that make no call (``offline``, ``replay:``)
-    report what they would serve.
+    report what they would serve (a transcript's provider, how many calls it recorded).
     """
     if not (models and spec in models):
         parsed = parse_spec(spec)
@@ -37,7 +37,7 @@ def ping(
         if provider is not None and not provider.pings:
             model = resolve(spec, env=env)
             note = f"the {provider.name} backend makes no model call"
-            if parsed.provider == "replay":
+            if provider.serves_transcript:
                 note = f"transcript with {sum(1 for _ in read_transcript(parsed.model))} recorded calls"
             return {"ok": True, "spec": model.spec or parsed.spec, "model": provider.name, "latency_s": 0.0,
                     "usage": {"input_tokens": 0, "output_tokens": 0, "cached_tokens": 0}, "cost_usd": 0.0,

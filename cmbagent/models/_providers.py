@@ -155,6 +155,10 @@ class Provider:
         hint: How to configure it, for "configure a model" messages (keyed providers get one generated).
         check: Returns why it cannot run on this machine (a missing optional package), or ``None``.
         pings: Whether ``cmbagent models ping`` makes a call (a rule-based backend has nothing to ping).
+        serves_transcript: The spec's model part is the path of a recorded ``transcript.jsonl`` whose replies it
+            serves (``replay``): a file of this machine, so only the person running cmbagent may name one — a
+            task's front matter, an MCP client or a run folder the UI resumes may not — and a ping counts its
+            recorded calls instead of making one.
     """
 
     name: str
@@ -176,6 +180,7 @@ class Provider:
     hint: str | None = None
     check: Callable[[], str | None] | None = None
     pings: bool = True
+    serves_transcript: bool = False
 
     @property
     def env_var(self) -> str | None:
@@ -208,6 +213,8 @@ def _problem(provider: Provider) -> str | None:
         return f"model must be 'required', 'optional' or 'none', not {provider.model!r}"
     if provider.model == "none" and provider.takes_base_url:
         return "a provider without a model name cannot take a base URL"
+    if provider.serves_transcript and (provider.model != "required" or provider.pings):
+        return "a provider that serves a transcript names it in every spec (model='required') and pings nothing"
     if provider.default_model is not None and provider.key_variable is None:
         return "a default model needs a key variable (it is chosen when that key is set)"
     return None

@@ -139,5 +139,5 @@ def _replay(call: ProviderCall) -> ReplayModel:
 register_provider(Provider(
     name="replay", description="replays a recorded transcript.jsonl, no network", factory=_replay,
     forms=("replay:<transcript.jsonl>",), example="replay:workspaces/<run>/transcript.jsonl", in_ui=False,
-    pings=False,
+    pings=False, serves_transcript=True,
 ))

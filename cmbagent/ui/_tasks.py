@@ -160,7 +160,7 @@ def check_stored_models(run_dir: Path, model_hosts: Sequence[str]) -> None:
             raise UserError("this run's model setting is damaged; start the task again") from None
         url = _BASE_URL.fullmatch(parsed.base_url) if parsed.base_url else None
         row = get_provider(parsed.provider)
-        if parsed.provider == "replay" or (row is not None and row.model == "optional" and parsed.model) or (
+        if (row is not None and (row.serves_transcript or (row.model == "optional" and parsed.model))) or (
             parsed.base_url and (url is None or not host_allowed(url.group("host"), model_hosts))
         ):
             raise UserError("this run names a model server this app does not use; start the task again")

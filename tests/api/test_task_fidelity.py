@@ -12,7 +12,7 @@ import pytest
 
 from cmbagent.agents import OfflineModel, TaskBrief, TaskContext
 from cmbagent.models import ModelRequest
-from cmbagent.planner._requirements import check_requirements
+from cmbagent.report import check_requirements
 from cmbagent.state import REQUIREMENT_UNMET, Requirement, Severity, StepRecord, StepStatus
 from cmbagent.task import parse_task
 

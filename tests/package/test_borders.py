@@ -48,9 +48,14 @@ PUBLIC = {
     },
     "cmbagent.planner": {
         "NODES", "ROUTES", "GraphSettings", "MethodCall", "Plan", "PlanDraft", "PlanStep", "Retriever",
-        "RunState", "Runtime", "StepDraft", "audit_facts", "build_graph", "plan_problems", "record_findings",
-        "report_draft", "slugify",
-        "requirement_checks", "write_requirements",
+        "RunState", "Runtime", "StepDraft", "build_graph", "plan_problems", "record_findings", "slugify",
+    },
+    "cmbagent.report": {
+        "BAD_CITATION", "Reference", "ReportView", "Resolver", "RunSnapshot", "answer_by_code", "audit_facts",
+        "check_requirements", "checked_audit", "citation_findings", "costs_of", "data_answers", "final_requirements",
+        "final_status", "findings_section", "format_value", "key_numbers", "narrative_findings", "reading_lines",
+        "references", "render_report", "report_draft", "requirement_checks", "rerender", "sorted_conclusions",
+        "unmeasured", "write_report", "write_requirements",
     },
     "cmbagent.tools": {"function_schema", "parse_docstring"},
     "cmbagent.tools.methods": {
@@ -105,6 +110,11 @@ LAYERS = {
     # agents or the graph (so any run-level check can use them)
     "cmbagent.audits": {"cmbagent.cells", "cmbagent.exceptions", "cmbagent.paths", "cmbagent.sandbox",
                         "cmbagent.state", "cmbagent.tools"},
+    # the report's one home (draft, audit facts, requirement checks, rendering) reads the run folder, the audits,
+    # the method tools and the task reader's roles; never the graph, the session or the interfaces above them,
+    # which all call it (the graph's report node, the session, `cmbagent report`)
+    "cmbagent.report": {"cmbagent.agents", "cmbagent.audits", "cmbagent.exceptions", "cmbagent.literature",
+                        "cmbagent.paths", "cmbagent.run", "cmbagent.state", "cmbagent.tools"},
 }
 
 

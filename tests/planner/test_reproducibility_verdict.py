@@ -1,4 +1,4 @@
-"""The reproducibility verdict is code's where code knows it (planner/_graph.py ``checked_audit``).
+"""The reproducibility verdict is code's where code knows it (``cmbagent.report.checked_audit``).
 
 SmolLM2's auditor wrote "Reproducible: yes" and six findings "S.B.4178992129391394" into a report; a run with an
 unseeded cell or no notebook is not reproducible whatever a model says, and a finding that is no sentence is
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cmbagent.api import solve
-from cmbagent.planner._graph import checked_audit
+from cmbagent.report import checked_audit
 from cmbagent.state import AuditFacts, AuditReport
 from tests.planner._support import brain
 

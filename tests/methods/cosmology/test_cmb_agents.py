@@ -98,7 +98,7 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     step_dir = folder.path / state.steps[camb].dir
     used = json.loads((step_dir / "package_docs.json").read_text())
     assert used and all(u["package"] == "camb" and u["chunk_id"] for u in used)
-    from cmbagent.report import _package_docs  # the lines the report prints under the step
+    from cmbagent.report._render import _package_docs  # the lines the report prints under the step
 
     assert _package_docs(folder, state.steps[camb].dir)[0].startswith(f"camb: `{used[0]['name']}` (")
     assert _package_docs(folder, state.steps[klass].dir) == []

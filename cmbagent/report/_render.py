@@ -1,9 +1,9 @@
-"""``report.md``: task, final plan, per-step results and figures, key numbers linked to the cell that
-produced them, failures and skips with reasons, costs per agent, package versions.
+"""Rendering ``report.md``: task, final plan, per-step results and figures, key numbers linked to the cell
+that produced them, failures and skips with reasons, costs per agent, package versions.
 
 Tables, links and bookkeeping are rendered by code; only the narrative (summary, conclusions,
-limitations) comes from the reporter agent.  The inputs are stored in ``run.json`` so that
-``cmbagent report RUN_DIR`` re-renders the same report.
+limitations) comes from the reporter agent.  The inputs (a :class:`ReportView`) are stored in ``run.json`` so
+that ``cmbagent report RUN_DIR`` re-renders the same report.
 """
 
 from __future__ import annotations
@@ -45,9 +45,11 @@ __all__ = [
     "findings_section",
     "format_value",
     "key_numbers",
+    "reading_lines",
     "references",
     "render_report",
     "rerender",
+    "sorted_conclusions",
     "unmeasured",
 ]
 
