@@ -3,7 +3,7 @@
 The executor's reading (:mod:`cmbagent.agents._understand`, or a language model's brief) decides what runs; a
 checklist derived from that same reading cannot notice what it missed (a covariance file the text names,
 never passed to the fit).  The rules here read the task again, independently and more simply, for three
-kinds of statement, and code checks each against what ran (:mod:`cmbagent.planner._requirements`):
+kinds of statement, and code checks each against what ran (:mod:`cmbagent.report._requirements`):
 
 * **files** — every input file the text names, with the role the words of its sentence give it
   (``covariance``, ``test``, ``embeddings``, ``chain``, ``data``): it must be read by a step in that role;
