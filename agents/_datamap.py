@@ -58,7 +58,7 @@ COLUMN_CUES: dict[str, str] = {
     "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\braises?\b|\blowers?\b|"
                r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
-               r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b",
+               r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow much (?:extra|more|additional)\b",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
                   r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b|"
                   r"\b(?:knew|know|known|measured|recorded) (?:about|before)\b[^.:]{0,80}:|\bpre-?treatment\b[^.:]{0,40}:|"
@@ -303,7 +303,10 @@ def match_phrase(phrase: str, column: str) -> float:
                     col_letters in forms or any(col_letters.startswith(f) for f in forms if len(f) >= 3)):
                 score = max(score, 0.85)
     # a camelCase or snake_case name is words too: "age" names ``patientAgeYears``, "days covered" ``daysCovered``
-    parts = {t.lower() for t in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", column) if len(t) >= 3}
+    tokens = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", column)
+    parts = {t.lower() for t in tokens if len(t) >= 3}
+    if len(tokens) > 1 and len(tokens[0]) == 2 and re.search(rf"\b{re.escape(tokens[0].upper())}\b", phrase):
+        score = max(score, 0.8)  # "substrate EC" names ``ec_ms_cm``: an acronym as the name's first word
     if len(parts) > 1:
         singular = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
         hits = sum(1 for p in parts if p in words or (p[:-1] if p.endswith("s") and len(p) > 3 else p) in singular)
@@ -390,7 +393,9 @@ def describes(phrase: str, description: str) -> float:
 def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     """The words after a role cue up to the next comma, bracket or verb-like break ("on earnings in 1978")."""
     tail = clause[cue.end():]
-    stop = re.search(r"[,;()`]|\s(?:and|adjust\w*|control\w*|with|using|for|given|while)\s", tail)
+    # a question's verb ends it too: "how much extra yield does one more kg of nitrogen buy" -> "yield"
+    stop = re.search(r"[,;()`]|\s(?:and|adjust\w*|control\w*|with|using|for|given|while|does|do|did|would|will|"
+                     r"could|can)\s", tail)
     return tail[: stop.start()] if stop else tail[:80]
 
 
@@ -421,7 +426,10 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             phrase = _role_phrase(clause, cue)
             stop = others.search(clause, cue.end())
             segment = clause[cue.end(): stop.start() if stop else len(clause)]
-            named_after = sorted((segment.find(c.name), c.name) for c in columns if _named(segment, c.name))
+            # the first column named after the cue that can play the role ("kg per plant, `fruit_kg`": the
+            # identifier `plant` cannot be an outcome)
+            named_after = sorted((segment.find(c.name), c.name) for c in columns if _named(segment, c.name)
+                                 and _content_fits(role, c, binary_treatment=binary_treatment))
             link = re.search(rf"`([^`]+)`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
             if link and link.group(1) in {c.name for c in columns}:
                 named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan

@@ -54,7 +54,8 @@ _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's arg
              r"\bseed (?:the|its|our|each|every) [\w-]+(?: [\w-]+)? (?:with|at|to|=) (\d+)\b"),
     "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
     "n_folds": (r"\b(\d+)[- ]fold\b", r"\b(\d+) (?:cross-fitting |cross-validation )?folds\b"),
-    "n_rep": (r"\b(\d+) (?:repetitions|repeated splits|sample splits)\b",),
+    "n_rep": (r"\b(\d+) (?:repetitions|repeated splits|sample splits)\b",
+              r"\brepeat(?:ing)? the (?:sample[- ])?split(?:ting|s)? (\w+(?:[\s-]\w+)?) times\b"),
 }
 
 

@@ -127,3 +127,22 @@ def test_the_adjustment_list_is_no_candidate_for_the_treatment(tmp_path: Path) -
     assert args.get("treatment") == "coachingCall"
     assert args.get("outcome") == "weightLossKg"
     assert sorted(args.get("covariates") or []) == ["bmiAtIntake", "patientAgeYears", "smoker"]
+
+
+def test_an_identifier_named_in_the_outcome_phrase_is_not_the_outcome(tmp_path: Path) -> None:
+    """"kg per plant, `fruit_kg`": the identifier column `plant` cannot be an outcome, so the first column the
+    phrase names that can is; the number of sample-splitting repeats is read in words; an acronym names the column
+    it begins ("substrate EC" is ``ec_ms_cm``)."""
+    rng = np.random.default_rng(5)
+    rows = ["plant\tec_ms_cm\tshade\tnitrogen_g\tpeppers_kg"]
+    rows += [f"P{i:03d}\t{rng.normal(2, 0.3):.2f}\t{rng.normal(0.4, 0.1):.2f}\t{rng.normal(9, 2):.1f}\t"
+             f"{rng.normal(3, 1):.2f}" for i in range(80)]
+    (tmp_path / "beds.tsv").write_text("\n".join(rows) + "\n")
+    text = ("How much extra harvest (kg per plant, `peppers_kg`) does one more gram of nitrogen (`nitrogen_g`) "
+            "give? Adjust for shade and substrate EC. Repeat the sample splitting four times.")
+    understood = understand_task("causal.dml_ate", text, {}, ["beds.tsv"],
+                                 profiles=profile_inputs({"beds.tsv": tmp_path / "beds.tsv"}))
+    args = understood.arguments
+    assert args.get("outcome") == "peppers_kg"
+    assert args.get("n_rep") == 4
+    assert sorted(args.get("covariates") or []) == ["ec_ms_cm", "shade"]
