@@ -94,6 +94,11 @@ def test_users_log_density_and_the_cache(tmp_path: Path) -> None:
     assert abs(first.values["sample_std"][0] - 0.5) < 0.15
     second = run_method("bayes.aisivi", arguments)
     assert first.diagnostics["loaded_from_cache"] is False and second.diagnostics["loaded_from_cache"] is True
+    # every result states the measured speed shortfall against UIVI, with the bench's numbers
+    assert [f.code for f in first.findings] == ["method.known_shortfall"]
+    assert "0.8-0.9x (τ 2,000 steps)" in first.findings[0].message
+    assert first.findings[0].evidence["ratios"]["conditioned diffusion process size (z and ε 100-d)"][
+        "τ 12,000 steps"] == [2.0, 2.2]
     assert second.values["sample_mean"] == first.values["sample_mean"]
 
 
