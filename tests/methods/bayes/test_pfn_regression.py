@@ -123,3 +123,19 @@ def test_bar_distribution_is_a_density_with_consistent_quantiles() -> None:
         assert torch.allclose(cdf[torch.arange(3), index], torch.full((3,), q, dtype=torch.float64), atol=2e-3)
     mean = (density * grid).sum(-1) * step
     assert torch.allclose(bar.mean(logits), mean, atol=1e-3)
+
+
+def test_the_gap_check_allows_for_the_noise_of_a_small_test_set() -> None:
+    """A mean gap a little over the tolerance on 14 noisy points is not evidence the PFN trails the GP; the same
+    gap on many points is, and so is a gap far beyond the tolerance on few."""
+    from cmbagent.tools.methods.bayes.pfn_regression import GAP_TOLERANCE, close_to_gp
+
+    rng = np.random.default_rng(0)
+    noisy = 0.42 + rng.normal(0, 0.4, 14)
+    noisy += 0.42 - noisy.mean()
+    assert close_to_gp(noisy, GAP_TOLERANCE)[0]
+    many = 0.42 + rng.normal(0, 0.1, 4000)
+    assert not close_to_gp(many, GAP_TOLERANCE)[0]
+    far = 1.5 + rng.normal(0, 0.2, 14)
+    assert not close_to_gp(far, GAP_TOLERANCE)[0]
+    assert not close_to_gp(-far, GAP_TOLERANCE)[0]  # far ahead of an exact GP is as wrong
