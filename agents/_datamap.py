@@ -143,17 +143,19 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
 
 
 _ORDINALS = ("first", "second", "third", "fourth")
-_FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv)"
+_FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv|catalog(?:ue)?|export|sheet)"
 #: the text pointing at an input file it does not name: "the attached table", "the second file"
 _POINTED = re.compile(rf"\b(?:the|this|that|my|our)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\s+(?:(?:I|we)\s+)?"
                       r"(?:provided|attached|supplied|uploaded|enclosed|sent|given|shared)\b|"
                       rf"\b(?:attached|provided|supplied|uploaded|enclosed)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}\b|"
-                      r"\bthe (first|second|third|fourth|only) (?:file|table)\b", re.I)
+                      r"\bthe (first|second|third|fourth|only) (?:file|table)\b|"
+                      r"\b(?:attached|enclosed)\s+(?:is|are)\b|\bI(?:'ve| have)? attached\b|\battaching\b", re.I)
 
 
 def _referred(text: str, name: str, profiles: Sequence[FileProfile]) -> bool:
     """Whether the text points at the file ``name`` without naming it: "the attached table", "the one-column
-    table provided" (any file), "the second file" (the second input, in the order the files were given)."""
+    table provided", "Attached is a morphology catalogue" (any file), "the second file" (the second input, in the
+    order the files were given)."""
     for match in _POINTED.finditer(text):
         ordinal = (match.group(1) or "").lower()
         if ordinal in _ORDINALS:
@@ -465,9 +467,10 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             scores = {k: v + (0.04 if fits[k].binary else 0.0) for k, v in scores.items()}
         if not scores and role in {"treatment", "label"}:
             binary = [c for c in fits.values() if c.binary]
-            if len(binary) == 1:
-                scores[binary[0].name] = 0.55
-                why[binary[0].name] = f"the only 0/1 column is {binary[0].name}"
+            if len(binary) == 1:  # surer when the text names it ("with early_type = 1 for ellipticals")
+                scores[binary[0].name] = 0.75 if _named(text, binary[0].name) else 0.55
+                why[binary[0].name] = f"the only 0/1 column is {binary[0].name}" + (
+                    ", and the text names it" if _named(text, binary[0].name) else "")
         if not scores:
             continue
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])

@@ -60,6 +60,7 @@ _REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|report(?:s|e
                        r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?)\b|≈|~|\bvs\.?", re.I)
 #: a sentence that describes the data rather than asks for something ("the table has 1,200 rows")
 _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::|is\b|are\b|holds\b)|"
+                        r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
                         r"\b(?:is|are)\s+(?:stored\s+|given\s+|listed\s+|kept\s+)?in\s+(?:the\s+file\s+)?"
                         r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|"
                         r"\b(?:says|has|have|had|contains?|holds?|consists? of|comprises?|includes?|"

@@ -571,7 +571,10 @@ class _Reader:
         stem = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
         modifiers = "|".join(re.escape(w) for w in words[:-1] if w.lower() != head)
         between = rf"(?:(?:{modifiers})\s+)?" if modifiers else ""  # "500 training points" are not held-out points
-        return [*out, rf"(?<!-){number}\s+{between}{re.escape(stem)}(?:s|es)?\b"]
+        out.append(rf"(?<!-){number}\s+{between}{re.escape(stem)}(?:s|es)?\b")
+        if modifiers and len(words) == 2 and "-" in words[0]:  # "250 held-out galaxies" are held-out points
+            out.append(rf"(?<!-){number}\s+(?:{modifiers})\s+[A-Za-z]+\b")
+        return out
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
         """An enum value the method's phrases describe (the first declared value whose phrase matches wins,

@@ -146,3 +146,26 @@ def test_an_identifier_named_in_the_outcome_phrase_is_not_the_outcome(tmp_path: 
     assert args.get("outcome") == "peppers_kg"
     assert args.get("n_rep") == 4
     assert sorted(args.get("covariates") or []) == ["ec_ms_cm", "shade"]
+
+
+def test_an_attached_catalogue_is_the_data_and_its_size_describes_it(tmp_path: Path) -> None:
+    """"Attached is a ... catalogue" points at the one input file; the count of what it holds sets nothing; "300
+    held-out stars" are the held-out points evaluated; the only 0/1 column, named in the text, is the label."""
+    rng = np.random.default_rng(8)
+    rows = ["teff,logg,feh,giant"] + [f"{rng.normal(5000, 600):.0f},{rng.normal(3, 1):.2f},{rng.normal(0, 0.3):.2f},"
+                                      f"{rng.integers(0, 2)}" for _ in range(150)]
+    (tmp_path / "stars.csv").write_text("\n".join(rows) + "\n")
+    text = ("Attached is a stellar catalogue: effective temperature, surface gravity and metallicity for 1500 stars, "
+            "with giant = 1 for red giants. How far do the stars sit from a logistic classifier's boundary? "
+            "Evaluate 300 held-out stars.")
+    from cmbagent.agents import read_task
+
+    reading = read_task(text=text, method="robustness.class_stability", data_files=["stars.csv"],
+                        profiles=profile_inputs({"stars.csv": tmp_path / "stars.csv"}))
+    assert reading.understanding is not None
+    args = reading.understanding.arguments
+    assert args.get("data") == "stars.csv"
+    assert args.get("max_points") == 300
+    assert args.get("label_column") == "giant"
+    assert "1500" not in [n.raw for n in stated_numbers(text)]  # what the file holds, not a setting
+    assert "300" in [n.raw for n in stated_numbers(text)]
