@@ -44,7 +44,8 @@ from cmbagent.state import Requirement
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*)\b|n't\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
+                       r"skip(?:s|ped|ping)?|leav(?:e|ing) out)\b|n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
                         r"leav(?:e|ing) (?:\w+ )?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
@@ -483,6 +484,7 @@ class _Reader:
         found: dict[str, tuple[Any, int, tuple[int, int]]] = {}
         if is_list and shared:
             return False
+        fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
             span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
@@ -518,7 +520,7 @@ class _Reader:
             patterns += self.doc_patterns(name, number, kinds)
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
-                    cast_value = _cast(match.group(1).replace(",", ""), kinds)
+                    cast_value = _cast(match.group(1).replace(",", ""), kinds, fraction=fraction)
                     if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()) \
                             or self.spent_at(match.span(1)):
                         continue
@@ -551,9 +553,17 @@ class _Reader:
         before the name's last word when no other argument is called by it ("sixty evaluations" for pipeline
         evaluations, "six cells" for instrument cells); a dimension is counted in what it measures ("8 inputs"
         for the input dimension).  The words of another argument's name or documentation make it no name."""
-        words = doc_name(self.spec.argument_docs.get(name, ""))
+        doc = self.spec.argument_docs.get(name, "")
+        words = doc_name(doc)
         if not words or name in _BOOKKEEPING:  # a seed is a label, not a count ("three random problems")
             return []
+        share = re.match(r"\s*(?:fraction|share|proportion|percentage) of (?:the )?((?:[A-Za-z-]+ ?){1,3})", doc, re.I)
+        if share is not None:  # "Fraction of training anomalies labeled": "5% of the training faults"
+            said = "|".join(re.escape(w[:-1] if w.endswith("s") and len(w) > 3 else w)
+                            for w in share.group(1).split() if len(w) >= 4 and not re.search(r"(?<!e)ed$", w))
+            if said:
+                return [rf"(?<![\w.])(\d+(?:\.\d+)?\s*(?:%|percent|per cent))\s+of\s+(?:the\s+|all\s+)?"
+                        rf"(?:[\w-]+\s+){{0,2}}?(?:{said})\w*"]
         others: set[str] = set()
         for other in self.spec.arguments:
             if other != name and other not in _BOOKKEEPING:

@@ -39,6 +39,8 @@ def _read(method: str, text: str) -> dict[str, Any]:
     ("causal.iv_cate_bounds", "Bin the lottery number into five cells first.", {"n_cells": 5}),
     # a dimension is counted in what it measures
     ("lm.lora_symmetry", "Adapters for a projection with 6 inputs and 10 outputs.", {"k": 6, "d": 10}),
+    # a share documented as "Fraction of training anomalies labeled"
+    ("anomaly.wsad_dt", "Reveal the label of only 8% of the training anomalies.", {"label_ratio": 0.08}),
     # a count in words before the argument's own name
     ("rl.distinguishability_queries", "Allow each query type two hundred queries.", {"n_queries": 200}),
     ("lm.lora_symmetry", "Draw three thousand adapters of rank 2.", {"n_adapters": 3000, "rank": 2}),
@@ -54,9 +56,15 @@ def test_a_setting_in_its_documented_words_is_read(method: str, text: str, expec
     ("robustness.x_hacking", "The two evaluations we ran disagree.", "n_trials"),  # describes, does not ask
     ("theory.tubal_tensor_gd", "Try step size 0.01 and 0.02.", "learning_rate"),  # a list: no one value
     ("theory.tubal_tensor_gd", "Average over four random problems.", "seed"),  # a seed is a label, not a count
+    ("anomaly.wsad_dt", "Hold out 30% of the rows for testing.", "label_ratio"),  # a share of something else
 ])
 def test_words_that_do_not_name_the_setting_leave_it_alone(method: str, text: str, absent: str) -> None:
     assert absent not in _read(method, text)
+
+
+def test_a_choice_the_text_skips_is_not_taken() -> None:
+    read = _read("anomaly.wsad_dt", "Compare with Isolation Forest and DevNet (skip XGBOD, it is too slow).")
+    assert read["baselines"] == ["iforest", "devnet"]
 
 
 def test_a_list_item_ends_the_clause_that_lists_planted_heads() -> None:
