@@ -76,6 +76,9 @@ field_words(
             rf"\bfirst\s+{_FRACTION}(?![\w%])[^.;]{{0,60}}?\b{_BURN}\b",  # "the first 30% of the samples are burn-in"
             rf"\b{_BURN}\s+(?:fraction\s+)?(?:of|is|=|:)\s*(?:the\s+first\s+)?{_FRACTION}(?![\w%])",
             rf"\b(?:discard|drop|remove|throw\s+away|cut|skip|ignore)\w*\s+(?:the\s+)?first\s+{_FRACTION}(?![\w%])",
+            # "treat the first 1,200 of its 3,000 samples as burn-in": a share of 0.4
+            rf"\bfirst\s+(\d[\d,]*\s+of\s+(?:its|the|all|our)\s+\d[\d,]*)\s+(?:samples|steps|draws|points|rows|"
+            rf"iterations)\b[^.;]{{0,30}}?\b{_BURN}\b",
         ],
         # "I only need σ8 (the `sigma_8` column)": the names after the restriction
         "parameters": [r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\b[^.;:]{0,40}?"

@@ -42,6 +42,9 @@ _FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\
 #: a rate as odds: "one in ten", "one answer in ten", "1 in 20" (N up to a thousand, not a year)
 _ODDS = re.compile(rf"\b(?:one|1)\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?in\s+(?:every\s+)?"
                    rf"((?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*|[1-9]\d{{0,2}})\b(?![.,]\d)", re.I)
+#: a part of a whole: "1,200 of its 3,000" (a share, or a count of what is taken)
+_PART_OF = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+of\s+(?:its|the|all|our|their)\s+(\d{1,3}(?:,\d{3})+|\d+)"
+                      r"(?![\w.,]\d)")
 _DIGITS = re.compile(r"(?<![\w.^_/])[-+−]?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][-+−]?\d+)?(?:%|[kKM](?![\w]))?(?![\w])")
 #: a word joined to a number by a hyphen gives it a setting's name ("rank-4", "k-5"); a model name ("GPT-4",
 #: "Pendulum-v1") is a capitalised word or a letter-digit token, removed before numbers are read, and so is a
@@ -165,6 +168,11 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
         for name in names:
             clean = clean.replace(name, " " * len(name))
         clean = _NAMES.sub(lambda m: " " * len(m.group(0)), clean)
+        for match in _PART_OF.finditer(clean):  # "the first 1,200 of its 3,000 samples": a share, or the count
+            part, whole = (float(g.replace(",", "")) for g in match.groups())
+            if 0 < part <= whole:
+                out.append(StatedNumber(match.group(0), (part / whole, part), flat, match.start()))
+                clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
         for match in _ODDS.finditer(clean):  # "one answer in ten", "1 in 20": a rate of 1/N, not the N
             n = word_value(match.group(1)) if not match.group(1)[0].isdigit() else float(match.group(1))
             if n is not None and n >= 2:

@@ -244,6 +244,10 @@ def unread_referents(spec: Any, understood: Understanding, text: str) -> list[st
     so it is a question."""
     out: list[str] = []
     flat = " ".join(text.split())
+    # a noun an argument that was read already names is that argument's ("our chain" is the ``chain`` read, not
+    # ``more_chains``)
+    filled = {t[:-1] if t.endswith("s") and len(t) > 3 else t
+              for read in understood.arguments for t in read.lower().split("_") if len(t) > 2}
     for name, schema in spec.arguments.items():
         if name in understood.arguments or schema.get("default") is not None or name == "output_dir":
             continue
@@ -254,7 +258,7 @@ def unread_referents(spec: Any, understood: Understanding, text: str) -> list[st
         stems = {t[:-1] if t.endswith("s") and len(t) > 3 else t for t in tokens}
         for match in _OWN.finditer(flat):
             words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.split(r"[\s-]+", match.group(1).lower())]
-            if stems & set(words[:4]):
+            if stems & set(words[:4]) - filled:
                 doc = spec.argument_docs.get(name, "")
                 out.append(f"the task speaks of {match.group(0)!r}, which {spec.name} takes as `{name}` ({doc[:90]}); "
                            f"the reading found no value for it, so running would measure something else — add "

@@ -61,7 +61,7 @@ _SETTINGS: tuple[tuple[str, str, str], ...] = (
 #: a sentence that reports results or expectations, not settings ("mean AUC-PR over seeds 1–3: 0.887 vs 0.929")
 _RESULTS = re.compile(r"\b(?:expect\w*|measured|published|reported|found|gives?|gave|scores?|scored|ranks?|"
                       r"ranked|obtained|achieved|reaches|reached|was|were)\b|\bvs\.?\b", re.I)
-_NUMBER = r"(?<![\w.])[-+−]?\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?%?(?![\w])"
+_NUMBER = r"(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)(?:[eE][-+]?\d+)?%?(?![\w])"
 _NOT_SETTINGS = re.compile(r"\b(?:published|reported|expect(?:ed)?|true|truth|paper|report(?:s|ed)? (?:that|a)|"
                            r"\|[^|]*\||compare (?:with|to)|should (?:be|give)|about|roughly|approximately|≈|~)", re.I)
 
@@ -141,6 +141,9 @@ def _file_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
 
 
 def _as_number(raw: str) -> float | None:
+    """A number as written: "3,000" and "1,200,000" with thousands separators, "0,5" with a decimal comma."""
+    if re.fullmatch(r"[-+−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?", raw):
+        raw = raw.replace(",", "")
     raw = raw.replace("−", "-").replace(",", ".") if raw.count(",") == 1 and "." not in raw else raw.replace("−", "-")
     try:
         return float(raw.rstrip("%")) / (100.0 if raw.endswith("%") else 1.0)

@@ -123,6 +123,10 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
         return _WORD_FRACTIONS[text]
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
+    share = re.fullmatch(r"(\d[\d,]*)\s+of\s+(?:its|the|all|our|their)?\s*(\d[\d,]*)", text)
+    if share and fraction:  # "the first 1,200 of its 3,000 samples": a share of 0.4
+        part, whole = (float(g.replace(",", "")) for g in share.groups())
+        return part / whole if 0 < part <= whole else None
     if re.fullmatch(r"[a-z]+(?:[\s-]+[a-z]+)*", text) and (words := word_value(text)) is not None:
         return words  # "two hundred", "four thousand", "twenty-five"
     if re.fullmatch(r"\d+(?:\.\d+)?\s?k", text):

@@ -177,3 +177,26 @@ def test_an_attached_catalogue_is_the_data_and_its_size_describes_it(tmp_path: P
     assert args.get("label_column") == "giant"
     assert "1500" not in [n.raw for n in stated_numbers(text)]  # what the file holds, not a setting
     assert "300" in [n.raw for n in stated_numbers(text)]
+
+
+def test_a_burn_in_given_as_part_of_the_chain_is_a_share() -> None:
+    read = _read("cosmology.summarize_chain", "Treat the first 500 of its 2,000 samples as burn-in.")
+    assert read["burn_in_fraction"] == 0.25
+
+
+def test_thousands_separators_are_read_as_thousands() -> None:
+    from cmbagent.agents._stated import _as_number
+
+    assert (_as_number("3,000"), _as_number("1,200,000"), _as_number("0,5")) == (3000.0, 1_200_000.0, 0.5)
+    assert [(n.raw, n.values) for n in stated_numbers("Drop the first 300 of the 1,500 draws.")] == [
+        ("300 of the 1,500", (0.2, 300.0))]
+
+
+def test_our_own_object_that_an_argument_already_holds_asks_nothing() -> None:
+    """"our chain" is the chain that was read, not a further chain the method could compare it with."""
+    from cmbagent.agents import read_task
+
+    reading = read_task(text="Summarise our lensing chain `chain.txt`: means and 68% intervals.",
+                        method="cosmology.summarize_chain", data_files=["chain.txt"])
+    assert reading.understanding is not None and reading.understanding.arguments.get("chain") == "chain.txt"
+    assert not any("more_chains" in q for q in reading.unread)
