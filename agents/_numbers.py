@@ -209,8 +209,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             out.append(StatedNumber(raw, values, flat, match.start()))
         for match in _WORDS.finditer(clean):
             words = match.group(0)
-            if words.lower() in {"a", "an", "one"} or not re.search(rf"\b(?:{_WORD})\b", words, re.I):
-                continue
+            if words.lower() in {"a", "an", "one", *_SCALES} or not re.search(rf"\b(?:{_WORD})\b", words, re.I):
+                continue  # a lone "thousand" is a unit ("how many thousand of sales"), not a number
             value = word_value(words)
             if value is None:
                 continue

@@ -200,3 +200,9 @@ def test_our_own_object_that_an_argument_already_holds_asks_nothing() -> None:
                         method="cosmology.summarize_chain", data_files=["chain.txt"])
     assert reading.understanding is not None and reading.understanding.arguments.get("chain") == "chain.txt"
     assert not any("more_chains" in q for q in reading.unread)
+
+
+def test_a_lone_scale_word_is_a_unit_not_a_number() -> None:
+    """"How many thousand of sales" names the unit of the answer; "four thousand adapters" is a number."""
+    assert [n.raw for n in stated_numbers("How many thousand of quarterly sales did it buy? Use 5 folds.")] == ["5"]
+    assert [n.values for n in stated_numbers("Draw four thousand adapters.")] == [(4000.0,)]
