@@ -21,7 +21,7 @@ from typing import Any
 
 from cmbagent.profiles import ColumnProfile, FileProfile
 
-__all__ = ["ASK_BELOW", "Mapped", "argument_role", "column_role", "file_roles", "map_column_list", "map_columns",
+__all__ = ["ASK_BELOW", "Mapped", "argument_role", "argument_words", "column_role", "file_roles", "identifier", "list_end", "map_column_list", "map_columns",
            "map_files", "match_phrase", "sentences"]
 
 #: mappings less sure than this are questions, not arguments
@@ -33,7 +33,7 @@ FILE_ROLE_WORDS: dict[str, str] = {
                   r"uncertainties)",
     "test": r"\btest(?:ing)?\b|held[- ]?out|hold[- ]?out|validation|evaluat",
     "embeddings": r"embedding|representation|latent feature|feature vectors",
-    "instruments": r"\binstrument",
+    "instruments": r"\binstrument|\blotter(?:y|ies) (?:numbers?|draws?|results?)",
     "chain": r"\bchains?\b|posterior samples|mcmc samples",
     "labels": r"\blabels? (?:file|table)\b|concept labels",
     "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
@@ -55,8 +55,8 @@ COLUMN_CUES: dict[str, str] = {
                  r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*|"
                  r"\b(?:set|chosen|decided|applied|given) by\b|"  # "`dose` was set by the farmers"
                  r"\bgot\b|\bwere (?:sent|given|offered)\b",  # "some patients got SMS reminders (`sms` = 1)"
-    "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\braises?\b|\blowers?\b|"
-               r"\bincreases?\b|\breduces?\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
+    "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
+               r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
                r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow much (?:extra|more|additional)\b",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
@@ -143,7 +143,7 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
 
 
 _ORDINALS = ("first", "second", "third", "fourth")
-_FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv|catalog(?:ue)?|export|sheet)"
+_FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv|tsv|jsonl|ndjson|json|npz|npy|txt|catalog(?:ue)?|export|sheet)"
 #: the text pointing at an input file it does not name: "the attached table", "the second file"
 _POINTED = re.compile(rf"\b(?:the|this|that|my|our)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\s+(?:(?:I|we)\s+)?"
                       r"(?:provided|attached|supplied|uploaded|enclosed|sent|given|shared)\b|"
@@ -167,23 +167,99 @@ def _referred(text: str, name: str, profiles: Sequence[FileProfile]) -> bool:
     return False
 
 
-def file_roles(text: str, profiles: Sequence[FileProfile]) -> dict[str, dict[str, float]]:
+_ORDINAL_MENTION = re.compile(
+    rf"\b(?:the\s+)?(?:first|second|third|fourth)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\b|"
+    r"\bthe\s+(?:first|second|third|fourth)\s+(?:one\s+)?(?=(?:to|for|is|holds?|has|gives|contains|with)\b)|"
+    r"(?<=[,;]\s)the\s+(?:first|second|third|fourth)\s+(?=(?:the|an?)\s)", re.I)  # "..., the second the test readings"
+_ANY_ORDINAL = re.compile(r"\b(?:the\s+)?(?:first|second|third|fourth)\b", re.I)
+_EXTENSION_MENTION = re.compile(r"\b(?:the|this|my|our)\s+(?:attached\s+|enclosed\s+|provided\s+)?"
+                                r"(csv|tsv|jsonl|ndjson|json|npz|npy|txt)\b(?!\s*(?:file|table)s?\b)", re.I)
+
+
+def _pointed_mentions(text: str, name: str, profiles: Sequence[FileProfile]) -> list[tuple[str, str]]:
+    """The places the text points at the file ``name`` without naming it, as :func:`_mentions` gives them: by
+    its place in the order the files were given ("The second file holds the lottery draws", "First file: our
+    online panel", "two tables: the first to train on, the second to test on"), or by its type when it is the only
+    file of that type ("the attached jsonl").  The words after an ordinal run to the next ordinal or the sentence's
+    end: "the second file holds, for each applicant, the twelve lottery numbers" is one mention."""
+    index = next((i for i, p in enumerate(profiles) if p.name == name), None)
+    if index is None or len(profiles) < 1:
+        return []
+    found: list[tuple[int, int]] = []
+    ordinals = list(_ORDINAL_MENTION.finditer(text)) if len(profiles) > 1 else []
+    for match in ordinals:
+        ordinal = re.search(r"first|second|third|fourth", match.group(0), re.I)
+        if ordinal is not None and _ORDINALS.index(ordinal.group(0).lower()) == index:
+            found.append((match.start(), match.end()))
+    suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    if sum(1 for p in profiles if p.name.lower().endswith("." + suffix)) == 1:
+        found += [(m.start(), m.end()) for m in _EXTENSION_MENTION.finditer(text) if m.group(1).lower() == suffix]
+    out = []
+    for start, end in found:
+        begin = max(text.rfind(". ", 0, start) + 1, text.rfind("\n\n", 0, start) + 1)
+        ends = [i for i in (text.find(". ", end), text.find("\n\n", end)) if i >= 0]
+        ends += [m.start() for m in _ANY_ORDINAL.finditer(text) if m.start() >= end]
+        out.append((text[begin:start], text[end:min(ends, default=len(text))]))
+    return out
+
+
+def _stem(word: str) -> str:
+    word = word.lower().removesuffix("'s").removesuffix("’s")
+    return word[:-1] if len(word) > 4 and word.endswith("s") else word
+
+
+_GENERIC_WORDS = {"file", "path", "data", "table", "tables", "csv", "input", "column", "columns", "with", "each",
+                  "from", "that", "which", "optional", "default", "rows", "values", "value", "without", "their",
+                  "when", "given", "else", "only", "used", "otherwise", "this", "these", "those", "none"}
+
+
+def argument_words(name: str, doc: str) -> tuple[set[str], set[str]]:
+    """What the text calls a file argument that no general role names (``population``, ``model_answers``): the
+    words of its name, and the content words of its documentation's first sentence ("Population to weight to: a
+    margins table ... (census shares ...), or a reference sample"), each stemmed."""
+    own = {_stem(w) for w in name.split("_") if len(w) > 2 and w.lower() not in _GENERIC_WORDS}
+    first = doc.split(". ")[0]
+    described = {_stem(w) for w in re.findall(r"[A-Za-z][a-z]{3,}", first) if w.lower() not in _GENERIC_WORDS}
+    return own, described - own
+
+
+def _words_say(context: str, own: set[str], described: set[str]) -> bool:
+    """Whether a file's mention speaks of the argument: a word of its name, or two words of its description."""
+    words = {_stem(w) for w in re.findall(r"[A-Za-z][\w’']+", context)}
+    return bool(words & own) or len(words & described) >= 2
+
+
+def file_roles(text: str, profiles: Sequence[FileProfile],
+               own_roles: Mapping[str, tuple[set[str], set[str], str]] | None = None) -> dict[str, dict[str, float]]:
     """Per input file, the roles it may play with the weight of the evidence: the words around its mention in
     the text (0.6), its file name (0.3), its content (a symmetric square matrix is a covariance: 0.5; an array
-    file without labels can be embeddings or instruments: 0.2; a table: data 0.3)."""
+    file without labels can be embeddings or instruments: 0.2; a table: data 0.3).  ``own_roles`` are file
+    arguments no general role names (argument -> its words, from :func:`argument_words`, and its documentation):
+    the words around a mention (0.6 / 0.5) or in the file name (0.3), and a table whose columns the
+    documentation lists ("columns question and answer, optional share": 0.5)."""
     roles: dict[str, dict[str, float]] = {}
+    own_roles = own_roles or {}
     for profile in profiles:
         found: dict[str, float] = {}
         base = profile.name.rsplit("/", 1)[-1]
         names = [p.name for p in profiles]
-        for before, after in _mentions(text, profile.name, names):
+        for before, after in [*_mentions(text, profile.name, names), *_pointed_mentions(text, profile.name, profiles)]:
             said = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(before)}
+            said |= {role for role, (own, described, _) in own_roles.items() if _words_say(before, own, described)}
             weight = 0.6
             if not said:  # "bins_b.txt holds the covariance": the words after the name
-                said, weight = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(after)}, 0.5
+                said = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(after)}
+                said |= {role for role, (own, described, _) in own_roles.items() if _words_say(after, own, described)}
+                weight = 0.5
             for role in said:
                 found[role] = max(found.get(role, 0.0), weight)
         readable = re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0])
+        for role, (own, _, doc) in own_roles.items():
+            if {_stem(w) for w in readable.split()} & own:  # a name alone is too little to give a file to
+                found[role] = found.get(role, 0.0) + 0.2  # an optional argument (the threshold is 0.25)
+            listed = [c for c in profile.column_names if re.search(rf"\b{re.escape(c)}\b", doc)]
+            if len(listed) >= 2 and len(listed) >= 0.5 * len(profile.column_names):
+                found[role] = found.get(role, 0.0) + 0.5
         for role, pattern in _ROLE_PATTERNS.items():
             if pattern.search(readable) or pattern.search(base) or (role in _NAME_ROLES
                                                                    and _NAME_ROLES[role].search(readable)):
@@ -209,10 +285,15 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
     nothing else claims.  A file the text names for a role no argument has (a covariance for a method without
     one) stays unplaced, so the reader can say so instead of dropping it silently.
     """
-    roles = file_roles(text, profiles)
     used = {v for v in given.values() if isinstance(v, str)}
     free = [p.name for p in profiles if p.name not in used]
     wanted = {name: argument_role(name, docs.get(name, "")) for name in arguments if name not in given}
+    # a second table argument no general role names (``population`` beside ``data``) plays its own role
+    main = "data" if "data" in arguments else next((n for n in arguments if n in required), None)
+    own_roles = {name: (*argument_words(name, docs.get(name, "")), docs.get(name, "")) for name, role in wanted.items()
+                 if role == "data" and name != main}
+    wanted.update({name: name for name in own_roles})
+    roles = file_roles(text, profiles, own_roles)
     mapped: list[Mapped] = []
     # specific roles first (covariance, test, ...), the plain data argument last
     for name, role in sorted(wanted.items(), key=lambda item: item[1] == "data"):
@@ -224,15 +305,15 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
             scored = sorted(((s - 0.5 * max((v for r, v in roles.get(f, {}).items() if r != "data"), default=0.0)
                               + (0.3 if most and held.get(f, 0) == most else 0.0), f)
                              for s, f in scored), reverse=True)
-        if not scored or scored[0][0] <= 0:
+        if not scored or scored[0][0] <= (0.25 if name in own_roles else 0):
             continue
         best, chosen = scored[0]
         runner = scored[1][0] if len(scored) > 1 else 0.0
         confidence = min(1.0, 0.35 + best) if role != "data" else min(1.0, 0.55 + best)
         if runner >= best - 0.1 and runner > 0:  # two files fit as well: not sure which
             confidence = min(confidence, 0.45)
-        if role == "data" and name not in required and not (_mentions(text, chosen)
-                                                            or _referred(text, chosen, profiles)):
+        if role == "data" and name not in required and not (_mentions(text, chosen) or _referred(text, chosen, profiles)
+                                                            or _pointed_mentions(text, chosen, profiles)):
             continue  # an optional data argument gets a file only when the text names it or points at it
         evidence = f"{chosen} looks like the {role} ({_why(roles.get(chosen, {}), role)})"
         mapped.append(Mapped(name, chosen, round(confidence, 2), evidence,
@@ -309,6 +390,8 @@ def match_phrase(phrase: str, column: str) -> float:
     parts = {t.lower() for t in tokens if len(t) >= 3}
     if len(tokens) > 1 and len(tokens[0]) == 2 and re.search(rf"\b{re.escape(tokens[0].upper())}\b", phrase):
         score = max(score, 0.8)  # "substrate EC" names ``ec_ms_cm``: an acronym as the name's first word
+    if len(tokens) > 1 and len(tokens[0]) == 3 and tokens[0].lower() in words:
+        score = max(score, 0.8)  # "year-two GPA" names ``gpa_y2``: a short word that is the name's first part
     if len(parts) > 1:
         singular = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
         hits = sum(1 for p in parts if p in words or (p[:-1] if p.endswith("s") and len(p) > 3 else p) in singular)
@@ -319,6 +402,42 @@ def match_phrase(phrase: str, column: str) -> float:
     if col_digits and any(w.isdigit() and (w == col_digits[-1] or w.endswith(col_digits[-1])) for w in words):
         score = min(1.0, score + 0.25) if score >= 0.6 else max(score, 0.6)
     return score
+
+
+_LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|"
+                       r",\s+(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap)\b|"
+                       r",\s+(?:starting|beginning|using|keeping|taking|while|where|which)\b")
+
+
+def list_end(tail: str) -> int:
+    """Where a list that begins ``tail`` ends: at a sentence's end, a new instruction ("give", ", estimate the
+    effect") or a clause that qualifies the whole ("..., starting from the design weights")."""
+    end = _LIST_END.search(tail)
+    return end.start() if end else len(tail)
+
+
+def _levels_named(items: Sequence[str], names: Sequence[str], taken: set[str]) -> list[str]:
+    """Items of a list with a slash: "urban/rural" is one variable named by its two levels when one of its parts
+    names a column and the other names none; "age/sex" is two."""
+    out: list[str] = []
+    for item in items:
+        parts = [p.strip() for p in item.split("/") if p.strip()]
+        if len(parts) < 2:
+            out.append(item)
+            continue
+        named = [p for p in parts if any(match_phrase(p, n) >= 0.6 for n in names if n not in taken)]
+        out += named if named else parts
+    return out
+
+
+_ID_NAME = re.compile(r"(?:\w*_)?id|index|row|unit|pupil|person|subject|n", re.I)
+
+
+def identifier(column: ColumnProfile) -> bool:
+    """A column that names rows rather than measuring them: called an id (``id``, ``case_id``, ``index``, ``row``)
+    or holding a distinct integer in every row of more than twenty."""
+    return bool(_ID_NAME.fullmatch(column.name)) or (
+        column.integer and column.unique == column.count and column.count > 20)
 
 
 def _content_fits(role: str, column: ColumnProfile, *, binary_treatment: bool) -> bool:
@@ -490,13 +609,15 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
     :func:`match_phrase`; the list's confidence is its least sure item's.  "all other columns" takes every
     column not taken."""
     cue_pattern = _cue_pattern(role, name, cues)
-    names = [c.name for c in table.columns]
+    # "one row per applicant" lists no `applicant`: a column called an id, or a first column numbering the rows
+    names = [c.name for i, c in enumerate(table.columns)
+             if not (identifier(c) and (i == 0 or _ID_NAME.fullmatch(c.name)))]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
         if cue is None:
             continue
         tail = clause[cue.end():]
-        tail = re.split(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b", tail)[0]
+        tail = tail[:list_end(tail)]
         # "four features in `screen.csv`: years of experience, ...": the list follows the file's colon
         tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
         head, colon, rest = tail.partition(": ")
@@ -504,12 +625,13 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
         if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
                      r"covariates?)\b|\beverything else\b", tail, re.I):
             return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")
-        items = [i.strip(" .`'\"") for i in re.split(r",|\band\b|\bor\b|/|\bas well as\b", tail) if i.strip(" .`'\"")]
+        items = [i.strip(" .`'\"") for i in re.split(r",|\band\b|\bor\b|\bas well as\b", tail) if i.strip(" .`'\"")]
         if not items:
             continue
         chosen: list[str] = []
         sure = 1.0
         unmapped: list[str] = []
+        items = [*_levels_named(items, names, taken)]
         for item in items:
             if re.fullmatch(r"\d{2,4}", item):  # "earnings in 1974 and 1975": the year continues the last item
                 previous = items[items.index(item) - 1] if items.index(item) else ""

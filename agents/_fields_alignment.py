@@ -43,5 +43,11 @@ field_words(
         "weighting": {"ipw": [r"\binverse[- ]probability\s+weight"],
                       "cbps": [r"\bcovariate[- ]balancing\s+propensity"]},
         "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b"],
+        # "our online panel (question ai_regulation)": the answer columns, kept only when every name is a column
+        "questions": [r"\bquestions?\s+(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)"],
+        # the variables weighted on: "rake it to the census margins on sex, age band and region", "inverse
+        # propensity weighting on education, age group and urban/rural"
+        "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+)\b(?:[^.;:]|\.(?=\w)){0,100}?"
+                       r"\son(?=\s)"],
     },
 )

@@ -81,7 +81,10 @@ field_words(
         "outcome_support": [  # "the outcome is known to lie between 0 and 100"
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:known\s+to\s+|assumed\s+to\s+)?(?:lie|lies|be|bounded|"
             r"ranges?)\s+(?:\w+\s+)?between\s+(-?\d+(?:\.\d+)?\s+and\s+-?\d+(?:\.\d+)?)",
-            r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:in|on|within)\s+\[\s*(-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?)\s*\]"],
+            r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:in|on|within)\s+\[\s*(-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?)\s*\]",
+            # "GPA is on a 0 to 4 scale; take that as the outcome's range"
+            r"\bon\s+an?\s+(-?\d+(?:\.\d+)?\s*(?:to|–|-)\s*-?\d+(?:\.\d+)?)[- ]point\s+scale\b[^.]{0,60}?\b(?:outcome|range|bounds?)\b",
+            r"\bon\s+an?\s+(-?\d+(?:\.\d+)?\s*(?:to|–|-)\s*-?\d+(?:\.\d+)?)\s+scale\b[^.]{0,60}?\b(?:outcome|range|bounds?)\b"],
         # the partition whose bounds are reported; one only compared with is not it ("compare with quantile
         # cells" reports the learned one, the default)
         "partition": {

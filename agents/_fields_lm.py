@@ -319,8 +319,9 @@ field_words(
                      rf"\(\s*{_COUNT} layers\b"),
         # the variant: "the squared-error variant of the number-token loss", "NTL-MSE", "Wasserstein NTL"
         "kind": {
-            "mse": (r"\b(?:MSE|squared[- ]error|L2)\b[^.;]{0,30}?\b(?:NTL|number[- ]token loss|variant|version)\b",
-                    r"\b(?:NTL|number[- ]token loss)[- ](?:MSE|squared[- ]error|L2)\b"),
+            "mse": (r"\b(?:MSE|squared[- ]error|L2)\b[^.;]{0,30}?\b(?:NTL|number[- ]token loss|variant|version|"
+                    r"flavou?r|form)\b",  # "the number-token loss (MSE flavour, weight 0.8)"
+                    r"\b(?:NTL|number[- ]token loss)(?:[- ]|\s*[(,]\s*)(?:MSE|squared[- ]error|L2)\b"),
             "was": (r"\bWasserstein\b", r"\bearth[- ]mover"),
         },
         # λ: "0.3 × the number-token loss", "weight 0.3 on the NTL", "λ = 0.3"

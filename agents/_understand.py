@@ -32,6 +32,8 @@ from cmbagent.agents._datamap import (
     _content_fits,
     argument_role,
     column_role,
+    identifier,
+    list_end,
     map_column_list,
     map_columns,
     map_files,
@@ -95,8 +97,12 @@ def _norm(text: str) -> str:
 
 
 def _types(schema: Mapping[str, Any]) -> set[str]:
-    kinds = {schema.get("type")} if schema.get("type") else set()
-    kinds |= {o.get("type") for o in schema.get("anyOf", []) if o.get("type")}
+    """The JSON types ``schema`` allows, and ``real items`` for an array of non-integer numbers (a range such as
+    ``[s_min, s_max]``, whose "0 to 4" is its two ends, not every integer between)."""
+    options = [schema, *schema.get("anyOf", [])]
+    kinds = {o.get("type") for o in options if o.get("type")}
+    if any(o.get("type") == "array" and (o.get("items") or {}).get("type") == "number" for o in options):
+        kinds.add("real items")
     return {k for k in kinds if k}
 
 
@@ -146,10 +152,12 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
 
 
 def _is_fraction(schema: Mapping[str, Any], doc: str = "") -> bool:
-    """An argument whose values are fractions (its bounds lie in [0, 1], or its documentation says so: "Fraction
-    of ...", "noise on the actions, as a fraction of the action range")."""
+    """An argument whose values are fractions (its bounds lie in [0, 1], its default is a real between 0 and 1
+    — "90% intervals" for a level of 0.95 are 0.9 — or its documentation says so: "Fraction of ...", "noise on
+    the actions, as a fraction of the action range")."""
     high = schema.get("maximum", schema.get("exclusiveMaximum"))
-    return (high is not None and high <= 1) or bool(re.match(r"(?:fraction|share|proportion|ratio|probability)\b",
+    default = schema.get("default")
+    return (high is not None and high <= 1) or (isinstance(default, float) and 0 < default < 1) or bool(re.match(r"(?:fraction|share|proportion|ratio|probability)\b",
                                                              doc.strip(), re.I)) or bool(
         re.search(r"\bin \(0, ?1\)|\be\.g\. 0?\.\d+ for \d+ ?%", doc)  # "in (0, 1)", "e.g. 0.1 for 10%"
         or re.search(r"\bas a (?:fraction|share|proportion) of\b", doc, re.I))
@@ -161,6 +169,8 @@ def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
         return raw.lower() in {"true", "yes"}
     if "array" in kinds:
         span = re.fullmatch(r"(\d+)\s*(?:–|—|-|…|\.\.\.?|\bto\b|\bthrough\b)\s*(\d+)", raw)
+        if span and "real items" in kinds:  # a range of reals: "0 to 4" is [0, 4]
+            return [int(span.group(1)), int(span.group(2))]
         if span and 0 <= int(span.group(2)) - int(span.group(1)) <= 1000:  # "0 to 4", "0–4": every integer
             return list(range(int(span.group(1)), int(span.group(2)) + 1))
         parts = [p for p in re.split(r"\s*(?:,|\band\b|\bor\b|;|/)\s*", raw) if p.strip()]
@@ -414,7 +424,9 @@ class _Reader:
                 elif is_column and "array" not in kinds:
                     value = self.column_of(match.group(1))
                 else:
-                    value = _cast(match.group(1), kinds, fraction=fraction)
+                    raw = match.group(1)  # "(\d\d) % intervals": the sign is outside the capture
+                    raw += "%" if re.match(r"\s*(?:%|per ?cent\b)", self.text[match.end(1):]) else ""
+                    value = _cast(raw, kinds, fraction=fraction)
                     if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
                         value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1))
                                  if p.strip(" `'\"")]
@@ -893,7 +905,8 @@ class _Reader:
                 if is_list:
                     # "adjusting for `a`, `b`": the columns after the cue; else those just before it, since the last
                     # comma ("`a` and `b` are covariates"), not the outcome a sentence named first
-                    after_cue = [m for m in mentions if m[0] >= cue.start()]
+                    end = cue.end() + list_end(clause[cue.end():])  # "on sex and region, starting from ..."
+                    after_cue = [m for m in mentions if cue.start() <= m[0] < end]
                     since = max(clause.rfind(", ", 0, cue.start()), clause.rfind("; ", 0, cue.start()), 0)
                     mentions = after_cue or [m for m in mentions if m[0] >= since]
                     if not mentions:
@@ -1023,6 +1036,34 @@ class _Reader:
                 self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
             self.take(item, table, required=name in self.spec.required)
 
+    def other_table_columns(self, col_args: Sequence[str]) -> None:
+        """A column argument of another input file ("Column of a reference-sample population table with its
+        weights"): the one column of that file, and not of the data table, that a sentence speaking of the
+        argument names ("Second file: a reference sample, its weights in pw")."""
+        if not self.profiles:
+            return
+        data = self.table()
+        for name in col_args:
+            doc = self.spec.argument_docs.get(name, "")
+            if name in self.args or "array" in _types(self.spec.arguments[name]):
+                continue
+            for other, value in list(self.args.items()):
+                if name in self.args:
+                    break
+                profile = next((p for p in self.profiles if p.name == value), None)
+                if other == "data" or self.paths.get(other) != "input" or profile is None or \
+                        not re.search(rf"\b{re.escape(other.replace('_', ' '))}\b", doc, re.I):
+                    continue
+                own = [c for c in profile.column_names if data is None or c not in data.column_names]
+                words = [w for w in name.split("_") if w != other and len(w) > 2]
+                for sentence in self.sentences:
+                    if not any(re.search(rf"\b{re.escape(w)}", sentence, re.I) for w in words):
+                        continue
+                    named = [c for c in own if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", sentence)]
+                    if len(named) == 1:
+                        self.record(name, named[0], sentence, confidence=0.8)
+                        break
+
     def absent_defaults(self, col_args: Sequence[str], table: FileProfile) -> None:
         """A column argument still at a default the method's table does not have (``target='y'`` for a table
         of ``depth_cm`` and ``temperature_c``) cannot run as it stands: the only column of a one-column table
@@ -1051,8 +1092,7 @@ class _Reader:
         as an assumption (``assumed``), never as something the task asked."""
         used = {v for v in self.args.values() if isinstance(v, str)}
         chosen = [c.name for c in table.columns if c.name not in used and not c.constant and c.numeric
-                  and not re.fullmatch(r"(?:\w*_)?id|index|row|unit|pupil|person|subject|n", c.name, re.I)
-                  and not (c.integer and c.unique == c.count and c.count > 20)]
+                  and not identifier(c)]
         if not chosen:
             return
         self.assumed[name] = (f"the task names no adjustment set; every other numeric column of {table.name} was "
@@ -1136,8 +1176,10 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
         if reader.choices(name, schema) or reader.choice(name, schema) or reader.flag(name):
             continue
         reader.unreadable(name, schema)
-    # a column an argument's words already named (the outcome "to `earn22`") is no list's member
+    # a column an argument's words already named (the outcome "to `earn22`") is no list's member, and a list the
+    # words named ("(question ai_regulation)") is no single column's ("with a split ballot")
     taken |= {v for k, v in reader.args.items() if k in col_args and isinstance(v, str)}
+    taken |= {c for k, v in reader.args.items() if k in col_args and k not in given and isinstance(v, list) for c in v}
     for name in col_args:  # scalar column arguments first, so a list does not swallow the outcome
         if name not in reader.args and name not in reader.paths and "array" not in _types(spec.arguments[name]):
             reader.columns_for(name, spec.arguments[name], taken)
@@ -1146,6 +1188,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
             reader.columns_for(name, spec.arguments[name], taken, exclusions_only=name in reader.args)
     reader.files()
     reader.data_columns(col_args)
+    reader.other_table_columns(col_args)
     reader.disjoint_lists(col_args, given)
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,

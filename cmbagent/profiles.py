@@ -213,6 +213,40 @@ def _arrays_profile(name: str, path: Path) -> FileProfile:
     return FileProfile(name=name, kind="arrays", arrays=shapes, columns=tuple(columns))
 
 
+def _records_profile(name: str, text: str, truncated: bool) -> FileProfile | None:
+    """JSON Lines (one object per line: ``{"query": "...", "dose_mg": 90}``) as a table whose columns are the
+    objects' keys, in the order first seen; ``None`` when the lines are not all JSON objects.  A nested value
+    (a list, an object) is kept as its JSON text."""
+    import json
+
+    lines = [line for line in text.splitlines() if line.strip()]
+    if truncated and lines:
+        lines = lines[:-1]  # the last line may be cut
+    records = []
+    for line in lines[:MAX_ROWS]:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return None
+        if not isinstance(record, dict):
+            return None
+        records.append(record)
+    if not records:
+        return None
+    keys = list(dict.fromkeys(k for record in records for k in record))
+
+    def cell(value: object) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return str(int(value))
+        return value if isinstance(value, str) else json.dumps(value)
+
+    columns = tuple(_column(str(key), [cell(record.get(key)) for record in records]) for key in keys)
+    return FileProfile(name=name, kind="table", rows=len(records), columns=columns,
+                       truncated=truncated or len(lines) > MAX_ROWS)
+
+
 def profile_file(name: str, path: Path) -> FileProfile:
     """The profile of the file at ``path`` (``name``: its run-relative name); never raises for its content."""
     suffix = path.suffix.lower()
@@ -234,4 +268,9 @@ def profile_file(name: str, path: Path) -> FileProfile:
     truncated = len(head) > HEAD_BYTES
     if b"\x00" in head[:4096]:
         return FileProfile(name=name, kind="other")
-    return _text_profile(name, head[:HEAD_BYTES].decode("utf-8", errors="replace"), truncated)
+    text = head[:HEAD_BYTES].decode("utf-8", errors="replace")
+    if suffix in {".jsonl", ".ndjson"} or text.lstrip().startswith("{"):
+        records = _records_profile(name, text, truncated)
+        if records is not None:
+            return records
+    return _text_profile(name, text, truncated)

@@ -206,3 +206,120 @@ def test_a_lone_scale_word_is_a_unit_not_a_number() -> None:
     """"How many thousand of sales" names the unit of the answer; "four thousand adapters" is a number."""
     assert [n.raw for n in stated_numbers("How many thousand of quarterly sales did it buy? Use 5 folds.")] == ["5"]
     assert [n.values for n in stated_numbers("Draw four thousand adapters.")] == [(4000.0,)]
+
+
+def _write(folder: Path, name: str, lines: list[str]) -> str:
+    (folder / name).write_text("\n".join(lines) + "\n")
+    return name
+
+
+def test_json_lines_are_a_table_of_their_fields(tmp_path: Path) -> None:
+    """A JSON Lines file is profiled as a table of its keys, so "the attached jsonl" is the data and the fields
+    the text names are the prompt and answer columns; "in its MSE form" chooses the loss variant."""
+    import json
+
+    rng = np.random.default_rng(4)
+    lines = [json.dumps({"question": f"{g} g in ounces, times 100 =", "ounces_x100": round(g / 28.35 * 100)})
+             for g in rng.integers(10, 900, 60)]
+    name = _write(tmp_path, "conversions.jsonl", lines)
+    profile = profile_inputs({name: tmp_path / name})[0]
+    assert profile.kind == "table" and profile.column_names == ["question", "ounces_x100"]
+    assert profile.column("ounces_x100").integer
+    text = ("the attached jsonl holds 60 unit-conversion questions (field `question`) with the answer in "
+            "`ounces_x100`. train with the number-token loss in its MSE form (weight 0.3), seeds 1 to 3")
+    args = understand_task("lm.number_token_loss", text, {}, [name], profiles=[profile]).arguments
+    assert args.get("data") == name
+    assert (args.get("prompt_column"), args.get("answer_column")) == ("question", "ounces_x100")
+    assert args.get("kind") == "mse" and args.get("ntl_weight") == 0.3 and args.get("seeds") == [1, 2, 3]
+
+
+def test_files_given_in_order_are_read_by_their_place(tmp_path: Path) -> None:
+    """"The first file ... The second file holds ... the voucher lottery numbers": the table is the data and the
+    array the instrument file; "year-one SAT" names ``sat_y1``; "on a 200 to 800 scale ... the outcome's range"
+    is the outcome support's two ends; the identifier ``student`` is no instrument or covariate."""
+    rng = np.random.default_rng(6)
+    rows = ["student,parent_income_k,used_voucher,sat_y1"]
+    rows += [f"{i + 1},{rng.normal(50, 15):.1f},{rng.integers(0, 2)},{rng.integers(300, 780)}" for i in range(90)]
+    table = _write(tmp_path, "pupils.csv", rows)
+    np.save(tmp_path / "draws.npy", rng.integers(0, 1000, size=(90, 5)))
+    files = [table, "draws.npy"]
+    text = ("Did using a private-school voucher raise the year-one SAT? The first file has one row per student: "
+            "parent income, whether the voucher was used, and the score. The second file holds, for each student "
+            "in the same order, the five voucher lottery numbers drawn. Bound the conditional effect given parent "
+            "income with those draws as the instrument, in four cells. SAT is on a 200 to 800 scale; use that as "
+            "the outcome's range.")
+    args = understand_task("causal.iv_cate_bounds", text, {}, files,
+                           profiles=profile_inputs({f: tmp_path / f for f in files})).arguments
+    assert (args.get("data"), args.get("instrument_file")) == (table, "draws.npy")
+    assert (args.get("outcome"), args.get("treatment")) == ("sat_y1", "used_voucher")
+    assert args.get("outcome_support") == [200, 800]
+    assert args.get("covariates") == ["parent_income_k"]
+    assert "student" not in (args.get("instruments") or [])
+
+
+def test_an_elliptic_second_file_is_the_test_file(tmp_path: Path) -> None:
+    """"the first file holds the training readings, the second the test readings": the words about the first
+    stop at the second, so the first is the data and the second the test table."""
+    rng = np.random.default_rng(2)
+    train = _write(tmp_path, "flow_a.csv", ["day,flow_m3s"] + [f"{d},{rng.normal(40, 5):.2f}" for d in range(80)])
+    test = _write(tmp_path, "flow_b.csv", ["day,flow_m3s"] + [f"{d},{rng.normal(40, 5):.2f}" for d in range(80, 100)])
+    text = ("River gauge: the first file holds the training readings (`day`, `flow_m3s`), the second the test "
+            "readings. Predict the test flows with the prior-fitted network, length scale 0.1.")
+    args = understand_task("bayes.pfn_regression", text, {}, [train, test],
+                           profiles=profile_inputs({f: tmp_path / f for f in (train, test)})).arguments
+    assert (args.get("data"), args.get("test")) == (train, test)
+
+
+def _survey(folder: Path) -> list[str]:
+    rng = np.random.default_rng(9)
+    rows = ["resp,sex,region,design_w,happiness,trust_courts"]
+    rows += [f"{i},{rng.choice(['f', 'm'])},{rng.choice(['east', 'west'])},{rng.uniform(0.5, 2):.3f},"
+             f"{rng.choice(['very', 'fairly', 'not'])},{rng.choice(['yes', 'no'])}" for i in range(200)]
+    survey = _write(folder, "wellbeing_poll.csv", rows)
+    margins = _write(folder, "margins.csv", ["variable,level,share", "sex,f,0.51", "sex,m,0.49", "region,east,0.4",
+                                             "region,west,0.6"])
+    answers = _write(folder, "bot.csv", ["question,answer,share", "happiness,very,0.5", "happiness,fairly,0.4",
+                                         "happiness,not,0.1"])
+    return [survey, margins, answers]
+
+
+def test_survey_files_are_read_by_what_their_arguments_document(tmp_path: Path) -> None:
+    """A second and a third table go to the arguments their documentation describes: the census margins (the
+    argument's words "census ... margins" around the file, and its columns variable, level, share) and the
+    chatbot's answers (its columns question, answer, share); "rake ... on sex and region" lists the covariates;
+    "90% intervals" is a level of 0.9; ", starting from ..." ends the list."""
+    survey, margins, answers = _survey(tmp_path)
+    text = (f"Rake our poll (`{survey}`) to the census margins in `{margins}` on sex and region, starting from the "
+            f"design weights in `design_w`, and give happiness with 90% intervals. Then compare the chatbot's "
+            f"answers in `{answers}` with the weighted public.")
+    files = [survey, margins, answers]
+    args = understand_task("alignment.survey_benchmark", text, {}, files,
+                           profiles=profile_inputs({f: tmp_path / f for f in files})).arguments
+    assert (args.get("data"), args.get("population"), args.get("model_answers")) == (survey, margins, answers)
+    assert args.get("covariates") == ["sex", "region"]
+    assert args.get("design_weight") == "design_w"
+    assert args.get("confidence") == 0.9
+
+
+def test_a_reference_sample_given_second_and_its_weight_column(tmp_path: Path) -> None:
+    """"Second file: a reference probability sample, its weights in refw": the file is the population and
+    ``refw``, a column of that file only, its weight; "(question trust_courts)" names the answer column, which
+    then is no ballot; "urban/rural" is one variable named by its levels."""
+    rng = np.random.default_rng(10)
+    panel = _write(tmp_path, "panel.csv", ["pid,urban,age_group,wording,trust_courts"] + [
+        f"{i},{rng.integers(0, 2)},{rng.choice(['young', 'old'])},{rng.choice(['A', 'B'])},{rng.choice(['yes', 'no'])}"
+        for i in range(150)])
+    reference = _write(tmp_path, "ref.csv", ["rid,urban,age_group,refw"] + [
+        f"{i},{rng.integers(0, 2)},{rng.choice(['young', 'old'])},{rng.uniform(0.5, 2):.3f}" for i in range(150)])
+    text = ("First file: our online panel (question trust_courts), with a split ballot — the column wording says "
+            "which version each panelist saw. Second file: a reference probability sample, its weights in refw.\n\n"
+            "Weight the panel to the reference sample by inverse propensity weighting on age group and urban/rural, "
+            "estimate the framing effect, with 400 bootstrap replicates.")
+    files = [panel, reference]
+    args = understand_task("alignment.survey_benchmark", text, {}, files,
+                           profiles=profile_inputs({f: tmp_path / f for f in files})).arguments
+    assert (args.get("data"), args.get("population")) == (panel, reference)
+    assert args.get("population_weight") == "refw"
+    assert args.get("questions") == ["trust_courts"] and args.get("ballot") == "wording"
+    assert sorted(args.get("covariates") or []) == ["age_group", "urban"]
+    assert args.get("weighting") == "ipw" and args.get("n_bootstrap") == 400

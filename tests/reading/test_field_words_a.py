@@ -488,10 +488,10 @@ def test_a_bootstrap_without_a_count_sets_nothing() -> None:
     assert "n_bootstrap" not in read(SURVEY, "Bootstrap the distances; there are 2,000 respondents.", RESPONDENTS)
 
 
-@pytest.mark.parametrize(("text", "level"), [
-    ("Report 90% design-based intervals.", 90.0),
-    ("Give 99% CIs for every share.", 99.0),
-    ("Test at the 90% level.", 90.0),
+@pytest.mark.parametrize(("text", "level"), [  # a percentage on the scale of the default level (0.95)
+    ("Report 90% design-based intervals.", 0.9),
+    ("Give 99% CIs for every share.", 0.99),
+    ("Test at the 90% level.", 0.9),
 ])
 def test_the_interval_level(text: str, level: float) -> None:
     assert read(SURVEY, text, RESPONDENTS)["confidence"] == level
