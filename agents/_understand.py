@@ -1056,10 +1056,10 @@ class _Reader:
                     continue
                 own = [c for c in profile.column_names if data is None or c not in data.column_names]
                 words = [w for w in name.split("_") if w != other and len(w) > 2]
-                for sentence in self.sentences:
-                    if not any(re.search(rf"\b{re.escape(w)}", sentence, re.I) for w in words):
-                        continue
-                    named = [c for c in own if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", sentence)]
+                for sentence in self.sentences:  # the column within a few words after the argument's word
+                    near = " ".join(m.group(0) for w in words for m in re.finditer(
+                        rf"\b{re.escape(w)}s?\b(?:\W+\w+){{0,5}}", sentence, re.I))  # "its weights in pw"
+                    named = [c for c in own if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", near)]
                     if len(named) == 1:
                         self.record(name, named[0], sentence, confidence=0.8)
                         break

@@ -290,7 +290,8 @@ def test_survey_files_are_read_by_what_their_arguments_document(tmp_path: Path) 
     "90% intervals" is a level of 0.9; ", starting from ..." ends the list."""
     survey, margins, answers = _survey(tmp_path)
     text = (f"Rake our poll (`{survey}`) to the census margins in `{margins}` on sex and region, starting from the "
-            f"design weights in `design_w`, and give happiness with 90% intervals. Then compare the chatbot's "
+            f"design weights in `design_w`, and give the weighted share of happiness with 90% intervals. Then "
+            f"compare the chatbot's "
             f"answers in `{answers}` with the weighted public.")
     files = [survey, margins, answers]
     args = understand_task("alignment.survey_benchmark", text, {}, files,
@@ -299,6 +300,7 @@ def test_survey_files_are_read_by_what_their_arguments_document(tmp_path: Path) 
     assert args.get("covariates") == ["sex", "region"]
     assert args.get("design_weight") == "design_w"
     assert args.get("confidence") == 0.9
+    assert "population_weight" not in args  # "weighted share": no weight column of the margins table is named
 
 
 def test_a_reference_sample_given_second_and_its_weight_column(tmp_path: Path) -> None:
