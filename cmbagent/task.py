@@ -180,7 +180,7 @@ def check_model_choice(spec: object, *, where: str = "model") -> None:
         raise TaskError(f"{where} must be a model spec such as 'openai:gpt-4.1'")
     parsed = parse_spec(spec)
     row = get_provider(parsed.provider)
-    if parsed.base_url or (row is not None and (row.serves_transcript or (row.model == "optional" and parsed.model))):
+    if parsed.base_url or (row is not None and (row.serves_transcript or (row.model_file and parsed.model))):
         raise TaskError(
             f"{where} {spec!r} chooses a model server, a transcript or a model file, which a task may not do; "
             "remove it and pass --model yourself (e.g. --model 'openai-compatible:NAME@http://127.0.0.1:11434/v1')"
