@@ -169,7 +169,7 @@ def solve(
     url = resolve_url(checkpoints, config) or ""
     session = RunSession.create(parsed, run_config, workspace=workspace, run_dir=run_dir, models=models,
                                 executor=executor, api_keys=api_keys, on_event=on_event, checkpoints=url,
-                                shared_budget=shared_budget)
+                                shared_budget=shared_budget, preflight=checked)
     return session.start()
 
 

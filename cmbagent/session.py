@@ -92,6 +92,8 @@ class RunSession:
         checkpoints: The PostgreSQL URL of the checkpoint store (``""``: SQLite in the run folder; default:
             ``CMBAGENT_CHECKPOINTS``); see :mod:`cmbagent.checkpoints`.
         shared_budget: An account this run draws on with others (a batch's total budget).
+        preflight: What pre-flight read of the task (:class:`cmbagent.preflight.Preflight`): the graph's analyst
+            uses that reading instead of reading the task again (a resume in another process reads it anew).
     """
 
     def __init__(
@@ -107,8 +109,10 @@ class RunSession:
         sandbox: str | None = None,
         checkpoints: str | None = None,
         shared_budget: Any = None,
+        preflight: Any = None,
     ):
         self.folder = folder
+        self.preflight = preflight
         self.config = config
         self.models = dict(models or {})
         self.executor = executor
@@ -374,7 +378,8 @@ class RunSession:
 
         s = self.config.settings
         return Runtime(folder=self.folder, registry=load_registry(), client=client, events=self.events,
-                       settings=s, vision=self.config.vision, open_executor=self._open_executor,
+                       settings=s, vision=self.config.vision, preflight=self.preflight,
+                       open_executor=self._open_executor,
                        retriever=run_retriever(s), method_index=_method_index(s.index_dir))
 
     def _render_report(self, state: Any, error: str | None, ledger: Any, status: str,

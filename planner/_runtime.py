@@ -89,6 +89,7 @@ class Runtime:
         open_executor: Callable[[], Executor],
         settings: RunSettings | None = None,
         vision: bool = False,
+        preflight: Any = None,
         retriever: Any = None,
         method_index: Callable[[], Any] | None = None,
     ):
@@ -98,6 +99,7 @@ class Runtime:
         self.events = events
         self.settings = settings if settings is not None else RunSettings()
         self.vision = vision  # a vision model is routed to the plot critic: it sees the figures (RunConfig.vision)
+        self.preflight = preflight  # pre-flight's reading of the task (cmbagent.preflight.Preflight), or None
         self._open_executor = open_executor
         self.retriever = retriever  # a planner._retrieval.Retriever over the run's knowledge index, or None
         self._method_index = method_index  # the catalogue's index, for catalogues past CATALOGUE_LIMIT
