@@ -37,9 +37,10 @@ from cmbagent.agents import (
 )
 from cmbagent.cells import print_result
 from cmbagent.checkpoints import open_sqlite
+from cmbagent.config import RunSettings
 from cmbagent.events import EventLog
 from cmbagent.models import Message, ModelClient, ModelRequest, ModelResponse, Routing, ScriptedModel
-from cmbagent.planner import GraphSettings, Plan, PlanStep, RunState, Runtime, build_graph
+from cmbagent.planner import Plan, PlanStep, RunState, Runtime, build_graph
 from cmbagent.report import costs_of, write_report
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import InMemoryExecutor
@@ -133,13 +134,13 @@ def run_once(n_steps: int, *, glue: bool, root: Path) -> dict[str, float]:
     executor = InMemoryExecutor(folder.path)
     timed = TimingClient(GlueClient(client) if glue else client)
     rt = Runtime(folder=folder, registry=load_registry(), client=timed,
-                 events=EventLog(folder.events, folder.path.name), settings=GraphSettings(max_steps=n_steps),
+                 events=EventLog(folder.events, folder.path.name), settings=RunSettings(max_steps=n_steps),
                  open_executor=lambda: executor)
     store = open_sqlite(folder.checkpoints)
-    graph = build_graph(rt, store.saver)
+    graph = build_graph(store.saver)
     thread = {"configurable": {"thread_id": folder.path.name}}
     started = time.perf_counter()
-    graph.invoke(RunState(task=task_spec(task)), thread, durability="sync")
+    graph.invoke(RunState(task=task_spec(task)), thread, context=rt, durability="sync")
     state = RunState.model_validate(graph.get_state(thread).values)
     write_report(folder, state, costs=costs_of(client.ledger))  # rendered once, as a run session does
     wall = time.perf_counter() - started

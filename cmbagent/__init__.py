@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 from cmbagent._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from cmbagent.api import RunResult, resume, solve
+    from cmbagent.api import RunResult, RunSettings, resume, solve
 
-__all__ = ["RunResult", "__version__", "resume", "solve"]
+__all__ = ["RunResult", "RunSettings", "__version__", "resume", "solve"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in {"solve", "resume", "RunResult"}:
+    if name in {"solve", "resume", "RunResult", "RunSettings"}:
         from cmbagent import api
 
         return getattr(api, name)

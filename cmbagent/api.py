@@ -24,7 +24,7 @@ from typing import Any
 
 import cmbagent.agents  # noqa: F401  (every run uses the roster; it also registers the offline provider)
 from cmbagent.checkpoints import resolve_url
-from cmbagent.config import SANDBOXES, RunConfig
+from cmbagent.config import SANDBOXES, RunConfig, RunSettings
 from cmbagent.events import Event, read_events
 from cmbagent.exceptions import ConfigError, PathError, UserError
 from cmbagent.paths import PathPolicy, config_data_dirs, read_beneath
@@ -33,7 +33,7 @@ from cmbagent.run import RunFolder
 from cmbagent.session import ExecutorSource, PlanDecision, RunResult, RunSession
 from cmbagent.task import Task, load_task, parse_task
 
-__all__ = ["PlanDecision", "RunResult", "offline_fallback", "replay", "resume", "solve"]
+__all__ = ["PlanDecision", "RunResult", "RunSettings", "offline_fallback", "replay", "resume", "solve"]
 
 
 def offline_fallback(model: str | None = None, config: Any = None, env: Mapping[str, str] | None = None) -> bool:
@@ -51,6 +51,20 @@ def _check_index(config: RunConfig) -> None:
     if index is not None and index.count() == 0:
         raise UserError(f"collection {index.collection_name!r} at {index.folder} is empty; index some files with "
                         f"`cmbagent index PATH... --collection {index.collection_name}`")
+
+
+def _check_given(given: Mapping[str, Any]) -> None:
+    """The settings a caller gave, in the words the CLI and the API have always used (the others are checked by
+    :class:`RunSettings` itself, saying where the value came from)."""
+    if given.get("sandbox", "auto") not in SANDBOXES:
+        raise ConfigError(f"unknown sandbox {given['sandbox']!r}; choose auto, bwrap, docker or process")
+    for name in ("max_steps", "max_attempts"):
+        value = given.get(name)
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise UserError(f"{name} must be a positive integer (got {value!r})")
+    n_reviews = given.get("n_reviews")
+    if n_reviews is not None and (not isinstance(n_reviews, int) or n_reviews < 0):
+        raise UserError(f"n_reviews must be >= 0 (got {n_reviews})")
 
 
 def solve(
@@ -81,8 +95,16 @@ def solve(
     index_dir: str | os.PathLike[str] | None = None,
     checkpoints: str | None = None,
     shared_budget: Any = None,
+    settings: RunSettings | Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Plan, execute, critique and report ``task``; see the module docstring.
+
+    ``settings`` gives the run's settings as one typed object, ``RunSettings(max_steps=4, n_reviews=0)``
+    (the fields set are flags; the others come from the environment, the front matter, the config file or
+    their defaults), or as a mapping whose ``None`` values count as not given (the CLI's options).  The
+    keywords ``max_steps``, ``n_reviews``, ``max_attempts``, ``approve_plan``, ``sandbox``, ``allow_install``,
+    ``collection`` and ``index_dir`` are the same settings and feed the same object; naming one both ways with
+    different values is an error.
 
     ``max_steps`` (default 12), ``n_reviews`` (1) and ``max_attempts`` (3) left at ``None`` come from the
     task's front matter, else their defaults.  ``models`` maps names to ready
@@ -120,18 +142,20 @@ def solve(
     else:
         parsed = load_task(task, extra_files=data_files, paths=paths,
                            data_dirs=[*(data_dirs or []), *config_data_dirs(config)] if paths is None else ())
-    if sandbox not in SANDBOXES:
-        raise ConfigError(f"unknown sandbox {sandbox!r}; choose auto, bwrap, docker or process")
-    for name, value in (("max_steps", max_steps), ("max_attempts", max_attempts)):
-        if value is not None and (not isinstance(value, int) or value < 1):
-            raise UserError(f"{name} must be a positive integer (got {value!r})")
-    if n_reviews is not None and (not isinstance(n_reviews, int) or n_reviews < 0):
-        raise UserError(f"n_reviews must be >= 0 (got {n_reviews})")
-    flags = {"model": model, "agent_models": agent_models, "max_steps": max_steps, "n_reviews": n_reviews,
-             "max_attempts": max_attempts, "budget_usd": budget_usd, "budget_tokens": budget_tokens,
-             "timeout": timeout, "approve_plan": approve_plan or None, "sandbox": sandbox if sandbox != "auto" else None,
-             "allow_install": allow_install or None, "collection": collection,
-             "index_dir": os.fspath(index_dir) if index_dir is not None else None}
+    keywords = RunSettings.given({
+        "max_steps": max_steps, "n_reviews": n_reviews, "max_attempts": max_attempts,
+        "approve_plan": approve_plan or None, "sandbox": sandbox if sandbox != "auto" else None,
+        "allow_install": allow_install or None, "collection": collection,
+        "index_dir": os.fspath(index_dir) if index_dir is not None else None})
+    given = RunSettings.given(settings)
+    twice = sorted(k for k in set(keywords) & set(given) if keywords[k] != given[k])
+    if twice:
+        raise UserError(f"{', '.join(twice)} given both as a keyword and in settings, with different values; "
+                        "give each once")
+    given.update(keywords)
+    _check_given(given)
+    flags = {"model": model, "agent_models": agent_models, "budget_usd": budget_usd, "budget_tokens": budget_tokens,
+             "timeout": timeout, **given}
     run_config = RunConfig.resolve(flags=flags, env=os.environ, front_matter=parsed.front_matter, config_file=config,
                                    models=models)
     _check_index(run_config)
@@ -141,11 +165,11 @@ def solve(
     if executor is None:
         from cmbagent.sandbox import get_backend
 
-        get_backend(sandbox)  # SandboxUnavailable (saying why and what to do) before any run folder exists
+        get_backend(run_config.settings.sandbox)  # SandboxUnavailable (saying why and what to do) before any run folder exists
     url = resolve_url(checkpoints, config) or ""
     session = RunSession.create(parsed, run_config, workspace=workspace, run_dir=run_dir, models=models,
                                 executor=executor, api_keys=api_keys, on_event=on_event, checkpoints=url,
-                                shared_budget=shared_budget)
+                                shared_budget=shared_budget, preflight=checked)
     return session.start()
 
 

@@ -17,12 +17,15 @@ tiers                      ``CMBAGENT_TIER_<TIER>``      ``[models.tiers]``
 budget usd/tokens/seconds  ``CMBAGENT_BUDGET_<KIND>``    ``[budget]``
 max_steps, n_reviews,      —                             —
 max_attempts
+cell_timeout               ``CMBAGENT_CELL_TIMEOUT``     ``[run] cell_timeout``
 collection (the index)     —                             ``[index] collection``
 index_dir                  ``CMBAGENT_INDEX_DIR``        ``[index] dir``
 =========================  ============================  =====================================
 
 The task front matter may set ``model``, ``agent_models``, ``budget_usd``, ``budget_tokens``, ``timeout``,
-``max_steps``, ``n_reviews``, ``max_attempts`` and ``collection`` (never the index folder).  A run with a
+``max_steps``, ``n_reviews``, ``max_attempts``, ``cell_timeout`` and ``collection`` (never the index folder).
+The run settings (:class:`RunSettings`) declare their own sources with :class:`SetBy`, so the rows above for
+them are read from the class, not kept by hand here; the sandbox, installs and plan approval are flags only.  A run with a
 collection reads the knowledge index in ``index_dir`` (resolved to an absolute path when the run starts,
 default the user data folder; see :mod:`cmbagent.literature`).  ``sources`` records where each setting came from; the
 resolved config is stored in ``run.json`` and read back (typed) when a run resumes.
@@ -32,17 +35,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cmbagent.exceptions import ConfigError, UserError
 
-__all__ = ["SANDBOXES", "BudgetLimits", "RunConfig", "RunSettings", "Source"]
+__all__ = ["SANDBOXES", "BudgetLimits", "RunConfig", "RunSettings", "SetBy", "Source"]
 
 Source = Literal["flag", "env", "task", "config", "default"]
 SANDBOXES = ("auto", "bwrap", "docker", "process")
+_INDEX = ("collection", "index_dir")  # resolved together by _index_settings
 _BUDGET_KEYS = {"usd": "budget_usd", "tokens": "budget_tokens", "seconds": "timeout"}  # kind -> front matter
 
 
@@ -56,19 +61,71 @@ class BudgetLimits(BaseModel):
     seconds: float | None = Field(default=None, gt=0)
 
 
+@dataclass(frozen=True)
+class SetBy:
+    """Where a run setting may come from besides a flag (a keyword of ``solve``, an option of the CLI, a field
+    given to ``RunSettings``): the task's front matter (``task``), an environment variable (``env``) and
+    ``[run] <name>`` of the config file (``config``).  A setting that lets a run reach beyond its folder
+    (the sandbox, installs, plan approval) is a flag only: a task file someone sends must not switch it."""
+
+    task: bool = False
+    env: str | None = None
+    config: bool = False
+
+
 class RunSettings(BaseModel):
-    """Limits and switches of the graph and the sandbox."""
+    """The one typed object of a run's settings, end to end: the API, the CLI, the UI and the batch worker build
+    it (the fields they were given), :meth:`RunConfig.resolve` completes it from the other sources, ``run.json``
+    stores it, and the graph's nodes read it from LangGraph's runtime context (``rt.settings``, where ``rt`` is
+    the :class:`cmbagent.planner.Runtime` the session passes as ``context``).
+
+    A new setting is a field here (with its :class:`SetBy`), read where it is used, and an option of the CLI
+    (docs/extending.md, "Add a run setting")."""
 
     model_config = ConfigDict(frozen=True)
 
-    max_steps: int = Field(default=12, ge=1)
-    n_reviews: int = Field(default=1, ge=0)
-    max_attempts: int = Field(default=3, ge=1)
+    max_steps: Annotated[int, SetBy(task=True)] = Field(default=12, ge=1)
+    n_reviews: Annotated[int, SetBy(task=True)] = Field(default=1, ge=0)
+    max_attempts: Annotated[int, SetBy(task=True)] = Field(default=3, ge=1)
+    #: seconds one code cell may run before the kernel is interrupted and the attempt fails
+    cell_timeout: Annotated[float, SetBy(task=True, env="CMBAGENT_CELL_TIMEOUT", config=True)] = Field(
+        default=900.0, gt=0)
     approve_plan: bool = False
     sandbox: Literal["auto", "bwrap", "docker", "process"] = "auto"
-    allow_install: bool = False
+    allow_install: bool = False  # pip installs into <run>/.overlay/site-packages (see planner/_install.py)
     collection: str | None = None  # the knowledge-index collection text steps retrieve from
     index_dir: str | None = None  # the index folder holding it (absolute; set with a collection)
+    # limits of the graph's loops (flags only: the API's ``RunSettings``)
+    max_replans: int = Field(default=3, ge=0)
+    max_rejections: int = Field(default=2, ge=1)
+    max_plan_repairs: int = Field(default=3, ge=0)
+    heartbeat_s: float = Field(default=30.0, gt=0)  # a longer cell reports its elapsed time and last line this often
+
+    @classmethod
+    def given(cls, values: RunSettings | Mapping[str, Any] | None) -> dict[str, Any]:
+        """The settings ``values`` gives (a flag each): a ``RunSettings``' fields that were set, or a mapping's
+        entries that are not ``None`` (the CLI's options default to ``None``).  An unknown name is an error."""
+        if values is None:
+            return {}
+        if isinstance(values, RunSettings):
+            return {name: getattr(values, name) for name in values.model_fields_set}
+        unknown = sorted(set(values) - set(cls.model_fields))
+        if unknown:
+            import difflib
+
+            hints = [f"{u!r}" + (f" (did you mean {close[0]!r}?)" if (close := difflib.get_close_matches(
+                u, list(cls.model_fields), n=1)) else "") for u in unknown]
+            raise ConfigError(f"unknown run setting {', '.join(hints)}; the settings are {', '.join(cls.model_fields)}")
+        return {k: v for k, v in values.items() if v is not None}
+
+    @classmethod
+    def front_matter_keys(cls) -> tuple[str, ...]:
+        """The settings a task's front matter may set."""
+        return tuple(name for name, info in cls.model_fields.items() if _set_by(info).task)
+
+
+def _set_by(info: Any) -> SetBy:
+    return next((m for m in info.metadata if isinstance(m, SetBy)), SetBy())
 
 
 class RunConfig(BaseModel):
@@ -135,19 +192,7 @@ class RunConfig(BaseModel):
             budget[kind] = value
             sources[f"budget.{kind}"] = origin  # type: ignore[assignment]
 
-        settings: dict[str, Any] = {}
-        for name in ("max_steps", "n_reviews", "max_attempts"):
-            if name in given:
-                settings[name], sources[name] = given[name], "flag"
-            elif task.get(name) is not None:
-                settings[name], sources[name] = task[name], "task"
-            else:
-                sources[name] = "default"
-        for name in ("approve_plan", "sandbox", "allow_install"):
-            if name in given:
-                settings[name], sources[name] = given[name], "flag"
-            else:
-                sources[name] = "default"
+        settings = _run_settings(given, env, task, file, sources)
         settings.update(_index_settings(given, env, task, file, config_file, sources))
         try:
             return cls(model=routing.default, agent_models=dict(routing.agents), tiers=dict(routing.tiers),
@@ -155,7 +200,7 @@ class RunConfig(BaseModel):
                        max_tokens=dict(routing.max_tokens), structured_output=routing.structured_output,
                        budget=BudgetLimits(**budget), settings=RunSettings(**settings), sources=sources)
         except ValidationError as exc:
-            raise _config_error(exc) from None
+            raise _config_error(exc, sources) from None
 
     def specs(self) -> list[str]:
         """Every distinct model spec this config routes to."""
@@ -191,6 +236,30 @@ class RunConfig(BaseModel):
                             f"({_errors(exc)}); start the task again with `cmbagent solve`") from None
 
 
+def _run_settings(given: Mapping[str, Any], env: Mapping[str, str], task: Mapping[str, Any],
+                  file: Mapping[str, Any], sources: dict[str, Source]) -> dict[str, Any]:
+    """Each :class:`RunSettings` field (but the index's) from the highest source its :class:`SetBy` allows."""
+    table = file.get("run") or {}
+    if not isinstance(table, Mapping):
+        raise ConfigError("[run] in cmbagent.toml must be a table, e.g. [run]\ncell_timeout = 600")
+    settable = {name for name, info in RunSettings.model_fields.items() if _set_by(info).config}
+    unknown = sorted(set(table) - settable)
+    if unknown:
+        raise ConfigError(f"[run] in cmbagent.toml cannot set {', '.join(unknown)}; it sets {', '.join(sorted(settable))}")
+    settings: dict[str, Any] = {}
+    for name, info in RunSettings.model_fields.items():
+        if name in _INDEX:
+            continue
+        where = _set_by(info)
+        layers = (("flag", given.get(name)), ("env", (env.get(where.env) or None) if where.env else None),
+                  ("task", task.get(name) if where.task else None), ("config", table.get(name)))
+        origin, value = next(((o, v) for o, v in layers if v is not None), ("default", None))
+        if value is not None:
+            settings[name] = value
+        sources[name] = origin  # type: ignore[assignment]
+    return settings
+
+
 def _index_settings(given: Mapping[str, Any], env: Mapping[str, str], task: Mapping[str, Any],
                     file: Mapping[str, Any], config_file: Any, sources: dict[str, Source]) -> dict[str, Any]:
     """``collection`` (flag > task > ``[index] collection``) and, with one, its absolute ``index_dir``."""
@@ -220,5 +289,16 @@ def _errors(exc: ValidationError) -> str:
     return "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors(include_url=False))
 
 
-def _config_error(exc: ValidationError) -> ConfigError:
-    return ConfigError(f"invalid run settings: {_errors(exc)}")
+_ORIGIN = {"flag": "given as an option", "env": "from the environment", "task": "from the task's front matter",
+           "config": "from [run] of the config file", "default": "the default"}
+
+
+def _config_error(exc: ValidationError, sources: Mapping[str, Source]) -> ConfigError:
+    """Each invalid setting with where its value came from (so the person knows which to fix)."""
+    parts = []
+    for e in exc.errors(include_url=False):
+        name = str(e["loc"][-1]) if e["loc"] else ""
+        origin = sources.get(name) or sources.get(".".join(str(p) for p in e["loc"]))
+        where = f" ({_ORIGIN[origin]})" if origin else ""
+        parts.append(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}{where}")
+    return ConfigError(f"invalid run settings: {'; '.join(parts)}")

@@ -144,7 +144,7 @@ def run_one_shot(
     from cmbagent.control import CancelWatch, RunLock, clear_cancel
     from cmbagent.events import EventLog
     from cmbagent.models import ModelClient
-    from cmbagent.planner import GraphSettings, Runtime
+    from cmbagent.planner import Runtime
     from cmbagent.run import RunFolder, write_text
     from cmbagent.sandbox import Executor, open_sandbox
     from cmbagent.tools.methods import iter_methods
@@ -184,7 +184,7 @@ def run_one_shot(
             return made
 
         rt = Runtime(folder=folder, registry=load_registry(), client=client, events=EventLog(folder.events, folder.run_id),
-                     settings=GraphSettings(), open_executor=open_executor)
+                     settings=config.settings, open_executor=open_executor)
         context = OneShotContext(title=task.title, text=task.text, data=describe_data(folder.path, task.data_files),
                                  methods="\n".join(catalogue_lines(iter_methods())))
         status, error, values, stdout, explanation = "failed", None, {}, "", ""

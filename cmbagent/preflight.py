@@ -29,6 +29,19 @@ class Preflight:
     method: str | None
     notes: list[str] = field(default_factory=list)
     reading: Any = None  # the TaskReading (method choice and argument mapping), when the task was read
+    profiles: list[Any] = field(default_factory=list)  # what each input file holds, as the reading saw them
+    read: tuple[Any, ...] = ()  # what was read: text, method, arguments and input names (see ``reads``)
+
+    def reads(self, task: Any) -> Any:
+        """This reading, when it was made of ``task`` (a :class:`Task` or the run's ``TaskSpec``) as it is now,
+        else None: the run's graph then uses it instead of reading the task again."""
+        if self.reading is None or self.read != _what_is_read(task):
+            return None
+        return self.reading
+
+
+def _what_is_read(task: Any) -> tuple[Any, ...]:
+    return (task.text, task.title, task.method, dict(task.arguments), list(task.data_files))
 
 
 def _display_names(task: Task) -> dict[str, str]:
@@ -58,11 +71,12 @@ def preflight(task: Task, *, offline: bool) -> Preflight:
         _refuse(task, problems)
     if not offline and task.method is None:
         return Preflight(method=None)
+    profiles = profile_inputs(task.files)
     reading = read_task(text=task.text, title=task.title, method=task.method, arguments=task.arguments,
-                        data_files=task.data_files, profiles=profile_inputs(task.files),
-                        display=_display_names(task))
+                        data_files=task.data_files, profiles=profiles, display=_display_names(task))
+    read = {"reading": reading, "profiles": profiles, "read": _what_is_read(task)}
     if not offline:
-        return Preflight(method=task.method, notes=list(reading.choice.notes), reading=reading)
+        return Preflight(method=task.method, notes=list(reading.choice.notes), **read)
     if reading.choice.status in {"ask", "none"}:
         raise TaskUnclear(reading.question(offline=True) + (how_to_configure() if reading.choice.status == "none"
                                                            else ""),
@@ -79,7 +93,7 @@ def preflight(task: Task, *, offline: bool) -> Preflight:
     if understood.missing or understood.questions or reading.unread:
         raise TaskUnclear(reading.question(offline=True), choices=reading.choices(),
                           questions=[*understood.missing, *understood.questions, *reading.unread])
-    return Preflight(method=method, notes=[*reading.choice.notes, *understood.notes], reading=reading)
+    return Preflight(method=method, notes=[*reading.choice.notes, *understood.notes], **read)
 
 
 def _refuse(task: Task, problems: list[str]) -> None:

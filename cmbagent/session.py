@@ -92,6 +92,8 @@ class RunSession:
         checkpoints: The PostgreSQL URL of the checkpoint store (``""``: SQLite in the run folder; default:
             ``CMBAGENT_CHECKPOINTS``); see :mod:`cmbagent.checkpoints`.
         shared_budget: An account this run draws on with others (a batch's total budget).
+        preflight: What pre-flight read of the task (:class:`cmbagent.preflight.Preflight`): the graph's analyst
+            uses that reading instead of reading the task again (a resume in another process reads it anew).
     """
 
     def __init__(
@@ -107,8 +109,10 @@ class RunSession:
         sandbox: str | None = None,
         checkpoints: str | None = None,
         shared_budget: Any = None,
+        preflight: Any = None,
     ):
         self.folder = folder
+        self.preflight = preflight
         self.config = config
         self.models = dict(models or {})
         self.executor = executor
@@ -120,7 +124,6 @@ class RunSession:
         self.events = EventLog(folder.events, self.run_id, listener=on_event)
         self.checkpoint_url = resolve_url(checkpoints)
         self.shared_budget = shared_budget
-        self._runtime: Any = None
         self._store: CheckpointStore | None = None
         self._graph: Any = None
         self._lock = RunLock(folder.path)
@@ -228,7 +231,7 @@ class RunSession:
             self.events.emit("run_started", task=run.title, model=self.config.model,
                              run_dir=str(self.folder.path), resumed=resumed, inputs=_inputs(run))
             self.folder.update_run(status="running")
-            graph.invoke(graph_input, self._thread, durability="sync")
+            graph.invoke(graph_input, self._thread, context=rt, durability="sync")
             snapshot = graph.get_state(self._thread)
             status = "awaiting_approval" if snapshot.interrupts else str(
                 snapshot.values.get("status") or RunStatus.FAILED)
@@ -291,13 +294,13 @@ class RunSession:
 
     # -- reading ---------------------------------------------------------------------------------------
     def graph(self) -> Any:
-        """The compiled graph over this folder's checkpoints (its runtime is made when a node first runs)."""
+        """The compiled graph over this folder's checkpoints (a run passes its runtime when it invokes it)."""
         if self._graph is None:
             from cmbagent.planner import build_graph
 
             self._store = open_store(self.folder.path, self.folder.read_run().get("checkpoints"),
                                      url=self.checkpoint_url, thread=self._thread_id)
-            self._graph = build_graph(self._runtime_now, self._store.saver)
+            self._graph = build_graph(self._store.saver)
         return self._graph
 
     def snapshot(self) -> Any:
@@ -369,21 +372,15 @@ class RunSession:
         return executor
 
     def _make_runtime(self, client: Any) -> Any:
+        """The graph's runtime context for this invocation: the run's settings as resolved, not copied."""
         from cmbagent.agents import load_registry
-        from cmbagent.planner import GraphSettings, Runtime
+        from cmbagent.planner import Runtime
 
         s = self.config.settings
-        settings = GraphSettings(max_steps=s.max_steps, n_reviews=s.n_reviews, max_attempts=s.max_attempts,
-                                 approve_plan=s.approve_plan, vision=self.config.vision, allow_install=s.allow_install)
-        self._runtime = Runtime(folder=self.folder, registry=load_registry(), client=client, events=self.events,
-                                settings=settings, open_executor=self._open_executor, retriever=run_retriever(s),
-                                method_index=_method_index(s.index_dir))
-        return self._runtime
-
-    def _runtime_now(self) -> Any:
-        if self._runtime is None:
-            raise RuntimeError("a graph node ran outside RunSession.run (no model client was made)")
-        return self._runtime
+        return Runtime(folder=self.folder, registry=load_registry(), client=client, events=self.events,
+                       settings=s, vision=self.config.vision, preflight=self.preflight,
+                       open_executor=self._open_executor,
+                       retriever=run_retriever(s), method_index=_method_index(s.index_dir))
 
     def _render_report(self, state: Any, error: str | None, ledger: Any, status: str,
                        checks: list[RequirementCheck]) -> Path:

@@ -16,12 +16,15 @@ from typing import Any
 
 import yaml
 
+from cmbagent.config import RunSettings
 from cmbagent.exceptions import FrontMatterError, TaskError, UnknownMethodError
 from cmbagent.frontmatter import load_yaml, split_front_matter
 from cmbagent.paths import PathPolicy
 
 __all__ = ["FRONT_MATTER_KEYS", "Task", "check_model_choice", "load_task", "load_yaml", "parse_task"]
 
+#: the run settings a task's front matter may set, as :class:`cmbagent.config.RunSettings` declares them
+_SETTINGS = RunSettings.front_matter_keys()
 #: front-matter keys a task may use
 FRONT_MATTER_KEYS = (
     "title",
@@ -31,9 +34,7 @@ FRONT_MATTER_KEYS = (
     "budget_usd",
     "budget_tokens",
     "timeout",
-    "max_steps",
-    "n_reviews",
-    "max_attempts",
+    *_SETTINGS,
     "model",
     "agent_models",
     "tags",
@@ -66,7 +67,7 @@ class Task:
 
     def settings(self) -> dict[str, Any]:
         """Run settings the front matter sets (budgets, limits, models)."""
-        keys = ("budget_usd", "budget_tokens", "timeout", "max_steps", "n_reviews", "max_attempts", "model")
+        keys = ("budget_usd", "budget_tokens", "timeout", *_SETTINGS, "model")
         return {k: self.front_matter[k] for k in keys if k in self.front_matter}
 
     def markdown(self) -> str:
@@ -179,7 +180,7 @@ def check_model_choice(spec: object, *, where: str = "model") -> None:
         raise TaskError(f"{where} must be a model spec such as 'openai:gpt-4.1'")
     parsed = parse_spec(spec)
     row = get_provider(parsed.provider)
-    if parsed.base_url or (row is not None and (row.serves_transcript or (row.model == "optional" and parsed.model))):
+    if parsed.base_url or (row is not None and (row.serves_transcript or (row.model_file and parsed.model))):
         raise TaskError(
             f"{where} {spec!r} chooses a model server, a transcript or a model file, which a task may not do; "
             "remove it and pass --model yourself (e.g. --model 'openai-compatible:NAME@http://127.0.0.1:11434/v1')"

@@ -1,8 +1,9 @@
 """The Planning & Control graph: typed run state, the LangGraph graph and its control loop.
 
-``build_graph(runtime, checkpointer)`` compiles the graph over :class:`RunState`; the nodes share a
-:class:`Runtime` (run folder, model client, sandbox, events, :class:`GraphSettings`, and a
-:class:`Retriever` over the run's knowledge index when it has one).  The graph modules
+``build_graph(checkpointer)`` compiles the graph over :class:`RunState`; ``graph.invoke(..., context=rt)`` hands
+every node the run's :class:`Runtime` through LangGraph's runtime context (run folder, model client, sandbox,
+events, the run's :class:`cmbagent.config.RunSettings`, and a :class:`Retriever` over the run's knowledge index
+when it has one).  The graph modules
 import langgraph lazily.  The plan types live in :mod:`cmbagent.state` and are re-exported here; what the
 report is made from (its draft, audit facts and requirement checks) lives in :mod:`cmbagent.report`, which the
 report node calls.
@@ -18,13 +19,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from cmbagent.planner._findings import record_findings
     from cmbagent.planner._graph import NODES, ROUTES, build_graph
     from cmbagent.planner._retrieval import Retriever
-    from cmbagent.planner._runtime import GraphSettings, Runtime
+    from cmbagent.planner._runtime import Runtime
     from cmbagent.planner._state import RunState
 
 __all__ = [
     "NODES",
     "ROUTES",
-    "GraphSettings",
     "MethodCall",
     "Plan",
     "PlanDraft",
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 _LAZY = {"build_graph": "_graph", "NODES": "_graph", "ROUTES": "_graph", "record_findings": "_findings",
-         "Runtime": "_runtime", "GraphSettings": "_runtime", "RunState": "_state", "Retriever": "_retrieval"}
+         "Runtime": "_runtime", "RunState": "_state", "Retriever": "_retrieval"}
 
 
 def __getattr__(name: str) -> Any:

@@ -13,22 +13,21 @@ always reached; the run session renders ``report.md`` from what the report node 
 
 This module is wiring only: the nodes live in :mod:`._planning` (analyse, plan, review, approve, replan),
 :mod:`._steps` (dispatch, act, critique, summarise) and :mod:`._reporting` (report, which takes everything but the
-two model calls from :mod:`cmbagent.report`); here they are declared, bound to the runtime and compiled.
+two model calls from :mod:`cmbagent.report`); here they are declared, bound to the runtime context and compiled.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 from cmbagent.exceptions import BudgetExceeded
 from cmbagent.planner import _planning, _reporting, _steps
-from cmbagent.planner._runtime import GraphSettings, Runtime
+from cmbagent.planner._runtime import Runtime
 from cmbagent.planner._state import RunState, go
 from cmbagent.state import RunStatus
 
-__all__ = ["NODES", "ROUTES", "GraphSettings", "Runtime", "build_graph"]
+__all__ = ["NODES", "ROUTES", "Runtime", "build_graph"]
 
 Node = Callable[[Runtime, RunState], Any]
 
@@ -58,38 +57,37 @@ ROUTES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _guarded(runtime: Callable[[], Runtime], name: str, fn: Node) -> Callable[[RunState], Any]:
-    """Bind a node to the runtime; a spent budget ends the run cleanly through the report."""
+def _guarded(name: str, fn: Node) -> Callable[..., Any]:
+    """Bind a node to the run's :class:`Runtime`, which LangGraph passes as the runtime context of the invocation
+    (``graph.invoke(..., context=rt)``); a spent budget ends the run cleanly through the report."""
 
-    @functools.wraps(fn)
-    def node(state: RunState) -> Any:
-        rt = runtime()
+    def node(state: RunState, runtime: Any) -> Any:  # LangGraph injects ``runtime`` by its name
+        rt = runtime.context
+        if not isinstance(rt, Runtime):
+            raise RuntimeError(f"graph node {name!r} ran without its Runtime: invoke the graph with context=Runtime(...)")
         try:
             return fn(rt, state)
         except BudgetExceeded as exc:
             # the model client has already announced the limit (budget_warning, once per run)
             return go("report", status=RunStatus.BUDGET_EXHAUSTED, stop_reason=str(exc))
 
-    node.__name__ = name
+    # not functools.wraps: LangGraph reads the signature (``runtime``), which ``__wrapped__`` would replace
+    node.__name__ = node.__qualname__ = name
+    node.__doc__ = fn.__doc__
     return node
 
 
-def build_graph(rt: Runtime | Callable[[], Runtime], checkpointer: Any = None) -> Any:
+def build_graph(checkpointer: Any = None) -> Any:
     """Declare, validate and compile the graph.
 
-    ``rt`` is the runtime, or a function that makes it when the first node runs (so reading a finished or
-    waiting run's checkpoint needs no model client).
+    The graph holds no runtime: each invocation passes the run's :class:`Runtime` as LangGraph's runtime context,
+    ``graph.invoke(state, config, context=rt)``, so reading a finished or waiting run's checkpoint needs no model
+    client, and every node reads the run's settings as ``rt.settings`` from that context.
     """
     from langgraph.graph import START, StateGraph
 
-    runtime: Callable[[], Runtime]
-    if isinstance(rt, Runtime):
-        fixed = rt
-        runtime = lambda: fixed  # noqa: E731
-    else:
-        runtime = rt
-    graph = StateGraph(RunState)
+    graph = StateGraph(RunState, context_schema=Runtime)
     for name, fn in NODES.items():
-        graph.add_node(name, _guarded(runtime, name, fn), destinations=ROUTES[name])  # type: ignore[call-overload]
+        graph.add_node(name, _guarded(name, fn), destinations=ROUTES[name])  # type: ignore[call-overload]
     graph.add_edge(START, "analyse")
     return graph.compile(checkpointer=checkpointer)

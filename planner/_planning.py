@@ -60,10 +60,13 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     from cmbagent.inputs import profile_inputs
 
     task = state.task
-    files = {rel: rt.folder.path / rel for rel in task.data_files}
-    profiles = profile_inputs(files)
-    reading = read_task(text=task.text, title=task.title, method=task.method, arguments=task.arguments,
-                        data_files=task.data_files, profiles=profiles)
+    reading = rt.preflight.reads(task) if rt.preflight is not None else None
+    if reading is not None:  # the task is read once a run: pre-flight's reading, of the same text and inputs
+        profiles = list(rt.preflight.profiles)
+    else:
+        profiles = profile_inputs({rel: rt.folder.path / rel for rel in task.data_files})
+        reading = read_task(text=task.text, title=task.title, method=task.method, arguments=task.arguments,
+                            data_files=task.data_files, profiles=profiles)
     candidates = [task.method] if task.method else [c.method for c in reading.choice.top(3)]
     context = TaskContext(title=task.title, text=clip(task.text, TASK_CHARS), method=task.method,
                           arguments=task.arguments, front_matter=task.front_matter, data_files=task.data_files,
@@ -93,7 +96,8 @@ def analyse(rt: Runtime, state: RunState) -> Any:
         notes.append(finding("task.method_disagrees", f"the task analyst chose {brief.method}; code's reading chose "
                              f"{reading.choice.candidates[0].line()}", method=brief.method, reading=sure))
     method = update.get("method", brief.method)
-    read = read_in_text(task, method, context.columns, profiles) if method in rt.method_names else []
+    read = read_in_text(task, method, context.columns, profiles, read=_read_for(reading, method)) \
+        if method in rt.method_names else []
     stated = {r.argument: r.value for r in read if r.relation == "equals" and r.argument}
     if sure and method == sure and reading.clear and reading.understanding is not None:
         # a sure, complete reading is code's: its arguments are fixed like the front matter's (SmolLM2's plan
@@ -204,17 +208,26 @@ def checkable(items: list[Requirement]) -> tuple[list[Requirement], list[str]]:
     return kept, dropped
 
 
-def read_in_text(task: Any, method: str, columns: dict[str, list[str]], profiles: Any = None) -> list[Requirement]:
+def _read_for(reading: Any, method: str | None) -> Any:
+    """The reading's understanding of ``method`` (the chosen one's, or a leading alternative's), if it made one."""
+    if method is None:
+        return None
+    return reading.understanding if reading.method == method else reading.alternatives.get(method)
+
+
+def read_in_text(task: Any, method: str, columns: dict[str, list[str]], profiles: Any = None, *,
+                 read: Any = None) -> list[Requirement]:
     """The method arguments the task's prose states, as code reads them (:func:`cmbagent.agents.understand_task`:
     "width 4 and depth 1", "a flat ΛCDM fit", "do not use `re74`"), whatever model runs: a small model's analyst
     may miss them, and nothing would check them.  The reader's mapping of input files onto file arguments is a
-    default, not something the task states, and is left out."""
+    default, not something the task states, and is left out.  ``read``: the task's reading of ``method`` with
+    the same ``profiles`` (the run's one reading, :func:`analyse`), used instead of reading the text again."""
     from cmbagent.agents import understand_task
     from cmbagent.tools.methods import path_arguments
 
     files = set(path_arguments(method))
-    understood = understand_task(method, task.text, dict(task.arguments), list(task.data_files), columns=columns,
-                                 profiles=profiles)
+    understood = read if read is not None else understand_task(
+        method, task.text, dict(task.arguments), list(task.data_files), columns=columns, profiles=profiles)
     return [r for r in understood.requirements if r.source == "text" and r.argument not in files]
 
 

@@ -1,5 +1,11 @@
 """What the graph's nodes share and must not keep in checkpointed state: the run folder, the model client,
-the sandbox, the event log and the settings.  One ``Runtime`` per process; resuming builds a new one."""
+the sandbox, the event log and the run's settings.  One ``Runtime`` per process; resuming builds a new one.
+
+The ``Runtime`` is the graph's LangGraph runtime context (``StateGraph(RunState, context_schema=Runtime)``):
+the session passes it to ``graph.invoke(..., context=rt)`` and every node receives it as ``runtime.context``
+(see :mod:`cmbagent.planner._graph`).  Its ``settings`` are the run's :class:`cmbagent.config.RunSettings`, the
+very object the API, the CLI, the UI or the batch worker built and :meth:`cmbagent.config.RunConfig.resolve`
+completed, not a copy."""
 
 from __future__ import annotations
 
@@ -24,6 +30,7 @@ from cmbagent.agents import (
     catalogue_lines,
     output_format,
 )
+from cmbagent.config import RunSettings
 from cmbagent.events import EventLog, read_events
 from cmbagent.exceptions import ConfigError, OutputValidationError
 from cmbagent.models import (
@@ -39,7 +46,7 @@ from cmbagent.run import RunFolder
 from cmbagent.sandbox import Executor
 from cmbagent.state import IMAGE_SUFFIXES, ArgumentShapes, Plan, PlanStep
 
-__all__ = ["CATALOGUE_LIMIT", "Ask", "Client", "GraphSettings", "Runtime"]
+__all__ = ["CATALOGUE_LIMIT", "Ask", "Client", "Runtime"]
 
 T = TypeVar("T", bound=BaseModel)
 #: the planner sees the whole method catalogue up to this many methods; past it, those nearest the task by
@@ -65,23 +72,6 @@ class Ask:
     images: list[str] | None = None
 
 
-@dataclass(frozen=True)
-class GraphSettings:
-    """Limits of one run (typed, keyword-only at the API)."""
-
-    max_steps: int = 12
-    n_reviews: int = 1
-    max_attempts: int = 3
-    approve_plan: bool = False
-    max_replans: int = 3
-    max_rejections: int = 2
-    max_plan_repairs: int = 3
-    cell_timeout: float = 900.0
-    heartbeat_s: float = 30.0  # a cell running longer reports its elapsed time and last output line this often
-    vision: bool = False
-    allow_install: bool = False  # pip installs into <run>/.overlay/site-packages (see planner/_install.py)
-
-
 #: what the run itself writes into a step's outputs (cell logs, install logs, a method's result, an answer)
 _RECORDS = re.compile(r"(?:install-)?attempt-\d+\.txt|result\.json|answer\.md")
 
@@ -96,8 +86,10 @@ class Runtime:
         registry: AgentRegistry,
         client: Client,
         events: EventLog,
-        settings: GraphSettings,
         open_executor: Callable[[], Executor],
+        settings: RunSettings | None = None,
+        vision: bool = False,
+        preflight: Any = None,
         retriever: Any = None,
         method_index: Callable[[], Any] | None = None,
     ):
@@ -105,7 +97,9 @@ class Runtime:
         self.registry = registry
         self.client = client
         self.events = events
-        self.settings = settings
+        self.settings = settings if settings is not None else RunSettings()
+        self.vision = vision  # a vision model is routed to the plot critic: it sees the figures (RunConfig.vision)
+        self.preflight = preflight  # pre-flight's reading of the task (cmbagent.preflight.Preflight), or None
         self._open_executor = open_executor
         self.retriever = retriever  # a planner._retrieval.Retriever over the run's knowledge index, or None
         self._method_index = method_index  # the catalogue's index, for catalogues past CATALOGUE_LIMIT

@@ -104,7 +104,7 @@ def critique(rt: Runtime, state: RunState) -> Any:
             path = Path(rt.folder.path, rel)
             figures.append(FigureFile(path=rel, bytes=path.stat().st_size if path.is_file() else None))
         attach = [f.path for f in figures if f.bytes is not None and _plain_file(rt.folder.path, f.path)
-                  and f.path.lower().endswith(_VISION_SUFFIXES)][:4] if rt.settings.vision else None
+                  and f.path.lower().endswith(_VISION_SUFFIXES)][:4] if rt.vision else None
         shown = [f for f in findings if f.code.startswith("plot.")]
         asks.append(Ask("plot_critic", FigureContext(step=step, folder=files.rel, figures=figures, findings=shown),
                         Critique, images=attach))

@@ -175,6 +175,10 @@ def register(app: typer.Typer) -> None:
             None, "--n-reviews", min=0, help="Plan review rounds (default: front matter, else 1)."),
         max_attempts: int | None = typer.Option(
             None, "--max-attempts", min=1, help="Attempts per step before replanning (default: front matter, else 3)."),
+        cell_timeout: float | None = typer.Option(
+            None, "--cell-timeout", min=1,
+            help="Seconds one code cell may run before it is stopped (default: CMBAGENT_CELL_TIMEOUT, front "
+                 "matter, [run] cell_timeout in --config, else 900)."),
         budget_usd: float | None = typer.Option(None, "--budget-usd", help="Stop (with a partial report) past this cost."),
         budget_tokens: int | None = typer.Option(None, "--budget-tokens", help="Stop past this many tokens."),
         timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock budget of the run in seconds."),
@@ -215,12 +219,14 @@ def register(app: typer.Typer) -> None:
             out.flush()
             listener = _listener(as_json)
             with _sigterm_interrupts():
+                settings = {  # the run's settings, one object: None is "not given", left to the other sources
+                    "max_steps": max_steps, "n_reviews": n_reviews, "max_attempts": max_attempts,
+                    "cell_timeout": cell_timeout, "approve_plan": approve_plan or None, "sandbox": sandbox,
+                    "allow_install": allow_install or None, "collection": collection,
+                    "index_dir": str(index_dir) if index_dir is not None else None}
                 result = solve(task, workspace=workspace, run_dir=run_dir, model=model, agent_models=overrides,
-                               config=config, max_steps=max_steps, n_reviews=n_reviews, max_attempts=max_attempts,
-                               budget_usd=budget_usd, budget_tokens=budget_tokens, timeout=timeout,
-                               approve_plan=approve_plan, sandbox=sandbox, allow_install=allow_install,
-                               data_files=list(data), data_dirs=list(data_dir), on_event=listener,
-                               collection=collection, index_dir=index_dir)
+                               config=config, budget_usd=budget_usd, budget_tokens=budget_tokens, timeout=timeout,
+                               data_files=list(data), data_dirs=list(data_dir), on_event=listener, settings=settings)
             _close_progress()
             result = _interactive_approval(result, as_json)
         except (UserError, SandboxUnavailable) as exc:

@@ -159,6 +159,10 @@ class Provider:
             serves (``replay``): a file of this machine, so only the person running cmbagent may name one — a
             task's front matter, an MCP client or a run folder the UI resumes may not — and a ping counts its
             recorded calls instead of making one.
+        model_file: The spec's model part, when given, is the path of a model file of this machine
+            (``local:<path.gguf>``): as with a transcript, only the person running cmbagent may name one — a task's
+            front matter, an MCP client or a run folder the UI resumes may not — and the UI offers no model field
+            for it (the provider serves what the operator installed).
     """
 
     name: str
@@ -181,6 +185,7 @@ class Provider:
     check: Callable[[], str | None] | None = None
     pings: bool = True
     serves_transcript: bool = False
+    model_file: bool = False
 
     @property
     def env_var(self) -> str | None:
@@ -215,6 +220,8 @@ def _problem(provider: Provider) -> str | None:
         return "a provider without a model name cannot take a base URL"
     if provider.serves_transcript and (provider.model != "required" or provider.pings):
         return "a provider that serves a transcript names it in every spec (model='required') and pings nothing"
+    if provider.model_file and (provider.model == "none" or provider.takes_base_url or provider.serves_transcript):
+        return "a provider whose model part is a model file has a model (model='required' or 'optional'), no base URL"
     if provider.default_model is not None and provider.key_variable is None:
         return "a default model needs a key variable (it is chosen when that key is set)"
     return None

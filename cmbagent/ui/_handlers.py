@@ -16,6 +16,7 @@ from typing import Any
 
 import gradio as gr
 
+from cmbagent.config import RunSettings
 from cmbagent.exceptions import UserError
 from cmbagent.paths import PathPolicy
 from cmbagent.ui._live import load_plan
@@ -283,7 +284,8 @@ def run_options(
     n_reviews: float,
     approve_plan: bool,
 ) -> dict[str, Any]:
-    """A run's options from the page's settings; the operator's ``max_budget_usd`` caps what a visitor asks."""
+    """A run's options from the page's settings (the run settings as one :class:`RunSettings`, the budgets beside
+    it); the operator's ``max_budget_usd`` caps what a visitor asks."""
     cap = settings.max_budget_usd
     usd = float(budget_usd) if budget_usd else None
     if cap is not None:
@@ -292,9 +294,7 @@ def run_options(
         "budget_usd": usd,
         "budget_tokens": int(budget_tokens) if budget_tokens else None,
         "timeout": float(timeout_min) * 60 if timeout_min else None,
-        "n_reviews": int(n_reviews),
-        "approve_plan": bool(approve_plan),
-        "sandbox": settings.sandbox,
+        "settings": RunSettings(n_reviews=int(n_reviews), approve_plan=bool(approve_plan), sandbox=settings.sandbox),
     }
 
 

@@ -92,8 +92,8 @@ def model_spec(
     A base URL typed by a visitor makes this server send requests to it, so it must be a plain
     ``http(s)://host[:port][/path]`` (no user info, query, fragment or escapes a parser could read two ways)
     whose host ``model_hosts`` allows (:func:`host_allowed`; loopback only by default), and such a server
-    never gets a key of the deployment's: only the visitor's own.  A provider whose model is optional
-    (``local``) serves what the operator installed: a visitor cannot name a file on this server.
+    never gets a key of the deployment's: only the visitor's own.  A provider whose model part is a model file
+    (``model_file``: ``local``) serves what the operator installed: a visitor cannot name a file on this server.
     """
     from cmbagent.models import fallback_provider
 
@@ -107,10 +107,12 @@ def model_spec(
         raise UserError(f"unknown model provider {name!r}; choose {names}")
     if chosen.model == "none":
         return chosen.name, {}
-    if chosen.model == "optional":
+    if chosen.model_file:  # its model part would name a file of this server
         if model:
             raise UserError(f"{chosen.name} serves the model this server's operator installed; leave the model "
                             "field empty")
+        return chosen.name, {}
+    if chosen.model == "optional" and not model:
         return chosen.name, {}
     if model and not _MODEL_NAME.fullmatch(model):
         raise UserError(f"model name {model[:80]!r} is not a model name (letters, digits and . _ : / + - only)")
@@ -160,7 +162,7 @@ def check_stored_models(run_dir: Path, model_hosts: Sequence[str]) -> None:
             raise UserError("this run's model setting is damaged; start the task again") from None
         url = _BASE_URL.fullmatch(parsed.base_url) if parsed.base_url else None
         row = get_provider(parsed.provider)
-        if (row is not None and (row.serves_transcript or (row.model == "optional" and parsed.model))) or (
+        if (row is not None and (row.serves_transcript or (row.model_file and parsed.model))) or (
             parsed.base_url and (url is None or not host_allowed(url.group("host"), model_hosts))
         ):
             raise UserError("this run names a model server this app does not use; start the task again")

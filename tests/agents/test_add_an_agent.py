@@ -13,9 +13,10 @@ import pytest
 
 from cmbagent.agents import load_registry
 from cmbagent.checkpoints import open_sqlite
+from cmbagent.config import RunSettings
 from cmbagent.events import EventLog
 from cmbagent.models import ModelClient, ModelRequest, Routing, ScriptedModel
-from cmbagent.planner import GraphSettings, RunState, Runtime, build_graph
+from cmbagent.planner import RunState, Runtime, build_graph
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import InMemoryExecutor
 from cmbagent.session import task_spec
@@ -76,11 +77,11 @@ def test_a_new_prompt_file_is_a_working_agent(tmp_path: Path) -> None:
     client = ModelClient(routing, transcript_path=folder.transcript)
     executor = InMemoryExecutor(folder.path)
     rt = Runtime(folder=folder, registry=registry, client=client, events=EventLog(folder.events, "t"),
-                 settings=GraphSettings(n_reviews=0), open_executor=lambda: executor)
+                 settings=RunSettings(n_reviews=0), open_executor=lambda: executor)
     store = open_sqlite(folder.checkpoints)
-    graph = build_graph(rt, store.saver)
+    graph = build_graph(store.saver)
     thread = {"configurable": {"thread_id": "t"}}
-    graph.invoke(RunState(task=task_spec(task)), thread, durability="sync")
+    graph.invoke(RunState(task=task_spec(task)), thread, context=rt, durability="sync")
     state = RunState.model_validate(graph.get_state(thread).values)
     store.close()
     assert state.status == "done", state.stop_reason

@@ -78,9 +78,10 @@ def test_the_start_of_a_run_shows_each_input_and_warns_about_large_ones(tmp_path
 
 def test_a_long_cell_reports_its_heartbeat_as_an_event_and_a_line(tmp_path: Path) -> None:
     from cmbagent.agents import load_registry
+    from cmbagent.config import RunSettings
     from cmbagent.events import EventLog
     from cmbagent.planner._roles import StepCall, run_cell
-    from cmbagent.planner._runtime import GraphSettings, Runtime
+    from cmbagent.planner._runtime import Runtime
     from cmbagent.planner._state import RunState
     from cmbagent.run import RunFolder
     from cmbagent.sandbox import InMemoryExecutor
@@ -92,7 +93,7 @@ def test_a_long_cell_reports_its_heartbeat_as_an_event_and_a_line(tmp_path: Path
     seen: list[Event] = []
     events = EventLog(folder.events, folder.run_id, listener=seen.append)
     rt = Runtime(folder=folder, registry=load_registry(), client=None,  # type: ignore[arg-type]
-                 events=events, settings=GraphSettings(heartbeat_s=0.2),
+                 events=events, settings=RunSettings(heartbeat_s=0.2),
                  open_executor=lambda: InMemoryExecutor(folder.path))
     step = PlanStep(id="s1", title="Wait", agent="engineer", goal="wait")
     record = StepRecord(id="s1", index=1, dir=folder.step_files(1, step).rel)

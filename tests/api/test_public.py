@@ -10,7 +10,7 @@ from cmbagent import api
 
 def test_public_names() -> None:
     assert cmbagent.solve is api.solve and cmbagent.resume is api.resume and cmbagent.RunResult is api.RunResult
-    assert set(api.__all__) == {"PlanDecision", "RunResult", "offline_fallback", "replay", "resume", "solve"}
+    assert set(api.__all__) == {"PlanDecision", "RunResult", "RunSettings", "offline_fallback", "replay", "resume", "solve"}
 
 
 def test_solve_signature_is_keyword_only_and_stable() -> None:

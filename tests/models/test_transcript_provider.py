@@ -1,6 +1,7 @@
 """A provider row that serves a recorded transcript (``serves_transcript``) is treated as ``replay`` is, by that
 field and not by its name: a task may not name it, the UI will not resume a run that names it, and a ping counts
-its recorded calls."""
+its recorded calls.  A row whose model part is a model file (``model_file``, as ``local``'s) is known the same
+way, by that field, not from its optional model."""
 
 from __future__ import annotations
 
@@ -74,3 +75,50 @@ def test_a_transcript_row_must_name_its_file_and_ping_nothing(bad: dict[str, obj
         register_provider(Provider(name="tape2", description="x", factory=_tape, forms=("tape2:<file>",),
                                    example="tape2:f", serves_transcript=True, **settings))  # type: ignore[arg-type]
     assert get_provider("tape2") is None
+
+
+def _gguf(call: ProviderCall) -> ReplayModel:  # never called: the tests only check what may name the file
+    raise AssertionError("not built in these tests")
+
+
+@pytest.fixture
+def weights() -> Iterator[Provider]:
+    """A provider whose model part is a model file, under a name no check in the product spells, with its model
+    optional like ``local``'s; and one whose model is optional but names no file."""
+    rows = [register_provider(Provider(name="weights", description="serves a model file", factory=_gguf,
+                                       forms=("weights", "weights:<path.gguf>"), example="weights",
+                                       model="optional", model_file=True, in_ui=False, pings=False)),
+            register_provider(Provider(name="named", description="optional model name", factory=_gguf,
+                                       forms=("named", "named:<model>"), example="named", model="optional",
+                                       in_ui=False, pings=False))]
+    try:
+        yield rows[0]
+    finally:
+        with _providers._LOCK:
+            for row in rows:
+                _providers._TABLE.pop(row.name, None)
+
+
+def test_the_local_row_says_its_model_part_is_a_file() -> None:
+    local = get_provider("local")
+    assert local is not None and local.model_file and local.model == "optional"
+    assert not any(row.model_file for row in _providers.providers() if row.name != "local")
+
+
+def test_a_model_file_is_known_by_the_row_field_not_by_an_optional_model(weights: Provider, tmp_path: Path) -> None:
+    with pytest.raises(TaskError, match="a model file"):
+        check_model_choice("weights:/etc/passwd", where="front matter: model")
+    check_model_choice("weights")  # the operator's installed model: a task may choose it
+    check_model_choice("named:some-model")  # an optional model that is a name, not a file, stays a task's choice
+    (tmp_path / "run.json").write_text(json.dumps({"config": {"model": "weights:/etc/passwd"}}))
+    with pytest.raises(UserError, match="names a model server this app does not use"):
+        check_stored_models(tmp_path, [])
+    (tmp_path / "run.json").write_text(json.dumps({"config": {"model": "named:some-model"}}))
+    check_stored_models(tmp_path, [])
+
+
+def test_a_model_file_row_must_have_a_model_and_no_base_url() -> None:
+    with pytest.raises(ConfigError, match="model file"):
+        register_provider(Provider(name="nofile", description="x", factory=_gguf, forms=("nofile",),
+                                   example="nofile", model="none", model_file=True))
+    assert get_provider("nofile") is None

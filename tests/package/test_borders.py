@@ -20,7 +20,7 @@ FOLDERS = {"cmbagent": "cmbagent", "cmbagent.agents": "agents", "cmbagent.planne
            "cmbagent.tools": "tools", "cmbagent.sandbox": "sandbox", "cmbagent.prompts": "prompts"}
 
 PUBLIC = {
-    "cmbagent": {"RunResult", "__version__", "resume", "solve"},
+    "cmbagent": {"RunResult", "RunSettings", "__version__", "resume", "solve"},
     "cmbagent.state": {
         "IMAGE_SUFFIXES", "Attempt", "AttemptKey", "AuditFacts", "AuditReport", "CheckResult", "Citation",
         "CriterionResult", "CriticFinding", "Critique", "CritiqueRecord", "Finding", "InputFile", "InstallRecord",
@@ -47,7 +47,7 @@ PUBLIC = {
         "stated_requirements", "argument_roles", "values_in",
     },
     "cmbagent.planner": {
-        "NODES", "ROUTES", "GraphSettings", "MethodCall", "Plan", "PlanDraft", "PlanStep", "Retriever",
+        "NODES", "ROUTES", "MethodCall", "Plan", "PlanDraft", "PlanStep", "Retriever",
         "RunState", "Runtime", "StepDraft", "build_graph", "plan_problems", "record_findings", "slugify",
     },
     "cmbagent.report": {

@@ -172,3 +172,20 @@ def test_a_list_is_what_names_every_member() -> None:
     graph = {"a": set(), "b": set(), "init": {"a", "b", "x"}, "user": {"a"}, "x": set()}
     assert lists_importing({"a", "b"}, graph) == {"init"}
     assert lists_importing({"a"}, graph) == {"init", "user"}
+
+
+def test_a_run_setting_touches_its_field_its_node_and_its_cli_option() -> None:
+    from cmbagent.config import RunSettings
+
+    def naming(words: set[str]) -> set[Path]:  # attribute reads too (``rt.settings.cell_timeout``)
+        return {p for p in _product_files() if all(re.search(rf"\b{w}\b", p.read_text(encoding="utf-8")) for w in words)}
+
+    section = _section("Add a run setting")
+    files = naming({"cell_timeout"})
+    assert files == {ROOT / "cmbagent" / "config.py", ROOT / "cmbagent" / "cli" / "_run.py",
+                     ROOT / "planner" / "_roles.py"}, files
+    assert all(_named(section, str(p.relative_to(ROOT))) for p in files)
+    assert _claim(section, r"^Add a run setting — (\d+) files") == len(files)
+    assert _claim(section, r"\*\*Files to touch: (\d+)\*\*") == len(files)
+    # nothing copies the settings field by field (as GraphSettings did): only their home names them all
+    assert naming(set(RunSettings.model_fields)) == {ROOT / "cmbagent" / "config.py"}

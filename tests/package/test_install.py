@@ -93,7 +93,8 @@ def test_public_surface() -> None:
     import cmbagent.exceptions
     import cmbagent.tools.methods
 
-    assert set(cmbagent.__all__) == {"RunResult", "__version__", "resume", "solve"}
+    assert set(cmbagent.__all__) == {"RunResult", "RunSettings", "__version__", "resume", "solve"}
+    assert cmbagent.RunSettings is __import__("cmbagent.config").config.RunSettings
     assert {"method", "Paper", "MethodResult", "Check", "run_method", "get_method", "iter_methods"} <= set(
         cmbagent.tools.methods.__all__
     )

@@ -16,10 +16,11 @@ import pytest
 
 from cmbagent.agents import load_registry
 from cmbagent.checkpoints import open_sqlite
+from cmbagent.config import RunSettings
 from cmbagent.events import EventLog
 from cmbagent.literature import MiniLMEmbedder, index_package, package_passages
 from cmbagent.models import ModelClient, ModelRequest, Routing, ScriptedModel
-from cmbagent.planner import GraphSettings, RunState, Runtime, build_graph
+from cmbagent.planner import RunState, Runtime, build_graph
 from cmbagent.run import RunFolder
 from cmbagent.sandbox import InMemoryExecutor
 from cmbagent.session import task_spec
@@ -80,11 +81,11 @@ def test_cmb_agents_run_offline_and_the_camb_step_sees_camb_docs(tmp_path: Path,
     client = ModelClient(routing, transcript_path=folder.transcript)
     executor = InMemoryExecutor(folder.path)
     rt = Runtime(folder=folder, registry=load_registry(), client=client, events=EventLog(folder.events, "t"),
-                 settings=GraphSettings(n_reviews=0), open_executor=lambda: executor)
+                 settings=RunSettings(n_reviews=0), open_executor=lambda: executor)
     store = open_sqlite(folder.checkpoints)
-    graph = build_graph(rt, store.saver)
+    graph = build_graph(store.saver)
     thread = {"configurable": {"thread_id": "t"}}
-    graph.invoke(RunState(task=task_spec(task)), thread, durability="sync")
+    graph.invoke(RunState(task=task_spec(task)), thread, context=rt, durability="sync")
     state = RunState.model_validate(graph.get_state(thread).values)
     store.close()
     assert state.status == "done", state.stop_reason
@@ -158,10 +159,10 @@ def test_the_debugger_of_a_failing_camb_cell_reads_camb_docs(tmp_path: Path, cam
     client = ModelClient(routing, transcript_path=folder.transcript)
     executor = InMemoryExecutor(folder.path)
     rt = Runtime(folder=folder, registry=load_registry(), client=client, events=EventLog(folder.events, "t"),
-                 settings=GraphSettings(n_reviews=0, max_attempts=2), open_executor=lambda: executor)
+                 settings=RunSettings(n_reviews=0, max_attempts=2), open_executor=lambda: executor)
     store = open_sqlite(folder.checkpoints)
-    graph = build_graph(rt, store.saver)
-    graph.invoke(RunState(task=task_spec(task)), {"configurable": {"thread_id": "t"}}, durability="sync")
+    graph = build_graph(store.saver)
+    graph.invoke(RunState(task=task_spec(task)), {"configurable": {"thread_id": "t"}}, context=rt, durability="sync")
     store.close()
     asked = [json.loads(line) for line in folder.transcript.read_text().splitlines()]
     debugger = [r for r in asked if r.get("agent") == "debugger"]
