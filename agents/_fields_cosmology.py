@@ -86,6 +86,26 @@ field_words(
     },
 )
 
+#: the parameters of a CMB computation by Cobaya's names, as prose writes each one (a head the value follows)
+COSMOLOGICAL_PARAMETERS: dict[str, list[str]] = {
+    "H0": [r"\bH_?\{?0\}?(?![\w])", r"H₀", r"\bHubble\s+(?:constant|rate|parameter)"],
+    "ombh2": [r"(?:Ω|Omega|omega)_?\{?b\}?\s*h\s*(?:\^\s*\{?2\}?|²)", r"\bω_?b\b", r"\bombh2\b",
+              r"\bphysical\s+baryon\s+density"],
+    "omch2": [r"(?:Ω|Omega|omega)_?\{?c\}?\s*h\s*(?:\^\s*\{?2\}?|²)", r"\bω_?c\b", r"\bomch2\b",
+              r"\bphysical\s+(?:cold\s+)?dark[- ]matter\s+density"],
+    "theta_MC_100": [r"\b100\s*(?:θ|theta)_?\{?MC\}?", r"\btheta_MC_100\b"],
+    "tau": [r"τ(?:_?\{?reio\}?)?(?![\w])", r"\btau\b", r"\boptical\s+depth"],
+    "logA": [r"\bln\s*\(?\s*10\s*(?:\^\s*\{?10\}?|¹⁰)\s*A_?\{?s\}?\s*\)?", r"\blogA\b"],
+    "ns": [r"\bn_?\{?s\}?(?![\w])", r"\b(?:scalar\s+)?spectral\s+index"],
+    "mnu": [r"Σ\s*m_?\{?ν\}?", r"\\sum\s*m_\{?\\nu\}?", r"\bsum(?:med)?\s+(?:of\s+(?:the\s+)?)?neutrino\s+mass(?:es)?",
+            r"\bneutrino\s+mass\s+sum\b", r"\bmnu\b"],
+    "nnu": [r"\bN_?\{?eff\}?(?![\w])", r"\bnnu\b", r"\beffective\s+number\s+of\s+(?:neutrino|relativistic)\s+species"],
+    "w": [r"\bw_?\{?0\}?(?![\w])", r"\bw(?=\s*=)"],
+    "wa": [r"\bw_?\{?a\}?(?![\w])"],
+    "omk": [r"(?:Ω|Omega|omega)_?\{?k\}?(?![\w])", r"\bomk\b", r"\bcurvature\s+density"],
+    "r": [r"\br(?=\s*=)", r"\btensor[- ]to[- ]scalar\s+ratio"],
+}
+
 # -- the CMB methods (issue 33): theory spectra from a code, and parameters fitted to measured band powers --------
 field_words(
     "cosmology.cmb_spectra",
@@ -97,11 +117,27 @@ field_words(
         "Give me the TT, TE and EE spectra up to ell of 3000 for an evolving dark energy model.",
     ),
     # CLASS the code, not the word "class"; C_ell written out, not "cell"
+    arguments={
+        # each parameter by the names and symbols cosmologists write ("Σm_ν = 0.15 eV", "a tensor-to-scalar ratio
+        # of r = 0.05", "ln(10¹⁰ A_s) = 3.05", "N_eff = 3.3"); read by the reader's parameter rule, never as priors
+        "params": COSMOLOGICAL_PARAMETERS,
+        "lmax": [r"\bup\s+to\s+(?:multipole\s+)?(?:ℓ|ell|l|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)(?!\d|\.\d)",
+                 r"\b(?:ℓ|ell|multipoles?)\s+(?:up\s+)?to\s+(\d[\d,]*)(?!\d|\.\d)",
+                 r"(?:\b(?:l|ell)|ℓ)_?\{?max\}?\s*(?:=|of)\s*(\d[\d,]*)(?!\d|\.\d)"],
+        # "recompute the same model with CLASS", "cross check it with class as well"
+        "cross_check": {"class": [r"\b(?:re)?(?:comput|calculat|check|cross[- ]check|compar|redo|repeat)\w*\b[^.;]{0,40}?"
+                                  r"\b(?:with|in|against|using)\s+(?:CLASS|class)\b(?!\s+(?:labels?|imbalance|of\b))"]},
+    },
     cues={r"\bpower spectr\w*": 2.0, r"\bCAMB\b": 2.5, r"(?-i:\bCLASS\b)": 1.5,
           r"\bC_\{?\\?ell\b|\bC_?ℓ|\bD_?ℓ|\bD_\{?\\?ell\b": 2.0,
           r"\blensing potential\b": 2.0, r"\bB-?modes?\b": 1.5, r"\btensor[- ]to[- ]scalar\b": 2.0,
-          r"\b(?:theory|theoretical|model) spectr\w*": 2.5, r"\b(?:compute|calculate|predict|generate)\w*\s+(?:the\s+)?"
-          r"(?:lensed\s+)?(?:CMB\s+)?(?:power\s+)?spectr\w*": 3.0, r"\bcross[- ]check\w*\b": 1.0},
+          r"\b(?:theory|theoretical|model) spectr\w*": 2.5, r"\b(?:compute|calculate|predict|generate|make|produce|give)\w*\s+(?:me\s+|us\s+)?(?:the\s+)?"
+          r"(?:lensed\s+)?(?:CMB\s+)?(?:power\s+)?spectr\w*": 3.0, r"\bcross[- ]check\w*\b": 1.0,
+          # the spectra as the thing wanted ("make me lensed cmb power spectra"), and the codes that compute them
+          r"\blensed\s+(?:\w+\s+){0,4}?(?:power\s+)?spectr\w*": 2.0, r"\bBoltzmann\s+(?:codes?|solvers?)\b": 1.5,
+          # Planck as the source of the other parameters' values, not as data to fit ("everything else at the
+          # Planck 2018 baseline", "stays at its Planck 2018 best-fit value")
+          r"\b(?:at|to|from|on)\s+(?:the\s+|its\s+)?Planck\s+(?:2018\s+)?(?:baseline|best[- ]fit|values?)\b": 2.0},
 )
 
 field_words(
@@ -113,6 +149,14 @@ field_words(
         "What do the CMB data alone say about H0 and Omega_m? Run the chains to convergence.",
         "Reproduce the Planck 2018 parameter table from the compressed high-ell likelihood.",
     ),
+    arguments={
+        "spectra": {"TT": [r"\bTT\s+(?:band[- ]?powers?\s+|spectrum\s+|data\s+)?only\b",
+                           r"\bleaving\s+out\s+(?:the\s+)?TE\s+and\s+EE\b"]},
+        # "leave out as well the two compressed low-ℓ temperature bins"
+        "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without)\s+(?:out\s+)?"
+                        r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?low[- ]?(?:ℓ|ell|l)\s+"
+                        r"(?:TT|temperature)", False)],
+    },
     cues={r"\bband[- ]?powers?\b": 3.0, r"\bplik\w*": 3.0, r"\blikelihood\b": 1.0, r"\bCobaya\b": 1.5,
           # "constrain H0 from Planck", not "... with a prior from Planck" (a supernova fit's prior)
           r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bfrom\s+(?:the\s+)?"

@@ -61,6 +61,10 @@ _REFERENCE = re.compile(r"\b(?:Sec(?:tion)?|Fig(?:ure)?|Tab(?:le)?|Eq(?:uation)?
 _REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|report(?:s|ed)? (?:that|a)|found|obtained|"
                        r"achieved|true|truth|should (?:be|give|come out)|was|were|gave|reaches|reached|"
                        r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?)\b|≈|~|\bvs\.?", re.I)
+#: the point at which a result is to be read off, after a verb that asks for the result ("write down D_ℓ^TT at
+#: ℓ = 1000", "quote the survival at t = 5"): where to look, not a setting of the run
+_READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read\s+off|note\s+down|state)\b[^.;:]{0,60}?"
+                      r"\bat\s+(?:(?:ℓ|ell|l|z|k|t|x|lag|time|redshift|multipole)\s*=?\s*)?$", re.I)
 #: a sentence that describes the data rather than asks for something ("the table has 1,200 rows")
 _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::|is\b|are\b|holds\b)|"
                         r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
@@ -195,6 +199,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # a time, a ratio written "3:1" or a date
             if _COUNTED.search(before[-24:]) or _IN_FILE.match(flat[match.end():]):
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
+            if _READOUT.search(before):
+                continue  # where a result is read off: "write down D_ℓ^TT at ℓ = 1000", "report S(t) at t = 5"
             if re.match(r"-(?:off|year|old|day|week|month|hour)\b|\([a-z]\)", after):
                 continue  # "a 10%-off coupon", "a 5-year follow-up", "401(k)": part of a name
             if not before.strip() and re.match(r"[.)]", after):

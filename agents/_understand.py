@@ -286,7 +286,9 @@ def _prior_value(head: str, sentence: str) -> Any:
     flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER
                      + r")\s*,\s*(" + _NUMBER + r")\s*[\])]", sentence, re.I)
     between = re.search(head + r"[^.;]{0,20}?\bbetween\s+(" + _NUMBER + r")\s+and\s+(" + _NUMBER + ")",
-                        sentence, re.I)
+                        sentence, re.I) or re.search(  # "a flat prior on Ω_m restricted to 0.2–0.4"
+        head + r"[^.;\d]{0,20}?\b(?:restricted|limited|bounded|confined|truncated)\s+to\s+(?:the\s+range\s+)?("
+        + _NUMBER + r")\s*(?:–|—|-|to)\s*(" + _NUMBER + ")", sentence, re.I)
     gauss = re.search(head + r"\s*(?:[=:~]|\bof\b|\bis\b)?\s*(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
                       + _NUMBER + ")", sentence, re.I) or re.search(
         head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
@@ -772,6 +774,66 @@ class _Reader:
         self.record(name, found, " ".join(quotes))
         return True
 
+    def gaussian_prior(self, name: str) -> bool:
+        """An argument documented as "Gaussian prior on the optical depth {"mean": m, "std": s}" from a sentence
+        that speaks of a prior and gives the parameter — in the documentation's words or the argument's name
+        ("tau", written τ too) — as ``0.0544 ± 0.0073`` or ``N(0.0544, 0.0073)``."""
+        doc = self.spec.argument_docs.get(name, "")
+        said = re.match(r"Gaussian\s+prior\s+on\s+(?:the\s+)?([A-Za-z][\w\s-]{2,40}?)\s*[{(;,.]", doc)
+        if said is None:
+            return False
+        words = [re.escape(said.group(1).strip())]
+        token = name.removesuffix("_prior")
+        if token and token != name:
+            words.append(rf"\b{re.escape(token)}\b")
+            greek = {"tau": "τ", "sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "mu": "μ", "nu": "ν"}
+            words += [greek[token]] if token in greek else []
+        head = "(?:" + "|".join(words) + r")(?:\s+(?:of|at)\b)?(?:\s*(?:τ|\w{1,4})(?=\s*[=~:]))?"
+        for sentence in self.sentences:
+            if not re.search(r"\bpriors?\b", sentence, re.I):
+                continue
+            value = _prior_value(head, sentence)
+            if isinstance(value, dict):
+                self.record(name, value, sentence)
+                return True
+        return False
+
+    def parameter_values(self, name: str) -> bool:
+        """A mapping of named values (``params`` of a CMB computation) from the heads its phrases give each key:
+        "Σm_ν = 0.15 eV", "the summed neutrino mass to be 0.15", "a tensor-to-scalar ratio of r = 0.05",
+        "fix the Hubble constant at H₀ = 68".  A value with an error ("0.3 ± 0.02"), a percentage, a sentence about
+        a prior or a reported result ("Planck measured ...") sets nothing."""
+        heads = self.phrases.get(name)
+        if name == "priors" or not isinstance(heads, dict) or not all(isinstance(v, tuple) for v in heads.values()):
+            return False
+        found: dict[str, float] = {}
+        quotes: list[str] = []
+        tail = r"(?!\s*(?:±|\+/-|\+-|%)|\d|\.\d)"  # not a measurement, a share, or the start of a longer number
+        for sentence in self.sentences:
+            if re.search(r"\bpriors?\b|\b(?:measured|published|reported|found|expect\w*|should\s+(?:be|give))\b",
+                         sentence, re.I):
+                continue
+            for key, patterns in heads.items():
+                if key in found:
+                    continue
+                head = "(?:" + "|".join(patterns) + ")"
+                match = re.search(head + r"\s*(?:\([^()]{0,20}\)\s*)?(?:[^\s=,;]{1,8}\s*)?(?:=|≈)\s*(" + _NUMBER + ")"
+                                  + tail, sentence, re.I) or re.search(
+                    head + r"\s+(?:to\s+be|of|at|equal\s+to)\s+(?:[^\s=,;]{1,8}\s*=\s*)?(" + _NUMBER + ")" + tail,
+                    sentence, re.I)
+                if match is None or _negated(sentence, match.start()):
+                    continue
+                value = _number(match.group(1))
+                if value is None:
+                    continue
+                found[key] = int(value) if value == int(value) and "." not in match.group(1) else value
+                if sentence not in quotes:
+                    quotes.append(sentence)
+        if not found:
+            return False
+        self.record(name, found, " ".join(quotes))
+        return True
+
     # -- columns ------------------------------------------------------------------------------------------
     def table_columns(self) -> list[str]:
         for rel in self.data_files:
@@ -1170,6 +1232,10 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
         if reader.named(name, schema):
             continue
         if name == "priors" and reader.priors(name):
+            continue
+        if "object" in _types(schema) and reader.parameter_values(name):
+            continue
+        if reader.gaussian_prior(name):
             continue
         if name in col_args:
             continue  # columns come after every scalar argument (their values must not be taken twice)

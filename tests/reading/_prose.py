@@ -8,7 +8,9 @@ method fits).  A task is
 * **method-right** when the reader's top candidate is the expected method (for ``none`` tasks: it says none;
   for ``ask`` tasks: it does not run);
 * **arguments-right** when it runs the expected method with every expected argument equal (files by name,
-  column lists as sets, numbers to 1e-9) and no ``may_set`` argument set to another value;
+  column lists as sets, numbers to 1e-9) and no ``may_set`` argument set to another value; an expected argument
+  the reading leaves out counts as equal when the expectation is the method's default (the run is the same:
+  "CAMB by itself, skip the comparison" leaves ``cross_check`` at its default ``"none"``);
 * **silently wrong** when it would run and the method or an argument is wrong, or it runs a task that needs
   none or must be asked — the one outcome the reader must never produce.
 
@@ -78,6 +80,16 @@ class Verdict:
     confidence: float = 0.0
 
 
+def _defaults(method: str | None) -> dict[str, Any]:
+    """The defaults of ``method``'s arguments that have one (``None`` counts as none)."""
+    if method is None:
+        return {}
+    from cmbagent.tools.methods import get_method
+
+    return {name: schema["default"] for name, schema in get_method(method).arguments.items()
+            if schema.get("default") is not None}
+
+
 def _same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, str) and isinstance(actual, str):
         if "/" in expected or "/" in actual:
@@ -109,7 +121,10 @@ def judge(task: ProseTask, *, said: str, method: str | None, arguments: Mapping[
     method_right = method == expected
     wrong: dict[str, Any] = {}
     if method_right:
+        defaults = _defaults(expected)
         for name, value in (task.expect.get("arguments") or {}).items():
+            if name not in arguments and name in defaults and _same(value, defaults[name]):
+                continue  # left at the method's default, which is what the text asked
             if name not in arguments or not _same(value, arguments[name]):
                 wrong[name] = arguments.get(name, "(missing)")
         for name, value in (task.expect.get("may_set") or {}).items():

@@ -325,3 +325,49 @@ def test_a_reference_sample_given_second_and_its_weight_column(tmp_path: Path) -
     assert args.get("questions") == ["trust_courts"] and args.get("ballot") == "wording"
     assert sorted(args.get("covariates") or []) == ["age_group", "urban"]
     assert args.get("weighting") == "ipw" and args.get("n_bootstrap") == 400
+
+
+def test_cosmological_parameters_are_read_by_their_names_and_symbols() -> None:
+    """A CMB computation's parameters as cosmologists write them, the multipole range, and a check with CLASS."""
+    text = ("Give me the lensed spectra for a summed neutrino mass of 0.1 eV, with the Hubble constant fixed at "
+            "H₀ = 70 and N_eff = 3.5; the tensor-to-scalar ratio is r = 0.02. Spectra up to ℓ = 2200, and "
+            "recompute the same model with CLASS as a check.")
+    args = _read("cosmology.cmb_spectra", text)
+    assert args.get("params") == {"mnu": 0.1, "H0": 70, "nnu": 3.5, "r": 0.02}
+    assert args.get("lmax") == 2200 and args.get("cross_check") == "class"
+
+
+def test_a_measured_value_or_a_prior_is_no_parameter_setting() -> None:
+    text = "Planck measured H0 = 67.4 ± 0.5; with a prior on τ of 0.054 ± 0.007, compute the spectra."
+    assert "params" not in _read("cosmology.cmb_spectra", text)
+
+
+def test_priors_written_as_a_range_or_on_a_documented_parameter() -> None:
+    """"a flat prior on Ω_m restricted to 0.1–0.5" is a flat prior's bounds; "a Gaussian prior on the optical depth,
+    τ = 0.06 ± 0.01" sets the argument documented as the Gaussian prior on the optical depth; "TT band powers only"
+    and "drop the low-ℓ TT bins" choose the spectra and switch the low-ℓ points off."""
+    assert _read("cosmology.fit_supernovae", "Fit with a flat prior on Ω_m restricted to 0.1–0.5.")["priors"] == {
+        "Omega_m": [0.1, 0.5]}
+    args = _read("cosmology.fit_cmb", "Fit ΛCDM to the TT band powers only and drop the low-ℓ TT bins. Put a "
+                                      "Gaussian prior on the optical depth, τ = 0.06 ± 0.01.")
+    assert args.get("tau_prior") == {"mean": 0.06, "std": 0.01}
+    assert args.get("spectra") == "TT" and args.get("low_ell_tt") is False
+
+
+def test_where_a_result_is_read_off_is_no_setting() -> None:
+    """"write down D_ℓ^TT at ℓ = 800" says where to read the result; "up to ℓ = 800" is a setting."""
+    assert "800" not in [n.raw for n in stated_numbers("As a check, write down D_ℓ^TT at ℓ = 800.")]
+    assert "800" in [n.raw for n in stated_numbers("Compute the spectra up to ℓ = 800.")]
+
+
+def test_spectra_for_stated_parameters_are_a_computation_not_a_fit() -> None:
+    """Lensed spectra for given parameters, "everything else at the Planck 2018 baseline": the spectra method ranks
+    first and the fit is never chosen, though the text names Planck and H0 (words of the CMB fit)."""
+    from cmbagent.agents._meaning import choose_method
+
+    text = ("could you make me lensed cmb power spectra for w0 = -0.8 and N_eff = 3.2, everything else at the "
+            "planck 2018 baseline? recompute it with class too and tell me the H0 that comes out")
+    choice = choose_method(text, files=[])  # first, and never the fit (the lead may be too small to choose)
+    assert choice.top(1)[0].method == "cosmology.cmb_spectra", [(c.method, round(c.score, 2)) for c in choice.top(3)]
+    assert choice.method != "cosmology.fit_cmb"
+    assert _read("cosmology.cmb_spectra", text).get("params") == {"w": -0.8, "nnu": 3.2}
