@@ -171,9 +171,21 @@ def _method_texts(spec: Any) -> list[str]:
 
 
 # -- the three kinds of evidence ----------------------------------------------------------------------------
-def _word_hits(spec: Any, text: str, keyword_share: dict[str, int]) -> tuple[float, list[str]]:
+def _cue_spans(specs: Sequence[Any], text: str) -> dict[str, list[tuple[int, int]]]:
+    """Per method, where its field's specific phrases (weight 2 or more) match ``text``."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for spec in specs:
+        spans[spec.name] = [m.span() for pattern, weight in words_of(spec.name).cues.items() if weight >= 2.0
+                            for m in re.finditer(pattern, text, re.I)]
+    return spans
+
+
+def _word_hits(spec: Any, text: str, keyword_share: dict[str, int],
+               claimed: Sequence[tuple[int, int]] = ()) -> tuple[float, list[str]]:
     """Weighted hits of the method's field phrases and keywords (a keyword shared by several methods counts
-    less), and the phrases found."""
+    less), and the phrases found.  A keyword met only inside another method's specific phrase (``claimed``) is
+    that phrase's word, not this method's: "Planck 2018" in "everything else at the Planck 2018 baseline" (the
+    spectra method's phrase) is no vote for the Planck fit."""
     score, found = 0.0, []
     for pattern, weight in words_of(spec.name).cues.items():
         match = re.search(pattern, text, re.I)
@@ -184,7 +196,8 @@ def _word_hits(spec: Any, text: str, keyword_share: dict[str, int]) -> tuple[flo
     for keyword in spec.keywords:
         if keyword.lower() in seen:
             continue
-        if re.search(r"(?<![A-Za-z0-9])" + re.escape(keyword) + r"(?![A-Za-z0-9])", text, re.I):
+        hits = [m.span() for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(keyword) + r"(?![A-Za-z0-9])", text, re.I)]
+        if any(not any(a <= start and end <= b for a, b in claimed) for start, end in hits):
             score += 1.5 / keyword_share.get(keyword.lower(), 1)
             found.append(keyword)
     if re.search(r"\b" + re.escape(spec.name) + r"\b", text):
@@ -230,8 +243,10 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
     task_vectors = _vectors([*sentences, whole[:1500]])
     meaning_used = task_vectors is not None
     rows = []
+    cue_spans = _cue_spans(specs, whole)
     for spec in specs:
-        words, found = _word_hits(spec, whole, share)
+        claimed = [span for name, spans in cue_spans.items() if name != spec.name for span in spans]
+        words, found = _word_hits(spec, whole, share, claimed)
         required_inputs = any(kind == "input" and name in spec.required
                               for name, kind in path_arguments(spec.name).items())
         data = _data_fit(spec, files, required_inputs) if files is not None else 0.0

@@ -361,13 +361,12 @@ def test_where_a_result_is_read_off_is_no_setting() -> None:
 
 
 def test_spectra_for_stated_parameters_are_a_computation_not_a_fit() -> None:
-    """Lensed spectra for given parameters, "everything else at the Planck 2018 baseline": the spectra method ranks
-    first and the fit is never chosen, though the text names Planck and H0 (words of the CMB fit)."""
+    """Lensed spectra for given parameters, "everything else at the Planck 2018 baseline": the spectra method,
+    though the text names Planck (a keyword of the CMB fit, here inside the spectra method's own phrase)."""
     from cmbagent.agents._meaning import choose_method
 
     text = ("could you make me lensed cmb power spectra for w0 = -0.8 and N_eff = 3.2, everything else at the "
             "planck 2018 baseline? recompute it with class too and tell me the H0 that comes out")
-    choice = choose_method(text, files=[])  # first, and never the fit (the lead may be too small to choose)
-    assert choice.top(1)[0].method == "cosmology.cmb_spectra", [(c.method, round(c.score, 2)) for c in choice.top(3)]
-    assert choice.method != "cosmology.fit_cmb"
+    choice = choose_method(text, files=[])
+    assert choice.method == "cosmology.cmb_spectra", [(c.method, round(c.score, 2)) for c in choice.top(3)]
     assert _read("cosmology.cmb_spectra", text).get("params") == {"w": -0.8, "nnu": 3.2}
