@@ -294,11 +294,21 @@ def _check_method(name: str, where: str) -> None:
         raise UnknownMethodError(f"{where}: unknown method {name!r}{hint}")
 
 
-def _first_line(body: str) -> str:
+def _first_line(body: str, limit: int = 80) -> str:
+    """A title for a task without one: its first line's first sentence, cut at a word before ``limit``
+    characters and before a bracket the cut would leave open ("… (the `re78` column" is not a title)."""
     for line in body.splitlines():
         line = line.strip().lstrip("#").strip()
-        if line:
-            return line[:80]
+        if not line:
+            continue
+        sentence = re.split(r"(?<=[.?!])\s+(?=[A-Z])", line)[0]
+        if len(sentence) <= limit:
+            return sentence
+        cut = sentence[:limit - 1].rsplit(" ", 1)[0].rstrip(",;:—–- ")
+        opened = max(cut.rfind("("), cut.rfind("["))
+        if opened > max(cut.rfind(")"), cut.rfind("]")) and opened > limit // 3:
+            cut = cut[:opened].rstrip(",;:—–- ")
+        return cut + "…"
     return "task"
 
 
