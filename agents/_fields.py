@@ -62,13 +62,24 @@ class FieldWords:
     #: how prose states the method's arguments, in the format of ``@method(phrases=...)``: per argument a list
     #: of patterns (one group captures the value; none marks a boolean as set) or values -> patterns
     arguments: dict[str, Any] = field(default_factory=dict)
+    #: how prose spells the values of a list of names: per argument, canonical value -> patterns of a whole item
+    #: ("Ω_m" and "Omega_m" are ``Omega_m``); a captured list is read only when every item is spelled so
+    spellings: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+
+    def spell(self, argument: str, item: str) -> str | None:
+        """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
+        for value, patterns in self.spellings.get(argument, {}).items():
+            if any(re.fullmatch(p, item.strip(" `'\""), re.I) for p in patterns):
+                return value
+        return None
 
 
 _WORDS: dict[str, FieldWords] = {}
 
 
 def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, float] | None = None,
-                data: DataFit | None = None, arguments: dict[str, Any] | None = None) -> FieldWords:
+                data: DataFit | None = None, arguments: dict[str, Any] | None = None,
+                spellings: dict[str, dict[str, list[str]]] | None = None) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -77,7 +88,12 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
             pattern = entry[0] if isinstance(entry, tuple) else entry  # (pattern, value): the words set that value
             if re.compile(pattern, re.I).groups > 1:
                 raise ValueError(f"{method}: argument pattern {pattern!r} may capture one value at most")
-    entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}))
+    for values in (spellings or {}).values():
+        for patterns in values.values():
+            for pattern in patterns:
+                re.compile(pattern, re.I)
+    entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
+                       spellings=dict(spellings or {}))
     _WORDS[method] = entry
     return entry
 

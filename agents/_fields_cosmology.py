@@ -82,8 +82,19 @@ field_words(
         ],
         # "I only need σ8 (the `sigma_8` column)": the names after the restriction
         "parameters": [r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\b[^.;:]{0,40}?"
-                       r"`([A-Za-z_][\w.]*`(?:\s*(?:,|and)\s*`[A-Za-z_][\w.]*`)*)"],
+                       r"`([A-Za-z_][\w.]*`(?:\s*(?:,|and)\s*`[A-Za-z_][\w.]*`)*)",
+                       # "I only need Ω_m and σ_8": symbols, read only when each is spelled below
+                       r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\s+(?:the\s+)?"
+                       r"((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)"],
     },
+    # the chain's parameter names as the method normalises them (omega_m -> Omega_m), as prose writes them
+    spellings={"parameters": {
+        "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"O_?m"], "Omega_b": [r"(?:Ω|Omega|omega)_?\{?b\}?"],
+        "Omega_k": [r"(?:Ω|Omega|omega)_?\{?k\}?"], "Omega_L": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|L|de)\}?"],
+        "sigma_8": [r"(?:σ|sigma)_?\{?8\}?"], "S_8": [r"S_?\{?8\}?"], "h": [r"h"],
+        "H0": [r"H_?\{?0\}?", r"H₀"], "w": [r"w_?\{?0\}?", r"w"], "wa": [r"w_?\{?a\}?"], "n_s": [r"n_?\{?s\}?"],
+        "tau": [r"τ", r"tau"], "M": [r"M(?:_B)?"],
+    }},
 )
 
 #: the parameters of a CMB computation by Cobaya's names, as prose writes each one (a head the value follows)

@@ -219,6 +219,9 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
                     items.append(Requirement(kind="number", text=_quote(sentence), source="rule", quantity=quantity,
                                              value=value))
         clean = _NORMAL.sub(lambda m: " " * len(m.group(0)), clean)
+        # "the first 1,200 of its 3,000 samples": the whole is what the data hold; the part is the setting (a share)
+        clean = re.sub(r"(?<=\bof\s)((?:its|the|all|our|their)\s+)(\d[\d,]*)",
+                       lambda m: m.group(1) + " " * len(m.group(2)), clean)
         for match in re.finditer(_NUMBER, clean):
             raw = match.group(0)
             left = clean[max(0, match.start() - 50):match.start()]

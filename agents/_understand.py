@@ -325,6 +325,9 @@ class _Reader:
                  profiles: Sequence[FileProfile] | None = None):
         self.spec, self.text = spec, text
         self.phrases = argument_phrases(spec)
+        from cmbagent.agents._fields import words_of
+
+        self.words = words_of(spec.name)
         self.data_files, self.columns, self.paths = list(data_files), columns, paths
         self.profiles = list(profiles) if profiles is not None else None
         self.args: dict[str, Any] = dict(given)
@@ -432,6 +435,9 @@ class _Reader:
                     if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
                         value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1))
                                  if p.strip(" `'\"")]
+                        if "`" not in match.group(1) and self.words.spellings.get(name):  # "Ω_m and σ_8"
+                            spelled = [self.words.spell(name, item) for item in value]
+                            value = [v for v in spelled if v] if all(spelled) else None
                     if value == [] or (value is not None and not self.names_columns(name, value)):
                         value = None
                 if value is not None:

@@ -370,3 +370,19 @@ def test_spectra_for_stated_parameters_are_a_computation_not_a_fit() -> None:
     choice = choose_method(text, files=[])
     assert choice.method == "cosmology.cmb_spectra", [(c.method, round(c.score, 2)) for c in choice.top(3)]
     assert _read("cosmology.cmb_spectra", text).get("params") == {"w": -0.8, "nnu": 3.2}
+
+
+def test_parameters_named_by_their_symbols_are_spelled_as_the_chain_names_them() -> None:
+    """"I only need Ω_b and S_8": the symbols are the normalised chain names; words that spell no parameter set
+    nothing."""
+    assert _read("cosmology.summarize_chain", "Summarise the chain; I only need Ω_b and S_8.")["parameters"] == [
+        "Omega_b", "S_8"]
+    assert "parameters" not in _read("cosmology.summarize_chain", "I only need means and widths of the chain.")
+
+
+def test_the_whole_of_a_part_is_no_checklist_setting() -> None:
+    """"the first 500 of its 2,000 samples": the checklist reads no setting of 2,000 (what the chain holds)."""
+    from cmbagent.agents._stated import stated_requirements
+
+    values = [r.value for r in stated_requirements("Treat the first 500 of its 2,000 samples as burn-in.", [])]
+    assert 2000 not in values

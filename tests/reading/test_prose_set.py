@@ -33,9 +33,9 @@ def test_held_out_set_does_not_fall_below_its_measured_level() -> None:
     # files read by their place and by what their arguments document, JSON Lines tables, columns of a second
     # table, arguments 0.47 (15 of 32); after cosmological parameters by name and symbol, priors as ranges and on a
     # documented parameter, and an argument left at a default that is what the text asked (the judge's rule),
-    # arguments 0.59 (19 of 32)
+    # arguments 0.59 (19 of 32); after parameter symbols spelled as a chain names them ("Ω_m and σ_8"), 0.62
     assert scored.method_accuracy >= 0.95, summary
-    assert scored.argument_accuracy >= 0.59, summary
+    assert scored.argument_accuracy >= 0.62, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
