@@ -128,6 +128,11 @@ class ModelClient:
         """How many calls the model routed to ``agent`` takes at once (its ``parallel``; 1 when it does not say)."""
         return max(1, int(getattr(self.model_for(self.routing.spec_for(agent, tier)), "parallel", 1)))
 
+    def compact_prompts(self, agent: str = "", tier: str | None = None) -> bool:
+        """Whether the model routed to ``agent`` takes the compact form of prompts (its ``compact_prompts``: a
+        local llama.cpp server with a small context; False when it does not say)."""
+        return bool(getattr(self.model_for(self.routing.spec_for(agent, tier)), "compact_prompts", False))
+
     def check_budget(self) -> None:
         """Raise :class:`BudgetExceeded` when a limit is reached; emit warnings past 80 %."""
         self._warn()

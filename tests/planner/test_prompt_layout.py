@@ -7,6 +7,7 @@ in the transcript and the run's cost table."""
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -112,3 +113,45 @@ def test_the_servers_account_of_each_call_is_in_the_transcript_and_the_cost_tabl
     report = (result.run_dir / "report.md").read_text()
     assert "| cached input tokens | prefill (s) | generation (s) |" in report
     assert "| summariser | 1 | 900 | 20 | 0.0000 | 800 | 0.2 | 0.5 |" in report, report[-1500:]
+
+
+def _three_steps(tmp_path: Path, *, compact: bool) -> Path:
+    """The first test's run of three code steps, with a scripted model that does or does not take compact prompts."""
+    from cmbagent.agents import CodeDraft
+
+    plan = Plan(steps=[PlanStep(id=f"s{i}", title=f"Quantity {i}", goal=f"Compute q{i}.", agent="engineer",
+                                acceptance_criteria=[f"prints q{i}"]) for i in (1, 2, 3)])
+    model = brain(planner=lambda r: plan,
+                  engineer=lambda r: CodeDraft(code=result_code({f"q{step_id(r)[1:]}": 1 / 3 + int(step_id(r)[1:])})))
+    model.compact_prompts = compact  # what a local llama.cpp server with a small context says of itself
+    result = solve("Compute three quantities.", workspace=tmp_path, model="scripted", n_reviews=0, sandbox="process",
+                   models={"scripted": model})
+    assert result.status == "done", result.error
+    return result.run_dir
+
+
+def test_a_model_that_takes_compact_prompts_gets_a_shorter_prompt_with_the_same_stable_prefix(tmp_path: Path) -> None:
+    """A small local model is not told what its grammar enforces (the reply's field descriptions, the agents'
+    descriptions) nor shown twice what another section shows (a cell's result block, ten digits of a value); the
+    instructions still come first, byte-identical from call to call, and the run ends the same way."""
+    from cmbagent.cells import RESULT_BEGIN
+
+    full, compact = _by_agent(_three_steps(tmp_path / "full", compact=False)), \
+        _by_agent(_three_steps(tmp_path / "compact", compact=True))
+    assert {agent: len(calls) for agent, calls in full.items()} == {agent: len(calls) for agent, calls in compact.items()}
+    for agent, calls in compact.items():
+        assert len({m[0]["content"] for m in calls}) == 1, agent  # the stable prefix, byte for byte
+        for short, long in zip(calls, full[agent], strict=True):
+            assert len(short[0]["content"]) + len(short[-1]["content"]) <= len(long[0]["content"]) + len(long[-1]["content"])
+    critic_full, critic_compact = full["step_critic"][0], compact["step_critic"][0]
+    assert "- accepted (bool):" in critic_full[0]["content"]
+    assert "with the fields accepted, verdict, issues" in critic_compact[0]["content"]
+    assert "- accepted (bool):" not in critic_compact[0]["content"]
+    assert RESULT_BEGIN in critic_full[-1]["content"] and '"q1": 1.333333333' in critic_full[-1]["content"]
+    assert RESULT_BEGIN not in critic_compact[-1]["content"] and '"q1": 1.333}' in critic_compact[-1]["content"]
+    planner_full, planner_compact = full["planner"][0][0]["content"], compact["planner"][0][0]["content"]
+    assert "- engineer (code): Writes" in planner_full
+    assert "- engineer (code)" not in planner_compact and re.search(r"- code: .*\bengineer\b", planner_compact)
+    total = {name: sum(len(m[0]["content"]) + len(m[-1]["content"]) for calls in run.values() for m in calls)
+             for name, run in (("full", full), ("compact", compact))}
+    assert total["compact"] < 0.9 * total["full"], total  # 0.89 here; more where outputs are long
