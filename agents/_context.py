@@ -62,6 +62,8 @@ _HELD = "What the data files hold"
 COMPACT_HELD_CHARS = 600  # a file's description in a compact prompt
 _OUTPUT = "Output (head and tail)"
 _BRIEF = "Task brief"
+_RECENT = "Recent steps"
+_RESULTS = "Step results"
 _PLAN = "Proposed plan"
 _VALUES = "Result values"
 
@@ -78,12 +80,13 @@ class AgentContext(BaseModel, ABC):
     def compact_sections(self) -> list[tuple[str, str]]:
         """The sections for a model that takes compact prompts (a local llama.cpp server with a small context,
         ``Model.compact_prompts``): what another section already shows or code already enforces is left out.
-        Here the task brief's requirements are listed once (:func:`brief_text`); overrides state their own rules
-        on top of this one."""
-        brief = getattr(self, "brief", None)
-        if not isinstance(brief, TaskBrief):
-            return self.sections()
-        return [(title, brief_text(brief, compact=True) if title == _BRIEF else body) for title, body in self.sections()]
+        Here the task brief's requirements are listed once (:func:`brief_text`) and earlier steps' values are
+        written with four significant digits (:func:`values_text`); overrides state their own rules on top."""
+        brief, recent = getattr(self, "brief", None), getattr(self, "recent", None)
+        replaced = {_BRIEF: brief_text(brief, compact=True)} if isinstance(brief, TaskBrief) else {}
+        if isinstance(recent, list):  # earlier steps' values with four significant digits (values_text)
+            replaced[_RECENT] = _recent(recent, compact=True)
+        return [(title, replaced.get(title, body)) for title, body in self.sections()]
 
     def render(self, *, compact: bool = False) -> str:
         sections = self.compact_sections() if compact else self.sections()
@@ -103,12 +106,12 @@ class RecentStep(BaseModel):
     method: str | None = None
     findings: list[str] = Field(default_factory=list)  # "code (severity)" of the step's findings
 
-    def line(self) -> str:
+    def line(self, *, compact: bool = False) -> str:
         text = f"[{self.id} {self.status}] {self.title} (folder {self.dir}): {self.summary}"
         if self.method:
             text += f" Method: {self.method}."
         if self.values:
-            text += f" Values: {values_text(self.values, 300)}"
+            text += f" Values: {values_text(self.values, 300, compact=compact)}"
         if self.checks:
             text += f" Checks: {checks_line(self.checks)}."
         if self.findings:
@@ -116,8 +119,8 @@ class RecentStep(BaseModel):
         return clip(text, SUMMARY_CHARS)
 
 
-def _recent(steps: list[RecentStep]) -> str:
-    return "\n".join(step.line() for step in steps) or "(no earlier steps)"
+def _recent(steps: list[RecentStep], *, compact: bool = False) -> str:
+    return "\n".join(step.line(compact=compact) for step in steps) or "(no earlier steps)"
 
 
 def _bullets(items: list[str]) -> str:
@@ -240,7 +243,7 @@ class ReplanContext(AgentContext):
                 ("Plan", self.plan.outline(self.statuses)),
                 ("Failed step", f"{self.failed.id}: {self.failed.title}\nGoal: {self.failed.goal}"),
                 ("Why it failed", clip(self.reason, 2500)),
-                ("Recent steps", _recent(self.recent)),
+                (_RECENT, _recent(self.recent)),
                 ("New step ids", "Code numbers new steps " + ", ".join(self.new_ids) + ", ... in order.")]
 
 
@@ -261,7 +264,7 @@ class StepContext(AgentContext):
         return [(_BRIEF, brief_text(self.brief)),
                 ("Plan", self.plan.outline(self.statuses)),
                 ("Current step", step_text(self.step, folder=self.folder)),
-                ("Recent steps", _recent(self.recent)),
+                (_RECENT, _recent(self.recent)),
                 ("The critic rejected the previous attempt; fix these", _bullets(self.issues)),
                 ("Documentation of the packages this step uses (from the package index)",
                  clip("\n\n".join(self.package_docs), PASSAGES_CHARS))]
@@ -473,12 +476,12 @@ class StepResult(BaseModel):
     values: dict[str, Any] = Field(default_factory=dict)
     checks: list[CheckResult] = Field(default_factory=list)
 
-    def line(self) -> str:
+    def line(self, *, compact: bool = False) -> str:
         text = f"- {self.id} [{self.status}]: {self.summary or self.reason}"
         if self.method:
             text += f" Method: {self.method}."
         if self.values and self.status == "done":
-            text += f" Values: {values_text(self.values, 400)}"
+            text += f" Values: {values_text(self.values, 400, compact=compact)}"
         if self.checks and self.status == "done":
             text += f" Checks: {'; '.join(f'{c.name} ' + ('passed' if c.passed else 'FAILED') for c in self.checks)}"
         return clip(text, 900)
@@ -503,13 +506,19 @@ class ReportContext(AgentContext):
         brief = self.brief or TaskBrief(title=self.title, objective="")
         return [(_BRIEF, brief_text(brief)),
                 ("Plan", self.plan.outline(self.statuses) if self.plan else "(no plan)"),
-                ("Step results", clip("\n".join(r.line() for r in self.results), 8000)),
+                (_RESULTS, clip("\n".join(r.line() for r in self.results), 8000)),
                 ("Findings by code (state every note plainly; carry every warning as a caveat)",
                  findings_text(self.findings)),
                 ("Your previous narrative was rejected; fix these", findings_text(self.rejected) if self.rejected else ""),
                 ("Outcome", f"{self.status}. {self.stop_reason}"),
                 ("References the steps cite (cite them as [n] with these numbers)",
                  clip("\n".join(self.references), 4000))]
+
+
+    def compact_sections(self) -> list[tuple[str, str]]:
+        """The steps' values with four significant digits (:func:`values_text`)."""
+        results = clip("\n".join(r.line(compact=True) for r in self.results), 8000)
+        return [(title, results if title == _RESULTS else body) for title, body in super().compact_sections()]
 
 
 class AuditContext(AgentContext):

@@ -151,6 +151,8 @@ class ModelClient:
         """Send ``request`` for ``agent`` to its routed model; repair faulty replies; account for it all."""
         spec = self.routing.spec_for(agent, tier)
         model = self.model_for(spec)
+        # the prompt form the caller rendered for this model (read before the call: a replay's answer is per record)
+        compact = bool(getattr(model, "compact_prompts", False))
         current = request.model_copy(update={"agent": agent or request.agent})
         limit = self.routing.max_tokens_for(current.agent, tier)
         wanted = current.settings.max_tokens
@@ -171,7 +173,7 @@ class ModelClient:
                     response = model.request(current, on_text=stream)
             except RepetitionDetected as exc:  # cut as soon as it looped: asked once more, naming the repetition
                 partial = _partial(exc, spec) or ModelResponse(text=guard.text if guard else "", model=spec)
-                self._record(current.agent, spec, canonical, partial, time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, partial, time.monotonic() - started, exc, compact=compact)
                 repeats += 1
                 if repeats > 1:
                     raise OutputValidationError(
@@ -184,19 +186,19 @@ class ModelClient:
                 self._emit("text_delta", {"agent": current.agent, "text": REPEAT_NOTICE})
                 continue
             except DeadlineReached as exc:
-                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc, compact=compact)
                 seconds = self.budget.seconds or 0.0
                 why = (f"the time budget of {seconds:g} s ran out during a call of agent {current.agent!r} "
                        f"({exc})")
                 raise exhausted("seconds", self.ledger.elapsed_s, seconds, why=why) from exc
             except BaseException as exc:  # model errors, and a run interrupted mid-call: on record either way
-                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc, compact=compact)
                 if isinstance(exc, CallAborted) and self.interrupt is not None:
                     self.interrupt()  # the cancel that stopped the call (RunCancelled), not a model error
                 raise
             response.latency_s = response.latency_s or (time.monotonic() - started)
             response.cost_usd = cost_usd(spec, response.usage, model_id=response.model)
-            self._record(current.agent, spec, canonical, response, response.latency_s, None)
+            self._record(current.agent, spec, canonical, response, response.latency_s, None, compact=compact)
             if self.shared_budget is not None:
                 self.shared_budget.charge(response.cost_usd or 0.0,
                                           response.usage.input_tokens + response.usage.output_tokens)
@@ -272,6 +274,8 @@ class ModelClient:
         response: ModelResponse | None,
         latency_s: float,
         error: BaseException | None,
+        *,
+        compact: bool = False,
     ) -> None:
         usage = response.usage if response is not None else None
         cost = response.cost_usd if response is not None else 0.0
@@ -286,7 +290,7 @@ class ModelClient:
         ))
         if self.transcript is not None:
             self.transcript.append(agent=agent, spec=spec, canonical=canonical, response=response,
-                                   cost_usd=cost, latency_s=latency_s, error=error)
+                                   cost_usd=cost, latency_s=latency_s, error=error, compact=compact)
         if response is not None:
             self._emit("model_call", {
                 "agent": agent, "model": spec, "model_id": response.model,

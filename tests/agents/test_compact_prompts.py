@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cmbagent.agents import CritiqueContext, PlanReviewContext, SummaryContext, TaskContext, load_registry
+from cmbagent.agents import (
+    CritiqueContext,
+    PlanReviewContext,
+    RecentStep,
+    ReportContext,
+    StepContext,
+    StepResult,
+    SummaryContext,
+    TaskContext,
+    load_registry,
+)
 from cmbagent.agents._render import RESULT_SHOWN, brief_text, head_tail, output_format, output_unrepeated
 from cmbagent.cells import RESULT_BEGIN, RESULT_END
 from cmbagent.inputs import profile_inputs
@@ -119,3 +129,15 @@ def test_the_compact_roster_names_each_step_agent_once_under_its_role() -> None:
     assert {line.split(":")[0] for line in lines} == {"- code", "- method", "- text"} | (
         {"- " + role for role in {registry.get(a).role for a in agents}} - {"- code", "- method", "- text"})
     assert len(compact) < 0.4 * len(full)
+
+
+def test_earlier_steps_values_are_written_with_four_significant_digits() -> None:
+    brief = TaskBrief(title="Fit", objective="Measure.")
+    report = ReportContext(title="Fit", brief=brief, status="done",
+                           results=[StepResult(id="s1", title="Fit", status="done", summary="fitted", values=VALUES)])
+    plan = Plan(steps=[STEP])
+    step = StepContext(brief=brief, plan=plan, statuses={}, step=STEP, folder="steps/01",
+                       recent=[RecentStep(id="s0", title="Load", status="done", values=VALUES)])
+    for context in (report, step):
+        full, compact = context.render(), context.render(compact=True)
+        assert "0.3510191611" in full and "0.3510191611" not in compact and '"mean": 0.351' in compact

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cmbagent.api import solve
+from cmbagent.api import replay, solve
 from cmbagent.models import ModelRequest, ModelResponse, Timings, Usage, read_transcript
 from cmbagent.planner import Plan, PlanStep
 from cmbagent.sandbox import InMemoryExecutor
@@ -124,8 +124,8 @@ def _three_steps(tmp_path: Path, *, compact: bool) -> Path:
     model = brain(planner=lambda r: plan,
                   engineer=lambda r: CodeDraft(code=result_code({f"q{step_id(r)[1:]}": 1 / 3 + int(step_id(r)[1:])})))
     model.compact_prompts = compact  # what a local llama.cpp server with a small context says of itself
-    result = solve("Compute three quantities.", workspace=tmp_path, model="scripted", n_reviews=0, sandbox="process",
-                   models={"scripted": model})
+    result = solve("Compute three quantities.", workspace=tmp_path, model="scripted", n_reviews=0,
+                   executor=InMemoryExecutor, models={"scripted": model})
     assert result.status == "done", result.error
     return result.run_dir
 
@@ -136,8 +136,8 @@ def test_a_model_that_takes_compact_prompts_gets_a_shorter_prompt_with_the_same_
     instructions still come first, byte-identical from call to call, and the run ends the same way."""
     from cmbagent.cells import RESULT_BEGIN
 
-    full, compact = _by_agent(_three_steps(tmp_path / "full", compact=False)), \
-        _by_agent(_three_steps(tmp_path / "compact", compact=True))
+    full_run, compact_run = _three_steps(tmp_path / "full", compact=False), _three_steps(tmp_path / "compact", compact=True)
+    full, compact = _by_agent(full_run), _by_agent(compact_run)
     assert {agent: len(calls) for agent, calls in full.items()} == {agent: len(calls) for agent, calls in compact.items()}
     for agent, calls in compact.items():
         assert len({m[0]["content"] for m in calls}) == 1, agent  # the stable prefix, byte for byte
@@ -155,3 +155,9 @@ def test_a_model_that_takes_compact_prompts_gets_a_shorter_prompt_with_the_same_
     total = {name: sum(len(m[0]["content"]) + len(m[-1]["content"]) for calls in run.values() for m in calls)
              for name, run in (("full", full), ("compact", compact))}
     assert total["compact"] < 0.9 * total["full"], total  # 0.89 here; more where outputs are long
+    # each call says on its transcript line that its prompt was compact, so a replay renders it the same way
+    assert all(line.get("prompts") == "compact" for line in read_transcript(compact_run / "transcript.jsonl"))
+    assert not any("prompts" in line for line in read_transcript(full_run / "transcript.jsonl"))
+    replayed, comparison = replay(compact_run, workspace=tmp_path / "replays", executor=InMemoryExecutor)
+    assert replayed.status == "done", replayed.error  # strict: every request hashed as recorded
+    assert comparison["same_numbers"] and comparison["same_plan"], comparison
