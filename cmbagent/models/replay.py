@@ -74,8 +74,8 @@ class ReplayModel(Model):
             self._records = records
         return self._records
 
-    @property  # type: ignore[override]
-    def compact_prompts(self) -> bool:
+    @property
+    def compact_prompts(self) -> bool:  # type: ignore[override]  # read from the record, not set
         """Whether the next recorded call was asked in the compact form of prompts (a local model's), so the
         replay renders its prompt as the recording did."""
         with self._lock:
