@@ -22,6 +22,7 @@ from cmbagent.agents._render import (
     checks_text,
     clip,
     head_tail,
+    output_unrepeated,
     step_text,
     values_text,
 )
@@ -56,6 +57,15 @@ __all__ = [
 
 PASSAGE_CHARS = 900  # one chunk is ~700 characters
 PASSAGES_CHARS = 7000  # all retrieved passages of one call
+_COLUMNS = "Columns of the data files"
+_HELD = "What the data files hold"
+COMPACT_HELD_CHARS = 600  # a file's description in a compact prompt
+_OUTPUT = "Output (head and tail)"
+_BRIEF = "Task brief"
+_RECENT = "Recent steps"
+_RESULTS = "Step results"
+_PLAN = "Proposed plan"
+_VALUES = "Result values"
 
 
 class AgentContext(BaseModel, ABC):
@@ -67,8 +77,20 @@ class AgentContext(BaseModel, ABC):
     def sections(self) -> list[tuple[str, str]]:
         """``(title, body)`` pairs of the user message, each bounded; empty bodies are left out."""
 
-    def render(self) -> str:
-        return "\n\n".join(f"## {title}\n{body}" for title, body in self.sections() if body)
+    def compact_sections(self) -> list[tuple[str, str]]:
+        """The sections for a model that takes compact prompts (a local llama.cpp server with a small context,
+        ``Model.compact_prompts``): what another section already shows or code already enforces is left out.
+        Here the task brief's requirements are listed once (:func:`brief_text`) and earlier steps' values are
+        written with four significant digits (:func:`values_text`); overrides state their own rules on top."""
+        brief, recent = getattr(self, "brief", None), getattr(self, "recent", None)
+        replaced = {_BRIEF: brief_text(brief, compact=True)} if isinstance(brief, TaskBrief) else {}
+        if isinstance(recent, list):  # earlier steps' values with four significant digits (values_text)
+            replaced[_RECENT] = _recent(recent, compact=True)
+        return [(title, replaced.get(title, body)) for title, body in self.sections()]
+
+    def render(self, *, compact: bool = False) -> str:
+        sections = self.compact_sections() if compact else self.sections()
+        return "\n\n".join(f"## {title}\n{body}" for title, body in sections if body)
 
 
 class RecentStep(BaseModel):
@@ -84,12 +106,12 @@ class RecentStep(BaseModel):
     method: str | None = None
     findings: list[str] = Field(default_factory=list)  # "code (severity)" of the step's findings
 
-    def line(self) -> str:
+    def line(self, *, compact: bool = False) -> str:
         text = f"[{self.id} {self.status}] {self.title} (folder {self.dir}): {self.summary}"
         if self.method:
             text += f" Method: {self.method}."
         if self.values:
-            text += f" Values: {values_text(self.values, 300)}"
+            text += f" Values: {values_text(self.values, 300, compact=compact)}"
         if self.checks:
             text += f" Checks: {checks_line(self.checks)}."
         if self.findings:
@@ -97,8 +119,8 @@ class RecentStep(BaseModel):
         return clip(text, SUMMARY_CHARS)
 
 
-def _recent(steps: list[RecentStep]) -> str:
-    return "\n".join(step.line() for step in steps) or "(no earlier steps)"
+def _recent(steps: list[RecentStep], *, compact: bool = False) -> str:
+    return "\n".join(step.line(compact=compact) for step in steps) or "(no earlier steps)"
 
 
 def _bullets(items: list[str]) -> str:
@@ -131,10 +153,31 @@ class TaskContext(AgentContext):
                 ("Method arguments given",
                  json.dumps(self.arguments, default=str, sort_keys=True) if self.arguments else ""),
                 ("Data files in the run folder", "\n".join(self.data_files) or "(none)"),
-                ("Columns of the data files", columns),
-                ("What the data files hold", held),
+                (_COLUMNS, columns),
+                (_HELD, held),
                 ("Method tools that fit the task by meaning (choose among these, or none)",
                  "\n".join(f"- {c}" for c in self.candidates))]
+
+    def compact_sections(self) -> list[tuple[str, str]]:
+        """Each file's description is cut to :data:`COMPACT_HELD_CHARS` (its first columns' contents: ranges of
+        numbers are many tokens to a small model's tokenizer), and the column list names only the columns the
+        descriptions do not, so every column is still named once."""
+        if not self.profiled:
+            return super().compact_sections()
+        held = {p.name: _cut(_held(p), COMPACT_HELD_CHARS) for p in self.inputs}
+        rest = {name: [c for c in cols if f"; {c}: " not in held.get(name, "")] for name, cols in self.columns.items()}
+        columns = "\n".join(f"{name}: {clip(', '.join(cols), 1500)}" for name, cols in sorted(rest.items()) if cols)
+        replaced = {_COLUMNS: columns, _HELD: "\n".join(held.values())}
+        return [(title, replaced.get(title, body)) for title, body in super().compact_sections()]
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` up to the last whole "; "-separated item within ``limit`` characters (a column described in full
+    or not at all), saying that the rest was cut."""
+    if len(text) <= limit:
+        return text
+    at = text.rfind("; ", 0, limit)
+    return (text[:at] if at > 0 else text[:limit]) + "; …"
 
 
 def _held(profile: FileProfile) -> str:
@@ -159,7 +202,7 @@ class PlanContext(AgentContext):
     index: str = ""  # what the run's knowledge index holds ("" when the run has none)
 
     def sections(self) -> list[tuple[str, str]]:
-        return [("Task brief", brief_text(self.brief)),
+        return [(_BRIEF, brief_text(self.brief)),
                 ("Previous plan", self.previous_plan.outline() if self.previous_plan else ""),
                 ("Change requests to address", _bullets(self.requests)),
                 ("Knowledge index", self.index),
@@ -174,9 +217,14 @@ class PlanReviewContext(AgentContext):
     rounds: int
 
     def sections(self) -> list[tuple[str, str]]:
-        return [("Task brief", brief_text(self.brief)),
-                ("Proposed plan", clip(json.dumps(self.plan.model_dump(mode="json"), indent=1, sort_keys=True), 12000)),
+        return [(_BRIEF, brief_text(self.brief)),
+                (_PLAN, clip(json.dumps(self.plan.model_dump(mode="json"), indent=1, sort_keys=True), 12000)),
                 ("Review round", f"{self.round} of {self.rounds}")]
+
+    def compact_sections(self) -> list[tuple[str, str]]:
+        """The plan as JSON on one line without the fields left at their defaults (empty lists, no method)."""
+        plan = json.dumps(self.plan.model_dump(mode="json", exclude_defaults=True), sort_keys=True)
+        return [(title, clip(plan, 12000) if title == _PLAN else body) for title, body in super().compact_sections()]
 
 
 class ReplanContext(AgentContext):
@@ -191,11 +239,11 @@ class ReplanContext(AgentContext):
     new_ids: list[str] = Field(default_factory=list)
 
     def sections(self) -> list[tuple[str, str]]:
-        return [("Task brief", brief_text(self.brief)),
+        return [(_BRIEF, brief_text(self.brief)),
                 ("Plan", self.plan.outline(self.statuses)),
                 ("Failed step", f"{self.failed.id}: {self.failed.title}\nGoal: {self.failed.goal}"),
                 ("Why it failed", clip(self.reason, 2500)),
-                ("Recent steps", _recent(self.recent)),
+                (_RECENT, _recent(self.recent)),
                 ("New step ids", "Code numbers new steps " + ", ".join(self.new_ids) + ", ... in order.")]
 
 
@@ -213,10 +261,10 @@ class StepContext(AgentContext):
     package_docs: list[str] = Field(default_factory=list)  # indexed packages' passages for a code step (bounded)
 
     def sections(self) -> list[tuple[str, str]]:
-        return [("Task brief", brief_text(self.brief)),
+        return [(_BRIEF, brief_text(self.brief)),
                 ("Plan", self.plan.outline(self.statuses)),
                 ("Current step", step_text(self.step, folder=self.folder)),
-                ("Recent steps", _recent(self.recent)),
+                (_RECENT, _recent(self.recent)),
                 ("The critic rejected the previous attempt; fix these", _bullets(self.issues)),
                 ("Documentation of the packages this step uses (from the package index)",
                  clip("\n\n".join(self.package_docs), PASSAGES_CHARS))]
@@ -303,7 +351,7 @@ class DebugContext(AgentContext):
 
     def sections(self) -> list[tuple[str, str]]:
         name = f"({self.error_name}) " if self.error_name and not self.error.startswith(self.error_name) else ""
-        return [("Task brief", brief_text(self.brief)),
+        return [(_BRIEF, brief_text(self.brief)),
                 ("Current step", step_text(self.step, folder=self.folder)),
                 ("Latest code", clip(self.code, CODE_CHARS)),
                 ("Error", clip(name + self.error + "\n" + self.traceback, 3000)),
@@ -338,10 +386,19 @@ class StepOutcome(AgentContext):
     def sections(self) -> list[tuple[str, str]]:
         return [("Current step", step_text(self.step, folder=self.folder)),
                 ("Method called", self.method or ""),
-                ("Output (head and tail)", self.output),
-                ("Result values", values_text(self.values) if self.values else "(none)"),
+                (_OUTPUT, self.output),
+                (_VALUES, values_text(self.values) if self.values else "(none)"),
                 ("Method checks", checks_text(self.checks)),
                 ("Key points", _bullets(self.key_points))]
+
+    def compact_sections(self) -> list[tuple[str, str]]:
+        """The output without its result block and without the lines other sections show word for word (the
+        method's check lines and summary: :func:`output_unrepeated`), and the values with four significant
+        digits (:func:`values_text`)."""
+        sections = [(title, values_text(self.values, compact=True) if title == _VALUES and self.values else body)
+                    for title, body in super().compact_sections()]
+        others = [body for title, body in sections if title != _OUTPUT]
+        return [(title, output_unrepeated(body, others) if title == _OUTPUT else body) for title, body in sections]
 
 
 def findings_text(findings: list[Finding], limit: int = 4000) -> str:
@@ -401,7 +458,7 @@ class ControlContext(AgentContext):
     max_attempts: int
 
     def sections(self) -> list[tuple[str, str]]:
-        return [("Task brief", brief_text(self.brief)), ("Plan", self.plan.outline(self.statuses)),
+        return [(_BRIEF, brief_text(self.brief)), ("Plan", self.plan.outline(self.statuses)),
                 ("Current step", step_text(self.step)), ("Critic", self.verdict + "\n" + _bullets(self.issues)),
                 ("Attempts", f"attempt {self.attempt} of {self.max_attempts}")]
 
@@ -419,12 +476,12 @@ class StepResult(BaseModel):
     values: dict[str, Any] = Field(default_factory=dict)
     checks: list[CheckResult] = Field(default_factory=list)
 
-    def line(self) -> str:
+    def line(self, *, compact: bool = False) -> str:
         text = f"- {self.id} [{self.status}]: {self.summary or self.reason}"
         if self.method:
             text += f" Method: {self.method}."
         if self.values and self.status == "done":
-            text += f" Values: {values_text(self.values, 400)}"
+            text += f" Values: {values_text(self.values, 400, compact=compact)}"
         if self.checks and self.status == "done":
             text += f" Checks: {'; '.join(f'{c.name} ' + ('passed' if c.passed else 'FAILED') for c in self.checks)}"
         return clip(text, 900)
@@ -447,15 +504,20 @@ class ReportContext(AgentContext):
 
     def sections(self) -> list[tuple[str, str]]:
         brief = self.brief or TaskBrief(title=self.title, objective="")
-        return [("Task brief", brief_text(brief)),
+        return [(_BRIEF, brief_text(brief)),
                 ("Plan", self.plan.outline(self.statuses) if self.plan else "(no plan)"),
-                ("Step results", clip("\n".join(r.line() for r in self.results), 8000)),
+                (_RESULTS, clip("\n".join(r.line() for r in self.results), 8000)),
                 ("Findings by code (state every note plainly; carry every warning as a caveat)",
                  findings_text(self.findings)),
                 ("Your previous narrative was rejected; fix these", findings_text(self.rejected) if self.rejected else ""),
                 ("Outcome", f"{self.status}. {self.stop_reason}"),
                 ("References the steps cite (cite them as [n] with these numbers)",
                  clip("\n".join(self.references), 4000))]
+
+    def compact_sections(self) -> list[tuple[str, str]]:
+        """The steps' values with four significant digits (:func:`values_text`)."""
+        results = clip("\n".join(r.line(compact=True) for r in self.results), 8000)
+        return [(title, results if title == _RESULTS else body) for title, body in super().compact_sections()]
 
 
 class AuditContext(AgentContext):

@@ -194,9 +194,15 @@ class AgentRegistry:
         return {s.name for s in self._specs.values() if s.role in wanted and s.role in STEP_ROLES
                 and (index or s.search_kinds is None)}
 
-    def describe_step_agents(self, *, index: bool = True) -> str:
-        return "\n".join(f"- {s.name} ({s.role}): {s.description}" for s in self
-                         if s.role in STEP_ROLES and (index or s.search_kinds is None))
+    def describe_step_agents(self, *, index: bool = True, compact: bool = False) -> str:
+        """The roster a planner is shown: one line per step agent with its role and description, or with
+        ``compact`` (a model that takes compact prompts, whose grammar enforces the agent names) one line per role
+        naming its agents."""
+        shown = [s for s in self if s.role in STEP_ROLES and (index or s.search_kinds is None)]
+        if compact:
+            return "\n".join(f"- {role}: {', '.join(s.name for s in shown if s.role == role)}"
+                             for role in dict.fromkeys(s.role for s in shown))
+        return "\n".join(f"- {s.name} ({s.role}): {s.description}" for s in shown)
 
 
 def load_registry(folder: str | Path | None = None) -> AgentRegistry:

@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from cmbagent.state import CheckResult, PlanStep, TaskBrief
+from cmbagent.cells import RESULT_BEGIN, RESULT_END
+from cmbagent.state import CheckResult, PlanStep, Requirement, TaskBrief
 
 __all__ = [
     "BRIEF_CHARS",
@@ -26,6 +27,7 @@ __all__ = [
     "clip",
     "head_tail",
     "output_format",
+    "output_unrepeated",
     "step_text",
     "values_text",
 ]
@@ -46,17 +48,27 @@ def clip(text: str, limit: int) -> str:
     return text[: max(0, limit - 40)] + f"\n… [{len(text) - limit + 40} characters cut]"
 
 
+OMITTED = " characters omitted] …"
+
+
 def head_tail(text: str, head: int = OUTPUT_HEAD, tail: int = OUTPUT_TAIL) -> str:
     """Keep the start and the end of a long output (errors and results are usually at the end)."""
     if len(text) <= head + tail:
         return text
-    return f"{text[:head]}\n… [{len(text) - head - tail} characters omitted] …\n{text[-tail:]}"
+    return f"{text[:head]}\n… [{len(text) - head - tail}{OMITTED}\n{text[-tail:]}"
 
 
-def output_format(schema: type[BaseModel] | None) -> str:
-    """A compact description of the reply's fields (the full JSON schema goes to the provider)."""
+def output_format(schema: type[BaseModel] | None, *, compact: bool = False) -> str:
+    """A compact description of the reply's fields (the full JSON schema goes to the provider).
+
+    ``compact`` (a model that takes compact prompts: a local llama.cpp server, whose grammar enforces every field,
+    type and bound of the schema) names the fields only: their types and descriptions would be prefill the grammar
+    makes redundant.
+    """
     if schema is None:
         return ""
+    if compact:
+        return f"Reply with one JSON object ({schema.__name__}) with the fields {', '.join(schema.model_fields)}."
     lines = [f"Reply with one JSON object ({schema.__name__}) with these fields:"]
     for name, field in schema.model_fields.items():
         kind = getattr(field.annotation, "__name__", None) or str(field.annotation).replace("typing.", "")
@@ -65,7 +77,10 @@ def output_format(schema: type[BaseModel] | None) -> str:
     return "\n".join(lines)
 
 
-def brief_text(brief: TaskBrief) -> str:
+def brief_text(brief: TaskBrief, *, compact: bool = False) -> str:
+    """The brief as agents are told it.  ``compact`` (see :func:`output_format`) lists a requirement once: not
+    one that only restates an argument of the requested method (the "Method requested" line shows it), nor the
+    same item twice."""
     parts = [f"Title: {brief.title}", f"Objective: {brief.objective}"]
     if brief.domain:
         parts.append(f"Domain: {brief.domain}")
@@ -76,10 +91,26 @@ def brief_text(brief: TaskBrief) -> str:
     for key, items in (("constraints", brief.constraints), ("deliverables", brief.deliverables)):
         if items:
             parts.append(f"{key.capitalize()}:\n" + "\n".join(f"- {item}" for item in items))
-    if brief.requirements:  # what code checks at the end: every agent sees them
+    requirements = _told_requirements(brief) if compact else brief.requirements
+    if requirements:  # what code checks at the end: every agent sees them
         parts.append("Requirements of the task (checked by code at the end):\n"
-                     + "\n".join(f"- {r.id}: {clip(r.label(), 200)}" for r in brief.requirements))
+                     + "\n".join(f"- {r.id}: {clip(r.label(), 200)}" for r in requirements))
     return clip("\n".join(parts), BRIEF_CHARS)
+
+
+def _told_requirements(brief: TaskBrief) -> list[Requirement]:
+    """The requirements a compact brief lists: each label once, and no argument the method line already shows
+    with the same value (code checks all of them at the end whatever the prompt lists)."""
+    shown: set[str] = set()
+    told = []
+    for req in brief.requirements:
+        restated = (req.kind == "argument" and req.relation == "equals" and req.argument in brief.arguments
+                    and req.method in (None, brief.method) and brief.arguments[req.argument] == req.value)
+        label = req.label()
+        if not restated and label not in shown:
+            shown.add(label)
+            told.append(req)
+    return told
 
 
 def step_text(step: PlanStep, *, folder: str = "") -> str:
@@ -99,8 +130,24 @@ def step_text(step: PlanStep, *, folder: str = "") -> str:
     return clip("\n".join(lines), 3500)
 
 
-def values_text(values: Mapping[str, Any], limit: int = VALUES_CHARS) -> str:
-    return clip(json.dumps(values, default=str, sort_keys=True), limit)
+def values_text(values: Mapping[str, Any], limit: int = VALUES_CHARS, *, compact: bool = False) -> str:
+    """The values as JSON.  ``compact`` (see :func:`output_format`) writes each float with
+    :data:`COMPACT_DIGITS` significant digits: ten digits of a posterior mean are prefill, not evidence (a number
+    a summary copies from them still matches the value it rounds)."""
+    return clip(json.dumps(_rounded(values) if compact else values, default=str, sort_keys=True), limit)
+
+
+COMPACT_DIGITS = 4
+
+
+def _rounded(value: Any) -> Any:
+    if isinstance(value, float):
+        return float(f"{value:.{COMPACT_DIGITS}g}")
+    if isinstance(value, Mapping):
+        return {key: _rounded(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_rounded(item) for item in value]
+    return value
 
 
 def checks_text(checks: Sequence[CheckResult]) -> str:
@@ -115,3 +162,24 @@ def checks_line(checks: Sequence[CheckResult]) -> str:
     failed = [c.name for c in checks if not c.passed]
     return f"{len(checks) - len(failed)} of {len(checks)} checks passed" + (
         f" (failed: {', '.join(failed)})" if failed else "")
+
+
+RESULT_SHOWN = "[the cell's result block: its values and checks are shown in their own sections]"
+
+
+def output_unrepeated(output: str, shown: Sequence[str]) -> str:
+    """A cell's printed output without what the prompt shows elsewhere, for a model that takes compact prompts
+    (see :func:`output_format`): the result block between the result markers (code parsed it into the values and
+    checks sections) becomes one line saying so, and an output line that is, word for word, a line of another
+    section of the same prompt (``shown``: a method's check lines, its summary) is left out.  Nothing else of the
+    output is cut, so what the cell printed of its own stays in front of the model."""
+    begin = output.find(RESULT_BEGIN)
+    if begin < 0 and RESULT_END in output:  # head_tail cut the block's beginning: it starts at the cut
+        begin = output.rfind(OMITTED, 0, output.find(RESULT_END))
+        begin = output.find("\n", begin) + 1 if begin >= 0 else -1
+    if begin >= 0:
+        end = output.find(RESULT_END, begin)
+        tail = output[end + len(RESULT_END):].strip() if end >= 0 else ""
+        output = output[:begin].rstrip() + "\n" + RESULT_SHOWN + ("\n" + tail if tail else "")
+    elsewhere = {line.strip() for body in shown for line in body.splitlines() if line.strip()}
+    return "\n".join(line for line in output.splitlines() if line.strip() not in elsewhere).strip()

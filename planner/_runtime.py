@@ -256,13 +256,15 @@ class Runtime:
                              method_agents=sorted(self.registry.step_agents("method")), fixed=fixed,
                              criteria=_criteria_of(context), new_steps=self._room_of(context),
                              citable=[p.chunk_id for p in getattr(context, "passages", None) or ()])
+        # a local llama.cpp server with a small context takes compact prompts (cmbagent.agents states each cut)
+        compact = bool(getattr(self.client, "compact_prompts", lambda *_: False)(agent, spec.tier))
         system = spec.render(
-            output_format=output_format(schema),
-            agents=self.registry.describe_step_agents(index=self.retriever is not None),
+            output_format=output_format(schema, compact=compact),
+            agents=self.registry.describe_step_agents(index=self.retriever is not None, compact=compact),
             methods=self.catalogue_for(context, methods) if spec.placeholders & {"methods"} else "",
             max_steps=self.settings.max_steps,
         )
-        user = context.render()
+        user = context.render(compact=compact)
         content: str | list[TextPart | ImagePart] = user
         if images:
             content = [TextPart(text=user), *(ImagePart(path=str(self.folder.path / rel)) for rel in images)]

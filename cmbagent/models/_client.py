@@ -128,6 +128,11 @@ class ModelClient:
         """How many calls the model routed to ``agent`` takes at once (its ``parallel``; 1 when it does not say)."""
         return max(1, int(getattr(self.model_for(self.routing.spec_for(agent, tier)), "parallel", 1)))
 
+    def compact_prompts(self, agent: str = "", tier: str | None = None) -> bool:
+        """Whether the model routed to ``agent`` takes the compact form of prompts (its ``compact_prompts``: a
+        local llama.cpp server with a small context; False when it does not say)."""
+        return bool(getattr(self.model_for(self.routing.spec_for(agent, tier)), "compact_prompts", False))
+
     def check_budget(self) -> None:
         """Raise :class:`BudgetExceeded` when a limit is reached; emit warnings past 80 %."""
         self._warn()
@@ -146,6 +151,8 @@ class ModelClient:
         """Send ``request`` for ``agent`` to its routed model; repair faulty replies; account for it all."""
         spec = self.routing.spec_for(agent, tier)
         model = self.model_for(spec)
+        # the prompt form the caller rendered for this model (read before the call: a replay's answer is per record)
+        compact = bool(getattr(model, "compact_prompts", False))
         current = request.model_copy(update={"agent": agent or request.agent})
         limit = self.routing.max_tokens_for(current.agent, tier)
         wanted = current.settings.max_tokens
@@ -166,7 +173,7 @@ class ModelClient:
                     response = model.request(current, on_text=stream)
             except RepetitionDetected as exc:  # cut as soon as it looped: asked once more, naming the repetition
                 partial = _partial(exc, spec) or ModelResponse(text=guard.text if guard else "", model=spec)
-                self._record(current.agent, spec, canonical, partial, time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, partial, time.monotonic() - started, exc, compact=compact)
                 repeats += 1
                 if repeats > 1:
                     raise OutputValidationError(
@@ -179,19 +186,21 @@ class ModelClient:
                 self._emit("text_delta", {"agent": current.agent, "text": REPEAT_NOTICE})
                 continue
             except DeadlineReached as exc:
-                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc,
+                             compact=compact)
                 seconds = self.budget.seconds or 0.0
                 why = (f"the time budget of {seconds:g} s ran out during a call of agent {current.agent!r} "
                        f"({exc})")
                 raise exhausted("seconds", self.ledger.elapsed_s, seconds, why=why) from exc
             except BaseException as exc:  # model errors, and a run interrupted mid-call: on record either way
-                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc)
+                self._record(current.agent, spec, canonical, _partial(exc, spec), time.monotonic() - started, exc,
+                             compact=compact)
                 if isinstance(exc, CallAborted) and self.interrupt is not None:
                     self.interrupt()  # the cancel that stopped the call (RunCancelled), not a model error
                 raise
             response.latency_s = response.latency_s or (time.monotonic() - started)
             response.cost_usd = cost_usd(spec, response.usage, model_id=response.model)
-            self._record(current.agent, spec, canonical, response, response.latency_s, None)
+            self._record(current.agent, spec, canonical, response, response.latency_s, None, compact=compact)
             if self.shared_budget is not None:
                 self.shared_budget.charge(response.cost_usd or 0.0,
                                           response.usage.input_tokens + response.usage.output_tokens)
@@ -267,6 +276,8 @@ class ModelClient:
         response: ModelResponse | None,
         latency_s: float,
         error: BaseException | None,
+        *,
+        compact: bool = False,
     ) -> None:
         usage = response.usage if response is not None else None
         cost = response.cost_usd if response is not None else 0.0
@@ -281,7 +292,7 @@ class ModelClient:
         ))
         if self.transcript is not None:
             self.transcript.append(agent=agent, spec=spec, canonical=canonical, response=response,
-                                   cost_usd=cost, latency_s=latency_s, error=error)
+                                   cost_usd=cost, latency_s=latency_s, error=error, compact=compact)
         if response is not None:
             self._emit("model_call", {
                 "agent": agent, "model": spec, "model_id": response.model,

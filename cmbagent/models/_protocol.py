@@ -185,6 +185,11 @@ class Model(ABC):
     #: how many calls it serves at once (independent judgements, such as a step's critics, run that many at a time);
     #: 1 keeps calls in the order the graph makes them (scripted, replayed and rule-based models)
     parallel: int = 1
+    #: whether agents give it the compact form of their prompts: a model that reads every prompt token on this
+    #: machine's CPU in a small context (a local llama.cpp server) is not told what its grammar already enforces or
+    #: what another section of the prompt already shows (``cmbagent.agents`` states each cut); hosted and large
+    #: models keep the full form
+    compact_prompts: bool = False
 
     @abstractmethod
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:

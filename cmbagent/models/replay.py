@@ -62,17 +62,30 @@ class ReplayModel(Model):
         self._lock = threading.Lock()
         self.spec = f"replay:{self.path}"
 
+    def _load(self) -> list[dict[str, Any]]:
+        if self._records is None:
+            records = list(read_transcript(self.path))
+            old = next((r for r in records if r.get("v") != TRANSCRIPT_VERSION), None)
+            if old is not None:
+                raise ConfigError(
+                    f"replay of {self.path}: the transcript has format {old.get('v')!r}, this cmbagent "
+                    f"replays format {TRANSCRIPT_VERSION} (request hashes over a canonical form); run the "
+                    "task again to record a transcript that replays")
+            self._records = records
+        return self._records
+
+    @property
+    def compact_prompts(self) -> bool:  # type: ignore[override]  # read from the record, not set
+        """Whether the next recorded call was asked in the compact form of prompts (a local model's), so the
+        replay renders its prompt as the recording did."""
+        with self._lock:
+            records = self._load()
+            return self._cursor < len(records) and records[self._cursor].get("prompts") == "compact"
+
     def _next(self, request: ModelRequest, digest: str) -> dict[str, Any]:
         with self._lock:
-            if self._records is None:
-                records = list(read_transcript(self.path))
-                old = next((r for r in records if r.get("v") != TRANSCRIPT_VERSION), None)
-                if old is not None:
-                    raise ConfigError(
-                        f"replay of {self.path}: the transcript has format {old.get('v')!r}, this cmbagent "
-                        f"replays format {TRANSCRIPT_VERSION} (request hashes over a canonical form); run the "
-                        "task again to record a transcript that replays")
-                self._records = records
+            self._load()
+            assert self._records is not None
             if self._cursor >= len(self._records):
                 raise ReplayDivergence(
                     f"replay of {self.path}: the run asks for call {self._cursor + 1} (agent {request.agent!r}) "

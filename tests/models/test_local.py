@@ -381,3 +381,21 @@ def test_a_server_without_a_thread_count_takes_the_free_cores_when_it_starts() -
         assert isinstance(server.threads, int) and 1 <= server.threads <= (os.cpu_count() or 2)
     finally:
         server.stop()
+
+
+def test_a_small_context_takes_compact_prompts_unless_the_setting_says_otherwise() -> None:
+    """Agents give a local server with a slot of at most 16k tokens the compact form of their prompts (every prompt
+    token is prefill on this machine's cores); a larger context, or ``CMBAGENT_LOCAL_PROMPTS=full``, the full form;
+    other providers say nothing, so they keep the full form.  Nothing is started: the server starts at the first call."""
+    def compact(env: dict[str, str]) -> bool:
+        model = resolve("local", env={**ENV, **env})
+        assert isinstance(model, LocalModel)
+        return model.compact_prompts
+
+    assert compact({}) and compact({"CMBAGENT_LOCAL_CTX": "8192"})
+    assert not compact({"CMBAGENT_LOCAL_CTX": "32768"})
+    assert not compact({"CMBAGENT_LOCAL_PROMPTS": "full"})
+    assert compact({"CMBAGENT_LOCAL_CTX": "32768", "CMBAGENT_LOCAL_PROMPTS": "compact"})
+    with pytest.raises(ConfigError, match="CMBAGENT_LOCAL_PROMPTS='short' is not one of compact, full"):
+        compact({"CMBAGENT_LOCAL_PROMPTS": "short"})
+    assert resolve("openai-compatible:m@http://127.0.0.1:9/v1").compact_prompts is False

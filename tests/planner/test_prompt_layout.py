@@ -7,12 +7,13 @@ in the transcript and the run's cost table."""
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-from cmbagent.api import solve
+from cmbagent.api import replay, solve
 from cmbagent.models import ModelRequest, ModelResponse, Timings, Usage, read_transcript
 from cmbagent.planner import Plan, PlanStep
 from cmbagent.sandbox import InMemoryExecutor
@@ -112,3 +113,53 @@ def test_the_servers_account_of_each_call_is_in_the_transcript_and_the_cost_tabl
     report = (result.run_dir / "report.md").read_text()
     assert "| cached input tokens | prefill (s) | generation (s) |" in report
     assert "| summariser | 1 | 900 | 20 | 0.0000 | 800 | 0.2 | 0.5 |" in report, report[-1500:]
+
+
+def _three_steps(tmp_path: Path, *, compact: bool) -> Path:
+    """The first test's run of three code steps, with a scripted model that does or does not take compact prompts."""
+    from cmbagent.agents import CodeDraft
+
+    plan = Plan(steps=[PlanStep(id=f"s{i}", title=f"Quantity {i}", goal=f"Compute q{i}.", agent="engineer",
+                                acceptance_criteria=[f"prints q{i}"]) for i in (1, 2, 3)])
+    model = brain(planner=lambda r: plan,
+                  engineer=lambda r: CodeDraft(code=result_code({f"q{step_id(r)[1:]}": 1 / 3 + int(step_id(r)[1:])})),
+                  )
+    model.compact_prompts = compact  # what a local llama.cpp server with a small context says of itself
+    result = solve("Compute three quantities.", workspace=tmp_path, model="scripted", n_reviews=0,
+                   executor=InMemoryExecutor, models={"scripted": model})
+    assert result.status == "done", result.error
+    return result.run_dir
+
+
+def test_a_model_that_takes_compact_prompts_gets_a_shorter_prompt_with_the_same_stable_prefix(tmp_path: Path) -> None:
+    """A small local model is not told what its grammar enforces (the reply's field descriptions, the agents'
+    descriptions) nor shown twice what another section shows (a cell's result block, ten digits of a value); the
+    instructions still come first, byte-identical from call to call, and the run ends the same way."""
+    from cmbagent.cells import RESULT_BEGIN
+
+    full_run = _three_steps(tmp_path / "full", compact=False)
+    compact_run = _three_steps(tmp_path / "compact", compact=True)
+    full, compact = _by_agent(full_run), _by_agent(compact_run)
+    assert {agent: len(calls) for agent, calls in full.items()} == {a: len(calls) for a, calls in compact.items()}
+    for agent, calls in compact.items():
+        assert len({m[0]["content"] for m in calls}) == 1, agent  # the stable prefix, byte for byte
+        for short, long in zip(calls, full[agent], strict=True):
+            assert sum(len(m["content"]) for m in short) <= sum(len(m["content"]) for m in long), agent
+    critic_full, critic_compact = full["step_critic"][0], compact["step_critic"][0]
+    assert "- accepted (bool):" in critic_full[0]["content"]
+    assert "with the fields accepted, verdict, issues" in critic_compact[0]["content"]
+    assert "- accepted (bool):" not in critic_compact[0]["content"]
+    assert RESULT_BEGIN in critic_full[-1]["content"] and '"q1": 1.333333333' in critic_full[-1]["content"]
+    assert RESULT_BEGIN not in critic_compact[-1]["content"] and '"q1": 1.333}' in critic_compact[-1]["content"]
+    planner_full, planner_compact = full["planner"][0][0]["content"], compact["planner"][0][0]["content"]
+    assert "- engineer (code): Writes" in planner_full
+    assert "- engineer (code)" not in planner_compact and re.search(r"- code: .*\bengineer\b", planner_compact)
+    total = {name: sum(len(m[0]["content"]) + len(m[-1]["content"]) for calls in run.values() for m in calls)
+             for name, run in (("full", full), ("compact", compact))}
+    assert total["compact"] < 0.9 * total["full"], total  # 0.89 here; more where outputs are long
+    # each call says on its transcript line that its prompt was compact, so a replay renders it the same way
+    assert all(line.get("prompts") == "compact" for line in read_transcript(compact_run / "transcript.jsonl"))
+    assert not any("prompts" in line for line in read_transcript(full_run / "transcript.jsonl"))
+    replayed, comparison = replay(compact_run, workspace=tmp_path / "replays", executor=InMemoryExecutor)
+    assert replayed.status == "done", replayed.error  # strict: every request hashed as recorded
+    assert comparison["same_numbers"] and comparison["same_plan"], comparison
