@@ -21,6 +21,7 @@ Run:
     .venv/bin/python bench/understanding.py                      # offline reader on both sets
     .venv/bin/python bench/understanding.py --answers            # + end-to-end runs for the graded answers
     .venv/bin/python bench/understanding.py --model local --limit 20   # SmolLM2 (llama.cpp) as the task analyst
+    .venv/bin/python bench/understanding.py --set blind --model local --limit 8   # one set only
 Goals (issue 29): offline ≥ 95% method, ≥ 90% arguments, 0 silent wrong.
 """
 
@@ -132,9 +133,13 @@ def main() -> None:
     parser.add_argument("--answers", action="store_true", help="run the tasks with answers end to end (offline)")
     parser.add_argument("--table", action="store_true", help="print the per-task table")
     parser.add_argument("--json", type=Path, help="write every number to this file")
+    parser.add_argument("--set", action="append", choices=sorted(SETS), dest="sets",
+                        help="only this set (repeatable); default every set")
     args = parser.parse_args()
     report: dict[str, Any] = {}
     for name, folder in SETS.items():
+        if args.sets and name not in args.sets:
+            continue
         if not (folder / "tasks.yaml").is_file():
             print(f"{name}: no set at {folder}")
             continue
