@@ -74,9 +74,10 @@ def preflight(task: Task, *, offline: bool) -> Preflight:
     profiles = profile_inputs(task.files)
     reading = read_task(text=task.text, title=task.title, method=task.method, arguments=task.arguments,
                         data_files=task.data_files, profiles=profiles, display=_display_names(task))
-    read = {"reading": reading, "profiles": profiles, "read": _what_is_read(task)}
+    read = _what_is_read(task)
     if not offline:
-        return Preflight(method=task.method, notes=list(reading.choice.notes), **read)
+        return Preflight(method=task.method, notes=list(reading.choice.notes), reading=reading, profiles=profiles,
+                         read=read)
     if reading.choice.status in {"ask", "none"}:
         raise TaskUnclear(reading.question(offline=True) + (how_to_configure() if reading.choice.status == "none"
                                                            else ""),
@@ -93,7 +94,8 @@ def preflight(task: Task, *, offline: bool) -> Preflight:
     if understood.missing or understood.questions or reading.unread:
         raise TaskUnclear(reading.question(offline=True), choices=reading.choices(),
                           questions=[*understood.missing, *understood.questions, *reading.unread])
-    return Preflight(method=method, notes=[*reading.choice.notes, *understood.notes], **read)
+    return Preflight(method=method, notes=[*reading.choice.notes, *understood.notes], reading=reading,
+                     profiles=profiles, read=read)
 
 
 def _refuse(task: Task, problems: list[str]) -> None:

@@ -86,8 +86,8 @@ def build_graph(checkpointer: Any = None) -> Any:
     """
     from langgraph.graph import START, StateGraph
 
-    graph = StateGraph(RunState, context_schema=Runtime)
+    graph = StateGraph(RunState, context_schema=Runtime)  # type: ignore[type-var]  # a class, not a TypedDict
     for name, fn in NODES.items():
-        graph.add_node(name, _guarded(name, fn), destinations=ROUTES[name])  # type: ignore[call-overload]
+        graph.add_node(name, _guarded(name, fn), destinations=ROUTES[name])
     graph.add_edge(START, "analyse")
     return graph.compile(checkpointer=checkpointer)

@@ -153,7 +153,7 @@ def run_item(batch_dir: str, item: dict[str, Any], settings: dict[str, Any], bud
             model = entry.params.get("model", config.model)
             result = solve(item_task(entry, data_dirs=list(config.data_dirs)), run_dir=run_dir, model=model,
                            budget_usd=config.budget_usd_per_run, timeout=config.timeout_per_run,
-                           settings=RunSettings(sandbox=config.sandbox), executor=kernel, shared_budget=budget)
+                           settings=RunSettings.model_validate({"sandbox": config.sandbox}), executor=kernel, shared_budget=budget)
         out.update(status=result.status, values=result.values, cost_usd=result.cost_usd,
                    duration_s=result.duration_s, error=result.error,
                    report=str(result.report_path) if result.report_path else None)

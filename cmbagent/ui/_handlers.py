@@ -294,7 +294,8 @@ def run_options(
         "budget_usd": usd,
         "budget_tokens": int(budget_tokens) if budget_tokens else None,
         "timeout": float(timeout_min) * 60 if timeout_min else None,
-        "settings": RunSettings(n_reviews=int(n_reviews), approve_plan=bool(approve_plan), sandbox=settings.sandbox),
+        "settings": RunSettings.model_validate({"n_reviews": int(n_reviews), "approve_plan": bool(approve_plan),
+                                                "sandbox": settings.sandbox}),
     }
 
 
