@@ -42,9 +42,10 @@ field_words(
                        r"\bat\s+the\s+(\d\d(?:\.\d+)?)\s*%\s+(?:confidence\s+)?level\b"],
         "weighting": {"ipw": [r"\binverse[- ]probability\s+weight"],
                       "cbps": [r"\bcovariate[- ]balancing\s+propensity"]},
-        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b"],
+        # "broken down by education", "overall and by age_band": the column named next
+        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b", r"\boverall\s+and\s+(?:also\s+)?(?:by|per|for\s+each)\b"],
         # "our online panel (question ai_regulation)": the answer columns, kept only when every name is a column
-        "questions": [r"\bquestions?\s+(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)"],
+        "questions": [r"\bquestions?\s+\(?(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)"],
         # the variables weighted on: "rake it to the census margins on sex, age band and region", "inverse
         # propensity weighting on education, age group and urban/rural"
         "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+)\b(?:[^.;:]|\.(?=\w)){0,100}?"

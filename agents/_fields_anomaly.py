@@ -42,10 +42,16 @@ field_words(
                   rf"\btreat\w*\s+the\s+{_UNLABELLED}\s+as\s+clean\b",
                   rf"\bassum\w*\s+(?:that\s+)?the\s+{_UNLABELLED}\s+(?:is|are)\s+clean\b",
                   rf"\bclean\s+{_UNLABELLED}\b", rf"\bno\s+(?:hidden\s+|unlabell?ed\s+)?{_RARE}\s+(?:among|in)\s+"
-                  r"(?:it|them|the\s+unlabell?ed)\b"],
+                  r"(?:it|them|the\s+unlabell?ed)\b",
+                  # "the unlabeled training pool contains no anomalies", "the paper's own clean setting"
+                  rf"\b{_UNLABELLED}\s+(?:contains?|includes?|holds?|has)\s+no\s+(?:hidden\s+)?{_RARE}",
+                  r"\b(?:paper's|paper’s|authors'|authors’)\s+(?:own\s+)?clean\s+(?:setting|protocol|set-?up)\b"],
             1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
                   rf"\bhidden\s+{_RARE}\s+(?:among|in)\s+the\s+unlabell?ed\b"],
         },
+        # "run it on the CPU (the node has no GPU)", "on the GPU": the torch device ("auto" is the default)
+        "device": {"cpu": [r"\bon\s+(?:the\s+|a\s+)?CPUs?\b", r"\bCPU[- ]only\b", r"\bno\s+GPUs?\b"],
+                   "cuda": [r"\bon\s+(?:the\s+|a\s+)?(?:GPUs?|CUDA)\b"]},
         "baselines": {"iforest": [r"\bisolation[\s-]*forests?\b", r"\biForest\b"], "xgbod": [r"\bXGBOD\b"],
                       "devnet": [r"\bdeviation\s+networks?\b", r"\bDevNet\b"]},
     },

@@ -58,7 +58,10 @@ _REFERENCE = re.compile(r"\b(?:Sec(?:tion)?|Fig(?:ure)?|Tab(?:le)?|Eq(?:uation)?
                         r"Step|Part|Model|Task|Question|Experiment|page|p|pp|no|version|release|arXiv|"
                         r"Python)\.?\s*\(?$|§\s*$", re.I)
 #: a sentence that gives a result or a reference value, not a setting
-_REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|report(?:s|ed)? (?:that|a)|found|obtained|"
+_REPORTED = re.compile(r"\b(?:expect(?!ed\s+(?!to\b|values?\b|results?\b|answers?\b|numbers?\b|outcomes?\b|"
+                       r"from\b|of\b|by\b|at\b|in\b|for\b|here\b|there\b)[a-z]{3,})\w*|"
+                       r"measured|published|(?<!\band )(?<!\bbe )reported(?!\s+(?:with|alongside|together|beside|"
+                       r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|found|obtained|"
                        r"achieved|true|truth|should (?:be|give|come out)|was|were|gave|reaches|reached|"
                        r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?)\b|≈|~|\bvs\.?", re.I)
 #: the point at which a result is to be read off, after a verb that asks for the result ("write down D_ℓ^TT at
@@ -66,11 +69,12 @@ _REPORTED = re.compile(r"\b(?:expect\w*|measured|published|reported|report(?:s|e
 _READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read\s+off|note\s+down|state)\b[^.;:]{0,60}?"
                       r"\bat\s+(?:(?:ℓ|ell|l|z|k|t|x|lag|time|redshift|multipole)\s*=?\s*)?$", re.I)
 #: a sentence that describes the data rather than asks for something ("the table has 1,200 rows")
-_DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::|is\b|are\b|holds\b)|"
+_DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:please\s+)?(?:train|fit|run|use|estimate|"
+                        r"compute|find|predict|compare|weight|rake|sample|score|test|check)\b)|is\b|are\b|holds\b)|"
                         r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
                         r"\b(?:is|are)\s+(?:stored\s+|given\s+|listed\s+|kept\s+)?in\s+(?:the\s+file\s+)?"
                         r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|"
-                        r"\b(?:says|has|have|had|contains?|holds?|consists? of|comprises?|includes?|"
+                        r"\b(?:says|ha(?:s|ve|d)(?!\s+to\b)|contains?|holds?|consists? of|comprises?|includes?|"
                         r"there (?:are|is|were)|"
                         r"recorded|collected|observed|spans?|spanning|covers?|covering|lists?|listing|gives|"
                         r"columns?|rows|entries|records|each row|per row|measured at)\b", re.I)

@@ -138,8 +138,9 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             pattern = _name_pattern(name)
             if pattern is None or name in understood.arguments:
                 continue
-            documented_here = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])",
-                                         spec.argument_docs.get(name, ""))
+            # an example of the documentation ("e.g. {"Omega_m": {"mean": 0.3, ...}}") is no value the run uses
+            doc = _EXAMPLE.sub(" ", spec.argument_docs.get(name, ""))
+            documented_here = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])", doc)
             gated += [(v, pattern) for v in [*values_in(schema.get("default")), *map(float, documented_here)]]
         asked = " ".join(out)
         nouns = {t for name in spec.arguments for t in name.lower().split("_") if t not in _FILLER}
@@ -155,6 +156,8 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     return out
 
 
+#: an example in an argument's documentation: "e.g." up to the end of its sentence or clause
+_EXAMPLE = re.compile(r"\be\.g\.,?\s.*?(?=\.\s+[A-Z]|\)\.|;|$)", re.S)
 #: words of an argument's name that say nothing of what it is (``n_adapters`` is written "adapters")
 _FILLER = {"n", "num", "number", "max", "min", "use", "per", "of", "the", "to", "in"}
 #: a sentence that gives a result or a reference value, not a setting ("the published value is 0.3")

@@ -337,6 +337,7 @@ class _Reader:
         self.evidence: dict[str, str] = {name: "the front matter" for name in given}
         self.questions: list[str] = []
         self.unplaced: list[str] = []
+        self._data_file: str | None = None  # the file the ``data`` argument will read, once predicted
         self.assumed: dict[str, str] = {}
         self.sentences = sentences(text)
         self.lowered = text.lower()
@@ -841,7 +842,24 @@ class _Reader:
         return True
 
     # -- columns ------------------------------------------------------------------------------------------
+    def data_file(self) -> str | None:
+        """The file the ``data`` argument reads: as read, else as the files' roles will place it (several tables:
+        "compare the assistant's answers (answers.csv) with the weighted public" reads the survey, not the first
+        file by name); None when nothing places it surely."""
+        chosen = self.args.get("data")
+        if isinstance(chosen, str) or self.profiles is None or "data" not in self.paths:
+            return chosen if isinstance(chosen, str) else None
+        if self._data_file is None:
+            inputs = {n: k for n, k in self.paths.items() if k == "input"}
+            mapped, _ = map_files(self.text, self.profiles, inputs, self.spec.argument_docs, self.spec.required,
+                                  self.args)
+            self._data_file = next((m.value for m in mapped if m.argument == "data" and m.sure), "")
+        return self._data_file or None
+
     def table_columns(self) -> list[str]:
+        placed = self.data_file()
+        if placed and self.columns.get(placed):
+            return list(self.columns[placed])
         for rel in self.data_files:
             if self.columns.get(rel):
                 return list(self.columns[rel])
@@ -908,7 +926,8 @@ class _Reader:
     def disjoint_lists(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
         """A column one argument takes alone (the outcome, the treatment) is no member of a list the reading
         built ("What did it do to `earn22`, adjusting for age and school?" adjusts for age and school only)."""
-        single = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
+        single = {v for k, v in self.args.items()
+                  if k in col_args and k not in _SHARED_COLUMNS and isinstance(v, str)}
         for name in col_args:
             value = self.args.get(name)
             if name in given or not isinstance(value, list) or not single & set(value):
@@ -1049,7 +1068,7 @@ class _Reader:
         """The profile of the table the method reads (its ``data`` argument's file, else the first table)."""
         if not self.profiles:
             return None
-        chosen = self.args.get("data")
+        chosen = self.data_file()
         tables = [p for p in self.profiles if p.kind == "table" and p.columns]
         return next((p for p in tables if p.name == chosen), tables[0] if tables else None)
 
@@ -1255,9 +1274,11 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     for name in col_args:  # scalar column arguments first, so a list does not swallow the outcome
         if name not in reader.args and name not in reader.paths and "array" not in _types(spec.arguments[name]):
             reader.columns_for(name, spec.arguments[name], taken)
+    # a subgroup's column may also be weighted on ("rake on region and age_band ..., overall and by age_band")
+    shared = {v for k, v in reader.args.items() if k in _SHARED_COLUMNS and isinstance(v, str)}
     for name in col_args:
         if name not in reader.paths and "array" in _types(spec.arguments[name]):  # given lists: only what to exclude
-            reader.columns_for(name, spec.arguments[name], taken, exclusions_only=name in reader.args)
+            reader.columns_for(name, spec.arguments[name], taken - shared, exclusions_only=name in reader.args)
     reader.files()
     reader.data_columns(col_args)
     reader.other_table_columns(col_args)
@@ -1266,6 +1287,10 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
                          questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
 
+
+#: column arguments whose column may also be a member of a list argument: a survey's subgroup is often one of
+#: the variables it is weighted on
+_SHARED_COLUMNS = frozenset({"subgroup"})
 
 #: the public name (``cmbagent.agents.understand_task``)
 understand_task = understand

@@ -41,13 +41,18 @@ def test_held_out_set_does_not_fall_below_its_measured_level() -> None:
 
 def test_blind_set_does_not_fall_below_its_measured_level() -> None:
     """tests/understanding_blind: written after the held-out set was spent, blind to the reader and to both
-    sets' texts; measured once and not tuned on (a change made to pass one of its tasks spends it too)."""
+    sets' texts; measured once, then spent: its four silent wrong runs were the next rules' cases (the blind
+    measure is now tests/understanding_blind4)."""
     folder = SET.parent / "understanding_blind"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
     # measured 2026-12-05 (bench/understanding.py): 35 tasks, method 0.80, arguments 0.04, silent wrong 3, asked 28.
     # Silent wrong 3 -> 4 when input files began to be read by their place and their arguments' documentation: a
     # survey task that was asked about its three unplaced files now reads them, its covariates and its waves, and
-    # runs without the subgroup it names (not tuned on: the set stays blind; docs/understanding.md says so)
-    assert scored.method_accuracy >= 0.80, summary
-    assert len(scored.silent_wrong) <= 4, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+    # runs without the subgroup it names. Then spent (December 2026, session 6): the rules that read an "expected"
+    # quantity and a "has to" as requests, leave a documentation's examples out of the values a run uses, read the
+    # device and a clean unlabelled pool in words, and read columns from the table the data argument reads took
+    # silent wrong 4 -> 0, method 0.80 -> 0.86, arguments 0.04 -> 0.12 (3 of 25), asked 27 -> 29
+    assert scored.method_accuracy >= 0.85, summary
+    assert scored.argument_accuracy >= 0.12, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]

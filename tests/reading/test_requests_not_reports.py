@@ -1,0 +1,108 @@
+"""A request is read as a request: settings the run cannot honour are asked, and settings in plain words are read.
+
+Sentences and data of our own.  Four mechanisms that had let a run go on silently with something else than the
+text asked (found on the blind prose set, measured in ``bench/understanding.py``, whose silent wrong went 4 -> 0):
+
+* a sentence is not a report of results because it names an *expected* quantity ("the expected margin") or says
+  what something *has to* be ("the split has to match"); only "expected to", "we expect" and "has 400 rows" are;
+* a number the documentation of an argument gives as an example ("e.g. ... 0.3") is no value the run uses, so a
+  prior the method has no parameter for is still asked about;
+* the device and the clean unlabelled pool of the anomaly method in plain words;
+* with several tables, the columns a text names are those of the table the ``data`` argument reads, whatever the
+  files' order; a survey's subgroup may also be one of the variables it is weighted on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cmbagent.agents import read_task, understand_task
+from cmbagent.inputs import profile_inputs
+from tests.reading import _make
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
+
+
+def _reading(text: str, folder: Path, files: list[Path]) -> object:
+    names = [f"data/{f.name}" for f in files]
+    return read_task(text=text, data_files=names, profiles=profile_inputs(dict(zip(names, files, strict=True))))
+
+
+def test_a_split_the_method_cannot_make_is_asked_not_run(tmp_path: Path) -> None:
+    """The stability experiment always fits on 70% of the rows: a text that wants 75/25 "to match" an earlier
+    audit is a question, though its sentence names the "expected margin" and says the split "has to" match."""
+    wafers = _make.wafers(tmp_path)
+    text = (f"data/{wafers.name}: train a random forest on 75% of the wafers and, on the other 25%, find the "
+            "expected margin of each wafer to the decision boundary — the 75/25 split has to match our earlier "
+            "audit. Seed 2.")
+    reading = _reading(text, tmp_path, [wafers])
+    assert reading.method == "robustness.class_stability"
+    assert not reading.clear
+    assert any("75%" in q for q in reading.unread)
+
+
+def test_a_prior_on_a_parameter_the_fit_does_not_have_is_asked(tmp_path: Path) -> None:
+    """The supernova fit has no parameter for an extra dispersion: its flat prior "from 0.1 to 0.9 mag" is asked
+    about, though the documentation of ``priors`` shows those numbers in an example (``{"Omega_m": [0.1, 0.9]}``)."""
+    from cmbagent.tools.methods import get_method
+
+    assert "[0.1, 0.9]" in get_method("cosmology.fit_supernovae").argument_docs["priors"].split("e.g.")[1]
+    data, cov = _make.hubble_bins(tmp_path)
+    text = (f"Fit a constant-w model to the binned moduli in data/{data.name} with the covariance in "
+            f"data/{cov.name}. Treat an extra host dispersion as free, with a flat prior from 0.1 to 0.9 mag, "
+            "and report it with w and Ω_m.")
+    reading = _reading(text, tmp_path, [data, cov])
+    assert reading.method == "cosmology.fit_supernovae"
+    assert not reading.clear
+    assert any("0.9" in q for q in reading.unread)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Score the turbine logs with the weakly supervised detector; run it on the CPU, and the unlabelled training "
+     "pool holds no faults at all.", {"device": "cpu", "unlabeled_anomalies": 0.0}),
+    ("Find the abnormal valve readings on the GPU, in the paper's clean setting.",
+     {"device": "cuda", "unlabeled_anomalies": 0.0}),
+])
+def test_the_device_and_a_clean_pool_in_plain_words(text: str, expected: dict[str, object]) -> None:
+    args = understand_task("anomaly.wsad_dt", text, {}, []).arguments
+    assert {k: args.get(k) for k in expected} == expected
+
+
+def test_no_device_word_leaves_the_default() -> None:
+    args = understand_task("anomaly.wsad_dt", "Find the faulty readings; 12 of them are labelled.", {}, []).arguments
+    assert "device" not in args
+
+
+def _write(folder: Path, name: str, lines: list[str]) -> Path:
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_columns_are_those_of_the_data_table_whatever_the_files_order(tmp_path: Path) -> None:
+    """The model's answers sort first by name; "questions (happiness and trust_courts)" are the survey's
+    columns all the same, and "overall and by region" is the subgroup while region stays weighted on."""
+    rng = np.random.default_rng(21)
+    survey = _write(tmp_path, "poll_2025.csv", ["resp,sex,region,happiness,trust_courts"] + [
+        f"{i},{rng.choice(['f', 'm'])},{rng.choice(['east', 'west'])},{rng.choice(['very', 'fairly', 'not'])},"
+        f"{rng.choice(['yes', 'no'])}" for i in range(120)])
+    margins = _write(tmp_path, "census_shares.csv", ["variable,level,share", "sex,f,0.51", "sex,m,0.49",
+                                                     "region,east,0.4", "region,west,0.6"])
+    answers = _write(tmp_path, "assistant_replies.csv", ["question,answer,share", "happiness,very,0.5",
+                                                         "happiness,fairly,0.4", "happiness,not,0.1",
+                                                         "trust_courts,yes,0.7", "trust_courts,no,0.3"])
+    text = ("We put two questions (happiness and trust_courts) to a panel: data/poll_2025.csv. Rake it to the "
+            "census shares in data/census_shares.csv on sex and region, then compare the assistant "
+            "(data/assistant_replies.csv) with the weighted public, overall and by region. 200 bootstrap "
+            "replicates, seed 8.")
+    files = [answers, margins, survey]  # the answers first, as a sorted listing gives them
+    names = [f"data/{f.name}" for f in files]
+    args = understand_task("alignment.survey_benchmark", text, {}, names,
+                           profiles=profile_inputs(dict(zip(names, files, strict=True)))).arguments
+    assert args.get("data") == "data/poll_2025.csv"
+    assert args.get("questions") == ["happiness", "trust_courts"]
+    assert args.get("subgroup") == "region"
+    assert args.get("covariates") == ["sex", "region"]
