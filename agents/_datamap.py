@@ -515,8 +515,9 @@ def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     """The words after a role cue up to the next comma, bracket or verb-like break ("on earnings in 1978")."""
     tail = clause[cue.end():]
     # a question's verb ends it too: "how much extra yield does one more kg of nitrogen buy" -> "yield"
+    # "the training on later earnings": what comes after "on" is another role's (the outcome's) phrase
     stop = re.search(r"[,;()`]|\s(?:and|adjust\w*|control\w*|with|using|for|given|while|does|do|did|would|will|"
-                     r"could|can)\s", tail)
+                     r"could|can|on|upon)\s", tail)
     return tail[: stop.start()] if stop else tail[:80]
 
 

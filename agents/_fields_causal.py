@@ -49,6 +49,10 @@ field_words(
         "outcome": [r"\buplift\s+in\b", r"\b(?:average|mean)\s+(?:gain|increase|rise|drop|reduction|change)\s+in\b",
                     _EFFECT_ON],
         "treatment": [_INDICATOR],
+        # the repetitions of the sample split: "the sample split repeated three times", "repeat the split 4 times"
+        "n_rep": [r"\b(?:sample\s+)?split(?:ting|s)?\s+(?:is\s+|are\s+)?repeated\s+(\w+)\s+times\b",
+                  r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+(\w+)\s+times\b",
+                  r"\b(\w+)\s+repetitions\s+of\s+the\s+(?:sample\s+)?split"],
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
                         r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
     },

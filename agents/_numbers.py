@@ -63,7 +63,8 @@ _REPORTED = re.compile(r"\b(?:expect(?!ed\s+(?!to\b|values?\b|results?\b|answers
                        r"measured|published|(?<!\band )(?<!\bbe )reported(?!\s+(?:with|alongside|together|beside|"
                        r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|found|obtained|"
                        r"achieved|true|truth|should (?:be|give|come out)|was|were|gave|reaches|reached|"
-                       r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?)\b|≈|~|\bvs\.?", re.I)
+                       r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?|"
+                       r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!\bour )quoted|claimed|showed)\b|≈|~|\bvs\.?", re.I)
 #: the point at which a result is to be read off, after a verb that asks for the result ("write down D_ℓ^TT at
 #: ℓ = 1000", "quote the survival at t = 5"): where to look, not a setting of the run
 _READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read\s+off|note\s+down|state)\b[^.;:]{0,60}?"
@@ -264,6 +265,17 @@ def documented(number: StatedNumber, documentation: str) -> bool:
     return False
 
 
+def _names_a_column(number: StatedNumber) -> bool:
+    """Whether the number is what a column of its sentence is named after ("the applications in the first thirty
+    days (applicants_30d)", "earnings in 78 (`re_78`)"): it describes the column, it sets nothing.  Two digits
+    or more, joined to the column name's underscore."""
+    value = number.values[-1]
+    if not value.is_integer() or value < 10:
+        return False
+    digits = str(int(value))
+    return re.search(rf"\b[A-Za-z]\w*_{digits}(?:[A-Za-z]\w*)?\b|\b{digits}_[A-Za-z]\w*\b", number.sentence) is not None
+
+
 def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] = (),
                         gated: Sequence[tuple[float, str]] = (), documentation: str = "",
                         nouns: Iterable[str] = ()) -> list[StatedNumber]:
@@ -275,6 +287,8 @@ def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] =
     seen: set[str] = set()
     for number in stated_numbers(text, files, nouns):
         if any(_close(v, u) for v in number.values for u in used) or number.raw in seen:
+            continue
+        if _names_a_column(number):
             continue
         if any(_close(v, u) and re.search(pattern, number.sentence, re.I) for v in number.values
                for u, pattern in gated):

@@ -1001,6 +1001,11 @@ class _Reader:
                     chosen += [c for _, c, _ in mentions if c not in chosen]
                     quotes["in"].append(sentence)
                     continue
+                # a column after the cue is its object only when nothing stands between them but a few words:
+                # in "the effect of protection on biomass, adjusting for depth_m" depth_m is no outcome
+                mentions = [m for m in mentions if m[0] < cue.end() or m[2] or _close_after(clause[cue.end():int(m[0])])]
+                if not mentions:
+                    continue
                 ticked = [m for m in mentions if m[2]] or mentions
                 after = [m for m in ticked if m[0] >= cue.end()]
                 linked = [m for m in mentions if m[0] < cue.start() and re.fullmatch(
@@ -1286,6 +1291,13 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
                          questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
+
+
+def _close_after(gap: str) -> bool:
+    """Whether the words between a single column's cue and a column name leave the name the cue's object: no
+    comma, semicolon or bracket between them, no "on" that opens the next role ("the effect of the programme on
+    earn22": earn22 is no treatment), and at most four words ("on the log of", "of being")."""
+    return not re.search(r"[,;:()]|\b(?:on|upon)\s", gap) and len(re.findall(r"[^\W\d_][\w'-]*", gap)) <= 4
 
 
 #: column arguments whose column may also be a member of a list argument: a survey's subgroup is often one of

@@ -52,7 +52,8 @@ def test_blind_set_does_not_fall_below_its_measured_level() -> None:
     # runs without the subgroup it names. Then spent (December 2026, session 6): the rules that read an "expected"
     # quantity and a "has to" as requests, leave a documentation's examples out of the values a run uses, read the
     # device and a clean unlabelled pool in words, and read columns from the table the data argument reads took
-    # silent wrong 4 -> 0, method 0.80 -> 0.86, arguments 0.04 -> 0.12 (3 of 25), asked 27 -> 29
+    # silent wrong 4 -> 0, method 0.80 -> 0.86, arguments 0.04 -> 0.12 (3 of 25), asked 27 -> 29; after a single
+    # column read only close after its cue, the split's repetitions and columns named after a number, 0.20 (5 of 25)
     assert scored.method_accuracy >= 0.85, summary
-    assert scored.argument_accuracy >= 0.12, summary
+    assert scored.argument_accuracy >= 0.20, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]

@@ -106,3 +106,57 @@ def test_columns_are_those_of_the_data_table_whatever_the_files_order(tmp_path: 
     assert args.get("questions") == ["happiness", "trust_courts"]
     assert args.get("subgroup") == "region"
     assert args.get("covariates") == ["sex", "region"]
+
+
+def _programme_reading(text: str, folder: Path) -> object:
+    return _reading(text, folder, [_make.programme(folder)])
+
+
+def test_a_column_after_the_next_comma_is_no_outcome_nor_treatment(tmp_path: Path) -> None:
+    """"the effect of enrolment on pay, adjusting for age, ...": pay names no column, and age (after a comma) is
+    no outcome; "the effect of the programme on earn22": earn22 is the outcome, never the treatment. What cannot
+    be placed surely is asked."""
+    reading = _programme_reading("Estimate the average effect of enrolment on pay, adjusting for age, school and "
+                                 "earn20. Seed 4.", tmp_path)
+    assert reading.understanding is not None
+    args = reading.understanding.arguments
+    assert args.get("outcome") in (None, "earn22") and args.get("treatment") in (None, "enrolled")
+    reading = _programme_reading("Estimate the average effect of the programme on earn22, adjusting for age, school "
+                                 "and earn20.", tmp_path)
+    assert reading.understanding is not None
+    args = reading.understanding.arguments
+    assert args.get("outcome") == "earn22" and args.get("treatment") in (None, "enrolled")
+    assert args.get("covariates") == ["age", "school", "earn20"]
+    assert args.get("treatment") or not reading.clear  # no treatment read: a question, not a run
+
+
+def test_the_phrase_after_a_treatment_word_stops_at_on(tmp_path: Path) -> None:
+    """"the effect of the training on later earnings (earn22)": "on later earnings" describes the outcome, not
+    the treatment (it read as earn19 at 0.77 before)."""
+    reading = _programme_reading("Estimate the effect of the training on later earnings (earn22), adjusting for "
+                                 "age, school and earn20.", tmp_path)
+    assert reading.understanding is not None
+    assert reading.understanding.arguments.get("treatment") in (None, "enrolled")
+    assert reading.understanding.arguments.get("outcome") == "earn22"
+
+
+@pytest.mark.parametrize(("phrase", "n_rep"), [
+    ("with the sample split repeated five times", 5),
+    ("and repeat the split 3 times", 3),
+    ("with four repetitions of the sample split", 4),
+])
+def test_repetitions_of_the_sample_split(phrase: str, n_rep: int) -> None:
+    text = f"Effect of `enrolled` on `earn22`, adjusting for `age` and `school`, {phrase}."
+    assert understand_task("causal.dml_ate", text, {}, []).arguments.get("n_rep") == n_rep
+
+
+def test_a_number_a_column_is_named_after_and_a_quoted_result_ask_nothing(tmp_path: Path) -> None:
+    """"earnings two years on, in the first 24 months (earn_24m)" describes a column; "an earlier report quoted
+    +900" is a result; "the quoted errors" is no report, so a number beside it is still a setting."""
+    from cmbagent.agents._numbers import unaccounted_numbers
+
+    text = ("Did enrolment raise earnings over the first 24 months (earn_24m)? An earlier audit quoted +900, so "
+            "check that.")
+    assert [n.raw for n in unaccounted_numbers(text, [])] == []
+    text = "The quoted errors are statistical only, so add 0.12 mag in quadrature."
+    assert [n.raw for n in unaccounted_numbers(text, [])] == ["0.12"]
