@@ -458,7 +458,8 @@ def _named(clause: str, column: str) -> bool:
 
 def sentences(text: str) -> list[str]:
     """The text cut into sentences and list items (a decimal point, "et al." and "e.g." end no sentence)."""
-    parts = re.split(r"(?<=[.!?;])(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)\s+(?=[A-Z(*`\"'ΩΛ-])"
+    parts = re.split(r"(?<=[.!?;])(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bFig\.)(?<!\bEq\.)"
+                     r"(?<!\bno\.)(?<!\bSec\.)(?<!\bp\.)\s+(?=[A-Z(*`\"'ΩΛ\d-])"
                      r"|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
     return [p.strip() for p in parts if p and p.strip()]
 

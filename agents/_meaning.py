@@ -54,15 +54,18 @@ _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
 #: what a task puts off ("no summary statistics yet", "I don't want a fit for now"): the deferred words
 _DEFERS = re.compile(r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:yet|for now|at this stage)\b|"
                      r"\b(?:not|don't|do not)\s+(?:want|need)\s+(?:any\s+|the\s+|a\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)\s+"
-                     r"(?:yet|for now|at this stage)\b", re.I)
+                     r"(?:yet|for now|at this stage)\b|"
+                     # what the task says it does not need: "No means or intervals needed", "no fit required"
+                     r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:is|are)\s+)?(?:needed|required|wanted|necessary)\b", re.I)
 
 
 def _deferred(text: str, spec: Any) -> str | None:
-    """The words of ``text`` that put off what ``spec`` does: a deferred phrase ("no summary statistics yet")
-    sharing a word stem with the method's name or summary ("Summarise an MCMC chain ...")."""
+    """The words of ``text`` that put off what ``spec`` does: a deferred phrase ("no summary statistics yet") or one
+    not needed ("no means or intervals needed"), sharing a word stem with the method's name or summary
+    ("Summarise an MCMC chain ...")."""
     own = {w[:6] for w in re.findall(r"[a-z]{5,}", f"{spec.name.replace('_', ' ')} {spec.summary}".lower())}
     for match in _DEFERS.finditer(text):
-        words = re.findall(r"[a-z]{5,}", (match.group(1) or match.group(2) or "").lower())
+        words = re.findall(r"[a-z]{5,}", (match.group(1) or match.group(2) or match.group(3) or "").lower())
         if any(w[:6] in own for w in words):
             return match.group(0)
     return None

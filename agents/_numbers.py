@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from cmbagent.agents._stated import _CITED_SUBJECT, _sentences
 
@@ -62,7 +63,9 @@ _REPORTED = re.compile(r"\b(?:expect(?!ed\s+(?!to\b|values?\b|results?\b|answers
                        r"from\b|of\b|by\b|at\b|in\b|for\b|here\b|there\b)[a-z]{3,})\w*|"
                        r"measured|published|(?<!\band )(?<!\bbe )reported(?!\s+(?:with|alongside|together|beside|"
                        r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|found|obtained|"
-                       r"achieved|true|truth|should (?:be|give|come out)|was|were|gave|reaches|reached|"
+                       r"achieved|true|(?<!\bground )truth|"
+                       r"(?:result|answer|estimate|value|fit|effect|number|it|this|that|you)\s+should\s+(?:be|give|come\s+out)|"
+                       r"was|were|gave|reaches|reached|"
                        r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?|"
                        r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!\bour )quoted|claimed|showed)\b|≈|~|\bvs\.?", re.I)
 #: the point at which a result is to be read off, after a verb that asks for the result ("write down D_ℓ^TT at
@@ -93,6 +96,41 @@ _IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\
 _SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
 
 
+#: a request's verb: a sentence that asks for something before it describes ("generate 2,500 adapters whose B has
+#: 16 rows") states settings, whatever it also describes
+_REQUEST = re.compile(r"(?:^\W*|[:;]\s+|\b(?:please|then|and|so|to|could\s+you|can\s+you)\s+)(?:generate|draw|fit|"
+                      r"run|use|compute|estimate|train|simulate|sample|predict|make|set|take|apply|repeat|build|"
+                      r"create|plant|spread)\b", re.I)
+
+
+#: where a sentence's clauses part: "...; use ...", "...: a 12 × 12 ...", "..., so reveal ...", "..., then fit ..."
+_CLAUSE_BREAK = re.compile(r"[;:]\s+|,\s+(?:so|then|and\s+then|but)\s+|\s+so\s+(?=[a-z])")
+
+
+def _described(sentence: str) -> list[tuple[int, int]]:
+    """The spans of the sentence's clauses that describe the data rather than ask for something ("the attached
+    table has 150 ponds"): a description's words in a clause that opens with no request's verb.  A question
+    asks ("how do the two compare when the labeler ... has rationality 4?"), it describes nothing."""
+    if sentence.rstrip().endswith("?"):
+        return []
+    breaks = list(_CLAUSE_BREAK.finditer(sentence))
+    bounds = [0, *[m.end() for m in breaks], len(sentence)]
+    spans: list[tuple[int, int]] = []
+    for n, (start, end) in enumerate(pairwise(bounds)):
+        clause = sentence[start:end]
+        described = _DESCRIBES.search(clause)
+        request = _REQUEST.search(clause)
+        # what follows a colon lists what the clause before it describes ("`x.csv`: 150 seedlings, ...",
+        # "Attached is a catalogue: concentration, ..., for 900 galaxies")
+        listed = n > 0 and breaks[n - 1].group(0).startswith(":") and (
+            (spans and spans[-1][1] == start) or re.fullmatch(r"\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\W*",
+                                                              sentence[bounds[n - 1]:start]))
+        if (described is not None and (request is None or request.start() > described.start())) or \
+                (listed and (request is None or request.start() > 0)):
+            spans.append((start, end))
+    return spans
+
+
 @dataclass(frozen=True)
 class StatedNumber:
     """A number the text states, as written, with the value(s) it may mean and its sentence."""
@@ -106,11 +144,12 @@ class StatedNumber:
 def word_value(words: str) -> float | None:
     """The value of a number written in words ("four thousand", "twenty-five"); None when it is not one."""
     total, current, seen = 0, 0, False
-    for token in re.split(r"[\s-]+", words.lower()):
+    tokens = re.split(r"[\s-]+", words.lower())
+    for n, token in enumerate(tokens):
         if token in {"and", ""}:
             continue
-        if token == "a":
-            current = current or 1
+        if token == "a":  # "a hundred" is 100; the article of "a three-dimensional box" adds nothing
+            current = (current or 1) if n + 1 < len(tokens) and tokens[n + 1] in _SCALES else current
             continue
         if token in _ONES:
             current += _ONES[token]
@@ -171,20 +210,21 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     text = re.sub(r"(?m)^\s*#.*$", " ", text)  # a heading names the task ("# IHDP replication 3")
     for sentence in _sentences(text):
         flat = " ".join(sentence.split())
-        if _CITED_SUBJECT.match(flat) or _REPORTED.search(flat) or _DESCRIBES.search(flat):
+        if _CITED_SUBJECT.match(flat) or _REPORTED.search(flat):
             continue
+        described = _described(flat)
         clean = flat
         for name in names:
             clean = clean.replace(name, " " * len(name))
         clean = _NAMES.sub(lambda m: " " * len(m.group(0)), clean)
         for match in _PART_OF.finditer(clean):  # "the first 1,200 of its 3,000 samples": a share, or the count
             part, whole = (float(g.replace(",", "")) for g in match.groups())
-            if 0 < part <= whole:
+            if 0 < part <= whole and not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(match.group(0), (part / whole, part), flat, match.start()))
                 clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
         for match in _ODDS.finditer(clean):  # "one answer in ten", "1 in 20": a rate of 1/N, not the N
             n = word_value(match.group(1)) if not match.group(1)[0].isdigit() else float(match.group(1))
-            if n is not None and n >= 2:
+            if n is not None and n >= 2 and not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(match.group(0), (1.0 / n,), flat, match.start()))
                 clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
         for match in _DIGITS.finditer(clean):
@@ -212,12 +252,13 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # a list's marker: "1." or "2)"
             if values[0] in (0.0, 1.0) and re.search(r"\b(?:between|from)\s+0(?:\.0)?\s+(?:and|to)\s+1\b", flat):
                 continue  # the range of a share or a probability: "a fraction between 0 and 1"
-            if values[0] in (0.0, 1.0) and (re.search(r"[=(−+×*/^–-]\s*$", before)
+            if values[0] in (0.0, 1.0) and (re.search(r"[=(−+×*/^<>≤≥–-]\s*$", before)
                                             or re.match(r"\s*[−+×*/^)–-]", after)):
                 continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"
             if re.search(r"`[^`]+`\s*(?:is|are|=|==|equals)\s*$|\bcoded\s*(?:as\s*)?$", flat[:match.start()]):
                 continue  # how a column codes its values: "`tutored` is 1 for them"
-            out.append(StatedNumber(raw, values, flat, match.start()))
+            if not any(a <= match.start() < b for a, b in described):
+                out.append(StatedNumber(raw, values, flat, match.start()))
         for match in _WORDS.finditer(clean):
             words = match.group(0)
             if words.lower() in {"a", "an", "one", *_SCALES} or not re.search(rf"\b(?:{_WORD})\b", words, re.I):
@@ -226,15 +267,19 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if value is None:
                 continue
             after = clean[match.end():]
+            if _COUNTED.search(clean[:match.start()][-24:]):
+                continue  # "between the two waves": what the data hold
             small = value < 20 and not re.search(r"\b(?:hundred|thousand|million)\b", words, re.I)
             # a small number word counts things ("two methods", "one-hidden-layer"); it is a setting only as a
             # count of what a run repeats ("three seeds", "five folds")
             if small and not counted_nouns.match(after):
                 continue
-            out.append(StatedNumber(words, (value,), flat, match.start()))
+            if not any(a <= match.start() < b for a, b in described):
+                out.append(StatedNumber(words, (value,), flat, match.start()))
         for match in _FRACTION.finditer(clean):
             word = (match.group(1) or "half").lower()
-            out.append(StatedNumber(match.group(0), (_FRACTIONS[word],), flat, match.start()))
+            if not any(a <= match.start() < b for a, b in described):
+                out.append(StatedNumber(match.group(0), (_FRACTIONS[word],), flat, match.start()))
     return out
 
 
@@ -265,6 +310,13 @@ def documented(number: StatedNumber, documentation: str) -> bool:
     return False
 
 
+def _same_sentence(sentence: str, quote: str) -> bool:
+    """Whether a reading's quote is the number's sentence (the two readers cut sentences a little differently:
+    one may hold the other)."""
+    a, b = " ".join(sentence.split()), " ".join(quote.split())
+    return bool(a and b) and (a[:60] in b or b[:60] in a)
+
+
 def _names_a_column(number: StatedNumber) -> bool:
     """Whether the number is what a column of its sentence is named after ("the applications in the first thirty
     days (applicants_30d)", "earnings in 78 (`re_78`)"): it describes the column, it sets nothing.  Two digits
@@ -278,17 +330,23 @@ def _names_a_column(number: StatedNumber) -> bool:
 
 def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] = (),
                         gated: Sequence[tuple[float, str]] = (), documentation: str = "",
-                        nouns: Iterable[str] = ()) -> list[StatedNumber]:
+                        nouns: Iterable[str] = (), *, placed: Sequence[tuple[float, str, str]] = ()) -> list[StatedNumber]:
     """The stated numbers none of whose meanings is a value in ``used`` (the run's values as read), a value
     of ``gated`` whose pattern its sentence matches (an argument's default counts for a sentence that names the
-    argument: "L0 weight 3" is not accounted for by some other argument's default of 3), or a number the
-    method's ``documentation`` states in the same words (:func:`documented`); once each."""
+    argument: "L0 weight 3" is not accounted for by some other argument's default of 3), a value of ``placed``
+    (value, the sentence it was read from, a pattern of its argument's words) read from the number's own
+    sentence or restated beside its argument's words, or a number the method's
+    ``documentation`` states in the same words (:func:`documented`); once each."""
     out: list[StatedNumber] = []
     seen: set[str] = set()
     for number in stated_numbers(text, files, nouns):
         if any(_close(v, u) for v in number.values for u in used) or number.raw in seen:
             continue
         if _names_a_column(number):
+            continue
+        around = " ".join(sorted(_neighbours(number.sentence, number.start, number.raw)))
+        if any(_close(v, u) and (_same_sentence(number.sentence, quote) or re.search(words, around, re.I))
+               for v in number.values for u, quote, words in placed):
             continue
         if any(_close(v, u) and re.search(pattern, number.sentence, re.I) for v in number.values
                for u, pattern in gated):

@@ -125,14 +125,35 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             out.append(f"the task gives {name}, which no argument of {method} was read to take ({arguments}); "
                        f"say which argument should read it, or leave it out of the task")
     out += unread_arguments(spec, understood, text, used)
+    out += contradicted_words(spec, understood, text)
     if chosen:
         out += unread_referents(spec, understood, text)
         from cmbagent.agents._numbers import unaccounted_numbers
 
         # what the run will use: the arguments as read and the lengths of their lists ("five seeds (0–4)"); a
         # default, or a number of an argument's documentation, counts where the sentence names that argument
-        values = [v for value in understood.arguments.values() for v in values_in(value)]
-        values += [float(len(v)) for v in understood.arguments.values() if isinstance(v, (list, tuple))]
+        # a small whole number read from a sentence of the text accounts for that sentence's number only ("the L0
+        # penalty weight doubled to 2" is not read because a planted head of another sentence is 2); a distinctive
+        # value (0.05, 68.0) restated elsewhere is the same setting, and so is a list's length ("those two heads")
+        quoted: dict[str, list[str]] = {}
+        for requirement in understood.requirements:
+            if requirement.kind == "argument" and requirement.source == "text" and requirement.argument \
+                    and requirement.relation == "equals":
+                quoted.setdefault(requirement.argument, []).append(_whole_sentence(requirement.text, text))
+        values: list[float] = []
+        read_at: list[tuple[float, str, str]] = []
+        for name, value in understood.arguments.items():
+            # the argument's own words restate it anywhere ("a three-dimensional input" for ``input_dim``), and
+            # they alone give a list's length ("those two heads" for two planted heads, not "a weight of 2")
+            stems = [re.escape(t[:4]) for t in name.lower().split("_") if len(t) >= 3 and t not in _FILLER]
+            words = rf"\b(?:{'|'.join(stems)})" if stems else r"(?!)"
+            if isinstance(value, (list, tuple)):
+                read_at.append((float(len(value)), "", words))
+            for v in values_in(value):
+                if quoted.get(name) and float(v).is_integer() and abs(v) <= 20:
+                    read_at += [(v, quote, words) for quote in quoted[name]]
+                else:
+                    values.append(v)
         gated: list[tuple[float, str]] = []
         for name, schema in spec.arguments.items():
             pattern = _name_pattern(name)
@@ -146,7 +167,8 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
         nouns = {t for name in spec.arguments for t in name.lower().split("_") if t not in _FILLER}
         numeric = ", ".join(name for name, schema in spec.arguments.items() if _numeric(schema)) or "none"
         for number in unaccounted_numbers(text, values, data_files, gated,
-                                          " ".join([spec.description, *spec.argument_docs.values()]), nouns):
+                                          " ".join([spec.description, *spec.argument_docs.values()]), nouns,
+                                          placed=read_at):
             if f"“{number.sentence[:40]}" in asked:
                 continue  # its sentence is asked about already
             out.append(f"the task states {number.raw} (“{number.sentence[:90]}”), which the offline reader put into "
@@ -156,8 +178,56 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     return out
 
 
+def _whole_sentence(quote: str, text: str) -> str:
+    """A requirement's quote (clipped at 240 characters) as the whole sentence of ``text`` it begins (as the
+    reader cut the text into sentences)."""
+    if len(quote) < 240:
+        return quote
+    from cmbagent.agents._datamap import sentences
+
+    start = " ".join(quote.split())[:200]
+    return next((" ".join(s.split()) for s in sentences(text) if " ".join(s.split()).startswith(start)), quote)
+
+
 #: an example in an argument's documentation: "e.g." up to the end of its sentence or clause
 _EXAMPLE = re.compile(r"\be\.g\.,?\s.*?(?=\.\s+[A-Z]|\)\.|;|$)", re.S)
+def contradicted_words(spec: Any, understood: Understanding, text: str) -> list[str]:
+    """Model words of the text (the checklist's :data:`cmbagent.agents._stated.WORDS`) that no single value of the
+    method's argument for them satisfies ("w held constant" and "free spatial curvature", where the models free
+    either but not both), or that the value read does not: running would drop one of them silently."""
+    from cmbagent.agents._stated import _NEGATED, WORDS, _sentences
+
+    hits: dict[str, list[tuple[str, set[str]]]] = {}
+    for aspect, pattern, allowed in WORDS:
+        for sentence in _sentences(text):
+            match = re.search(pattern, sentence, re.I)
+            if match is not None and not _NEGATED.search(sentence[:match.start()]):
+                hits.setdefault(aspect, []).append((match.group(0), {a.lower() for a in allowed}))
+                break
+    out: list[str] = []
+    for aspect, found in hits.items():
+        argument = next((a for a in ("model", "classifier") if a in spec.arguments), None) if aspect != "estimand" \
+            else None
+        if argument is None:
+            continue
+        schema = spec.arguments[argument]
+        choices = {str(c).lower() for c in [*schema.get("enum", []),
+                                            *[c for o in schema.get("anyOf", []) for c in o.get("enum", [])]]}
+        found = [(w, allowed & choices) for w, allowed in found if allowed & choices]
+        if len(found) < 2:
+            continue
+        common = set.intersection(*[allowed for _, allowed in found])
+        words = " and ".join(f"“{w}”" for w, _ in found)
+        read = str(understood.arguments.get(argument, "")).lower()
+        if not common:
+            out.append(f"the task asks for {words} at once, but no {argument} of {spec.name} has both "
+                       f"({', '.join(sorted(choices))}); say which matters, or use a method that frees both")
+        elif read and read not in common:
+            out.append(f"the task asks for {words}, which {argument} {read!r} does not satisfy; add `{argument}: "
+                       f"<one of {', '.join(sorted(common))}>` under `arguments:` in the front matter")
+    return out
+
+
 #: words of an argument's name that say nothing of what it is (``n_adapters`` is written "adapters")
 _FILLER = {"n", "num", "number", "max", "min", "use", "per", "of", "the", "to", "in"}
 #: a sentence that gives a result or a reference value, not a setting ("the published value is 0.3")

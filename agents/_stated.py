@@ -71,7 +71,7 @@ WORDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
               r"\bw\((?:a|z)\)", ("w0wacdm",)),
     ("model", r"\bconstant w\b|\bw\s*CDM\b|\bw\s+(?:is\s+)?(?:left\s+)?free\b|\bfree w\b|"
               r"\bconstant (?:dark[- ]energy )?equation[- ]of[- ]state\b|"
-              r"\bw\b,? (?:taken|held|kept|assumed|treated) (?:as |to be )?constant\b", ("wcdm", "w0wacdm")),
+              r"\bw\b,?\s*\(?(?:taken|held|kept|assumed|treated) (?:as |to be )?constant\b", ("wcdm", "w0wacdm")),
     ("model", r"\bcurved\b|\bcurvature\b|\bnon-?flat\b|(?:Ω|Omega)_?k\b|\bopen or closed\b", ("lcdm",)),
     ("model", r"\bflat (?:Λ|L|Lambda[- ]?)CDM\b", ("flat_lcdm",)),
     ("estimand", r"\b(?:effect|impact) on the treated\b|\bATT\b|\bATET\b", ("ATT", "att")),

@@ -539,9 +539,13 @@ class _Reader:
             patterns = [] if shared else [
                 rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}"]
             if (plural or count) and not shared:  # a count: "3 instances", "50 epochs"
-                # "1500 rank-3 adapters", but not "head 4 of layer 3"
+                # "1500 rank-3 adapters", but not "head 4 of layer 3"; "eleven needle depths" counts the depths
+                # (another argument's noun) the needles only qualify
+                heads = sorted({t.rstrip("s") for other in self.spec.arguments if other != name
+                                for t in other.lower().split("_")[-1:] if len(t) >= 4 and t not in _FILLER_WORDS})
+                qualifies = rf"(?![\s-]+(?:{'|'.join(map(re.escape, heads))})s?\b)" if heads else ""
                 patterns.append(rf"(?<!-){number}\s+(?:(?!(?:of|in|on|at|for|per|from|to|by)\b)[A-Za-z][\w-]*\s+)?"
-                                rf"{forms}\b")
+                                rf"{forms}\b{qualifies}")
             patterns += self.doc_patterns(name, number, kinds)
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
@@ -923,6 +927,30 @@ class _Reader:
                                   f"reader cannot read; add `{name}: <{doc.lower() or 'value'}>` under `arguments:` "
                                   "in the front matter")
 
+    def anaphoric_list(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
+        """A list of columns named once and then referred to by its count ("four site measurements: water_temp_c,
+        ph, canopy_pct and elevation_m ... a regression of infection on those four"): the one list argument left
+        unread takes the columns of the one clause that names exactly that many."""
+        unread = [n for n in col_args if n not in self.args and n not in given and "array" in _types(self.spec.arguments[n])]
+        columns = self.table_columns()
+        if len(unread) != 1 or not columns:
+            return
+        for match in re.finditer(rf"\b(?:on|of|using|with|from|in|for)\s+(?:those|these|the|all)\s+"
+                                 rf"(\d+|{WORD_NUMBER}|two|three|four|five|six|seven|eight|nine|ten)\b", self.text, re.I):
+            count = word_value(match.group(1)) if not match.group(1).isdigit() else float(match.group(1))
+            if count is None or count < 2:
+                continue
+            lists = []
+            for sentence in self.sentences:
+                for clause in re.split(r"[;:]\s|\.\s", sentence):
+                    named = list(dict.fromkeys(c for _, c, _ in self.column_mentions(clause, columns)))
+                    if len(named) == int(count) and self.text.find(clause) < match.start():
+                        lists.append((named, sentence))
+            if len(lists) == 1:
+                named, sentence = lists[0]
+                self.record(unread[0], named, f"{sentence} … {self.sentence_of(match.start())}", confidence=0.85)
+                return
+
     def disjoint_lists(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
         """A column one argument takes alone (the outcome, the treatment) is no member of a list the reading
         built ("What did it do to `earn22`, adjusting for age and school?" adjusts for age and school only)."""
@@ -1284,6 +1312,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     for name in col_args:
         if name not in reader.paths and "array" in _types(spec.arguments[name]):  # given lists: only what to exclude
             reader.columns_for(name, spec.arguments[name], taken - shared, exclusions_only=name in reader.args)
+    reader.anaphoric_list(col_args, given)
     reader.files()
     reader.data_columns(col_args)
     reader.other_table_columns(col_args)
@@ -1298,6 +1327,11 @@ def _close_after(gap: str) -> bool:
     comma, semicolon or bracket between them, no "on" that opens the next role ("the effect of the programme on
     earn22": earn22 is no treatment), and at most four words ("on the log of", "of being")."""
     return not re.search(r"[,;:()]|\b(?:on|upon)\s", gap) and len(re.findall(r"[^\W\d_][\w'-]*", gap)) <= 4
+
+
+#: words of an argument's name that name no thing it counts (``max_steps`` counts steps)
+_FILLER_WORDS = frozenset({"max", "min", "num", "number", "size", "rate", "weight", "column", "columns", "data",
+                           "file", "dir", "seed", "type", "mode", "name"})
 
 
 #: column arguments whose column may also be a member of a list argument: a survey's subgroup is often one of

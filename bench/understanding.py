@@ -42,7 +42,8 @@ sys.path.insert(0, str(ROOT))
 from tests.reading._prose import ProseTask, Score, Verdict, judge, load_set, parsed, read_offline  # noqa: E402
 
 SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" / "understanding_heldout",
-        "blind": ROOT / "tests" / "understanding_blind", "blind4": ROOT / "tests" / "understanding_blind4"}
+        "blind": ROOT / "tests" / "understanding_blind", "blind4": ROOT / "tests" / "understanding_blind4",
+        "blind5": ROOT / "tests" / "understanding_blind5"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

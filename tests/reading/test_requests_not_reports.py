@@ -160,3 +160,79 @@ def test_a_number_a_column_is_named_after_and_a_quoted_result_ask_nothing(tmp_pa
     assert [n.raw for n in unaccounted_numbers(text, [])] == []
     text = "The quoted errors are statistical only, so add 0.12 mag in quadrature."
     assert [n.raw for n in unaccounted_numbers(text, [])] == ["0.12"]
+
+
+def test_a_small_number_another_sentence_read_is_still_asked() -> None:
+    """"the sparsity weight tripled to 3" is no setting the reading took because a planted head of another
+    sentence is 3; "those two heads" restates the planted list's length and asks nothing."""
+    text = ("Test the gated per-head activation edits: plant edits at layer 0 head 3 and at layer 2 head 1 of a tiny "
+            "model with 4 layers of 4 heads, and check that the gates find those two heads.\n300 steps, the "
+            "sparsity weight tripled to 3, seed 9.")
+    reading = read_task(text=text)
+    assert reading.method == "lm.jola" and reading.understanding is not None
+    assert reading.understanding.arguments.get("planted_heads") == [[0, 3], [2, 1]]
+    assert any("states 3 " in q for q in reading.unread)
+    assert not any("two" in q.split("(")[0] for q in reading.unread)
+
+
+def test_a_request_that_also_describes_states_its_settings() -> None:
+    """"generate 1,800 adapters whose B has 12 rows": a request (its verb comes first), so its numbers are
+    settings; "The table has 400 rows" only describes."""
+    from cmbagent.agents._numbers import stated_numbers
+
+    said = [n.raw for n in stated_numbers("Please generate 1,800 rank-2 adapters whose B has 12 rows and whose A has "
+                                          "6 columns, seed 2.")]
+    assert {"1,800", "12", "6"} <= set(said)
+    assert stated_numbers("The table has 400 rows and 9 columns.") == []
+    # after a colon, the clause lists what the one before it describes
+    assert stated_numbers("`plots.csv`: 240 plots, each with a soil pH.") == []
+    # a question asks: "when the labeler ... has rationality 3?" states a setting
+    assert [n.raw for n in stated_numbers("How do the queries compare when the labeler has rationality 3?")] == ["3"]
+
+
+def test_an_article_adds_nothing_to_a_number_in_words() -> None:
+    from cmbagent.agents._numbers import word_value
+
+    assert word_value("a three") == 3
+    assert word_value("a hundred") == 100 and word_value("a thousand and twenty") == 1020
+
+
+def test_a_count_before_two_nouns_counts_the_last() -> None:
+    """"seven needle depths" sets the number of depths, not of needles."""
+    args = understand_task("lm.nolima", "Build the benchmark with seven needle depths and lengths of 500 and 1000 "
+                                        "tokens.", {}, []).arguments
+    assert args.get("n_depths") == 7 and "n_needles" not in args
+
+
+def test_model_words_no_model_satisfies_together_are_asked(tmp_path: Path) -> None:
+    """"w kept constant" and "open or closed" (free curvature): no model of the supernova fit frees both."""
+    data, cov = _make.hubble_bins(tmp_path)
+    text = (f"Fit data/{data.name} with the covariance in data/{cov.name}, with w (kept constant) and the geometry "
+            "open or closed, so that Ω_m, Ω_Λ and w all vary.")
+    reading = _reading(text, tmp_path, [data, cov])
+    assert reading.method == "cosmology.fit_supernovae"
+    assert not reading.clear
+    assert any("at once" in q and "model" in q for q in reading.unread)
+
+
+def test_a_method_output_the_task_says_it_does_not_need_is_no_run() -> None:
+    """"No means or intervals needed": the chain summary is not wanted, whatever else the task names."""
+    reading = read_task(text="Append a column S8 = sigma8 * sqrt(Omega_m / 0.3) to the MCMC chain in "
+                             "chains/run2.txt and save it. No means or intervals needed.")
+    assert reading.method is None
+
+
+def test_a_list_named_once_then_by_its_count(tmp_path: Path) -> None:
+    """"three soil measurements: ph, moisture and nitrate ... a regression of survival on those three": the
+    inputs are those three columns (plot_id and the label stay out)."""
+    rng = np.random.default_rng(5)
+    table = _write(tmp_path, "plots.csv", ["plot_id,ph,moisture,nitrate,survived"] + [
+        f"P{i},{rng.normal(6, 1):.2f},{rng.uniform(0, 1):.3f},{rng.normal(20, 5):.1f},{rng.integers(0, 2)}"
+        for i in range(120)])
+    text = ("The attached table has 120 plots with a 0/1 seedling survival (survived) and three soil measurements: "
+            "ph, moisture and nitrate; plot_id is a name. I want the posterior of a Bayesian logistic regression of "
+            "survival on those three with the semi-implicit variational method, seed 4.")
+    reading = _reading(text, tmp_path, [table])
+    assert reading.method == "bayes.aisivi"
+    assert reading.understanding is not None
+    assert reading.understanding.arguments.get("columns") == ["ph", "moisture", "nitrate"]
