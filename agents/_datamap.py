@@ -67,7 +67,8 @@ COLUMN_CUES: dict[str, str] = {
              r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b|\bsays? which\b|\btells? (?:us )?which\b|"
              r"\bindicates?\b|\bwhich (?:are|is|were) (?:bad|good|faulty|defective|positive|anomal\w*)",
     "target": r"\bpredict\w*|\bresponse\b|\btarget\b|\bas a function of\b|\bregress\w*|\boutcome\b|\by\b",
-    "features": r"\bfeatures?\b|\bbased on\b|\busing\b|\binputs?\b|\bpredictors?\b",
+    "features": r"\bregress(?:ion|ed|ing)?\s+of\s+[^.;]{1,80}?\s+on\b|\bfeatures?\b|\bbased on\b|\busing\b|"
+                r"\binputs?\b|\bpredictors?\b",
     "instruments": r"\binstruments?\b|\bencourag\w*|\blotter\w*|\brandomi[sz]ed offer\b",
     "prediction": r"\bpredict\w*|\brisk score\b|\bscores?\b",
     "text": r"\btext\b|\bnotes?\b|\bdescriptions?\b|\breviews?\b|\bnarratives?\b",
@@ -628,6 +629,8 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
                      r"covariates?)\b|\beverything else\b", tail, re.I):
             return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")
         items = [i.strip(" .`'\"") for i in re.split(r",|\band\b|\bor\b|\bas well as\b", tail) if i.strip(" .`'\"")]
+        # "(150 nests" counts the rows: no column of them
+        items = [i for i in items if not re.match(r"\(?\s*\d[\d,]*\s+[A-Za-z]", i)]
         if not items:
             continue
         chosen: list[str] = []

@@ -96,6 +96,29 @@ _IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\
 _SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
 
 
+#: a word that names the item a number labels ("line 3", "Referee 2", "point 3 of the review", "wave 3", "run 14")
+_LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|round|phase|station|block|zone|sector|"
+                    r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample)\s*#?\s*$", re.I)
+#: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
+_NOT_INPUT = re.compile(r"\bnot\s+(?:an?\s+)?(?:input|setting|parameter)s?\b|\bnot\s+part\s+of\s+(?:this|the\s+"
+                        r"(?:task|run|analysis|fit|data))\b|\b(?:is|as|for|just)\s+context\b", re.I)
+#: a setting's word: an aside that has one is no mere description ("(seed 4)", "(5 folds)", "(σ = 0.1)")
+_SETTING_WORD = re.compile(r"\b(?:seeds?|folds?|steps?|walkers|draws|iterations|epochs|prior|threshold|cut|"
+                           r"tolerance|level)\b|[=<>≤≥]", re.I)
+
+
+def _aside(sentence: str, at: int) -> bool:
+    """Whether position ``at`` lies inside brackets that describe the data ("(350 colonies over three apiaries)",
+    "(the 150 SNe Ia that survived our cuts, of 231 followed)"): a count beside a noun, no setting's word."""
+    opened = sentence.rfind("(", 0, at)
+    if opened < 0 or sentence.rfind(")", 0, at) > opened:
+        return False
+    closed = sentence.find(")", at)
+    inside = sentence[opened + 1:closed if closed >= 0 else len(sentence)]
+    return not _SETTING_WORD.search(inside) and not _COUNT_NOUNS.search(inside) and bool(
+        re.search(r"\d[\d,]*\s+(?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z]{3,}", inside))
+
+
 #: a request's verb: a sentence that asks for something before it describes ("generate 2,500 adapters whose B has
 #: 16 rows") states settings, whatever it also describes
 _REQUEST = re.compile(r"(?:^\W*|[:;]\s+|\b(?:please|then|and|so|to|could\s+you|can\s+you)\s+)(?:generate|draw|fit|"
@@ -210,7 +233,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     text = re.sub(r"(?m)^\s*#.*$", " ", text)  # a heading names the task ("# IHDP replication 3")
     for sentence in _sentences(text):
         flat = " ".join(sentence.split())
-        if _CITED_SUBJECT.match(flat) or _REPORTED.search(flat):
+        if _CITED_SUBJECT.match(flat) or _REPORTED.search(flat) or _NOT_INPUT.search(flat):
             continue
         described = _described(flat)
         clean = flat
@@ -233,6 +256,10 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             before, after = clean[:match.start()], clean[match.end():]
             if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:12]):
                 continue
+            if _LABEL.search(before[-16:]) and not _COUNT_NOUNS.match(after) and not re.match(r"\s*[%×x]", after):
+                continue  # a name: "line 3", "Referee 2", "point 3", "wave 3", "run 14" (not "run 500 steps")
+            if _aside(flat, match.start()):
+                continue  # "(350 colonies over three apiaries)": an aside on the data, with no setting's word
             if (re.search(r"\S\s+[A-Z][A-Za-z]+\s+$", before) or (re.fullmatch(r"\W*[A-Z][a-z]+\s+", before)
                     and re.match(r"\s+of\b", after))) and not raw.startswith(("-", "+", "−")):
                 continue  # part of a name: "Planck 2018", "Run 2"; "Wave 3 of ..." opening a sentence
@@ -252,7 +279,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # a list's marker: "1." or "2)"
             if values[0] in (0.0, 1.0) and re.search(r"\b(?:between|from)\s+0(?:\.0)?\s+(?:and|to)\s+1\b", flat):
                 continue  # the range of a share or a probability: "a fraction between 0 and 1"
-            if values[0] in (0.0, 1.0) and (re.search(r"[=(−+×*/^<>≤≥–-]\s*$", before)
+            if abs(values[-1]) in (0.0, 1.0) and (re.search(r"[=(−+×*/^<>≤≥–-]\s*$", before)
                                             or re.match(r"\s*[−+×*/^)–-]", after)):
                 continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"
             if re.search(r"`[^`]+`\s*(?:is|are|=|==|equals)\s*$|\bcoded\s*(?:as\s*)?$", flat[:match.start()]):

@@ -927,6 +927,23 @@ class _Reader:
                                   f"reader cannot read; add `{name}: <{doc.lower() or 'value'}>` under `arguments:` "
                                   "in the front matter")
 
+    def worded_items(self, segment: str, columns: Sequence[str], taken: set[str], named: set[str],
+                     offset: int) -> list[tuple[float, str, bool]]:
+        """The items of a listed segment that are no column's name but name one in words ("age band" for
+        ``age_band``): the one column they fit clearly (:func:`match_phrase` ≥ 0.6, ahead of the next by 0.05)."""
+        from cmbagent.agents._datamap import match_phrase
+
+        out: list[tuple[float, str, bool]] = []
+        for item in re.finditer(r"[^,;]+?(?=,|;|and|or|$)", segment):
+            words = re.sub(r"^\s*(?:and|or)\s+", "", item.group(0)).strip(" .`'\"")
+            if not words or any(re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", words) for c in columns):
+                continue
+            ranked = sorted(((match_phrase(words, c), c) for c in columns if c not in taken and c not in named),
+                            reverse=True)
+            if ranked and ranked[0][0] >= 0.6 and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.05):
+                out.append((offset + item.start() + 0.5, ranked[0][1], False))
+        return out
+
     def anaphoric_list(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
         """A list of columns named once and then referred to by its count ("four site measurements: water_temp_c,
         ph, canopy_pct and elevation_m ... a regression of infection on those four"): the one list argument left
@@ -1026,6 +1043,9 @@ class _Reader:
                     mentions = after_cue or [m for m in mentions if m[0] >= since]
                     if not mentions:
                         continue
+                    if after_cue:  # "on age band, region and tenure": an item written in words is a column too
+                        mentions = sorted([*mentions, *self.worded_items(clause[cue.end():end], columns, taken,
+                                                                         {c for _, c, _ in mentions}, cue.end())])
                     chosen += [c for _, c, _ in mentions if c not in chosen]
                     quotes["in"].append(sentence)
                     continue
@@ -1155,6 +1175,23 @@ class _Reader:
                     continue
                 self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
             self.take(item, table, required=name in self.spec.required)
+
+    def bracketed_columns(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
+        """The answer columns of a survey introduced in brackets ("report support for metering (q_meter_support)
+        and whether bills feel fair (q_bill_fair)"): the one unread list argument documented as the columns that
+        hold answers takes the categorical data columns the text names so, when no other argument took them."""
+        table = self.table()
+        unread = [n for n in col_args if n not in self.args and n not in given and "array" in _types(self.spec.arguments[n])
+                  and re.search(r"\bthe answers\b", self.spec.argument_docs.get(n, "").split(".")[0], re.I)]
+        if table is None or len(unread) != 1:
+            return
+        used = {c for v in self.args.values() for c in (v if isinstance(v, list) else [v]) if isinstance(c, str)}
+        named = [m.group(1) for m in re.finditer(r"\w\s+\(`?([A-Za-z_]\w*)`?\)", self.text)]
+        columns = [c for c in dict.fromkeys(named) if (col := table.column(c)) is not None and not col.numeric
+                   and c not in used]
+        if len(columns) >= 2:
+            self.record(unread[0], columns, "; ".join(self.sentence_of(self.text.find(f"({c}")) for c in columns[:1]),
+                        confidence=0.85)
 
     def other_table_columns(self, col_args: Sequence[str]) -> None:
         """A column argument of another input file ("Column of a reference-sample population table with its
@@ -1316,6 +1353,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.files()
     reader.data_columns(col_args)
     reader.other_table_columns(col_args)
+    reader.bracketed_columns(col_args, given)
     reader.disjoint_lists(col_args, given)
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,

@@ -53,9 +53,10 @@ def test_blind_set_does_not_fall_below_its_measured_level() -> None:
     # quantity and a "has to" as requests, leave a documentation's examples out of the values a run uses, read the
     # device and a clean unlabelled pool in words, and read columns from the table the data argument reads took
     # silent wrong 4 -> 0, method 0.80 -> 0.86, arguments 0.04 -> 0.12 (3 of 25), asked 27 -> 29; after a single
-    # column read only close after its cue, the split's repetitions and columns named after a number, 0.20 (5 of 25)
+    # column read only close after its cue, the split's repetitions and columns named after a number, 0.20 (5 of 25);
+    # after "a regression of y on a, b and c" and a count in a list being no column, 0.24 (6 of 25)
     assert scored.method_accuracy >= 0.85, summary
-    assert scored.argument_accuracy >= 0.20, summary
+    assert scored.argument_accuracy >= 0.24, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -68,9 +69,11 @@ def test_fourth_blind_set_does_not_fall_below_its_measured_level() -> None:
     # first measure (bench/understanding.py): 44 tasks, method 0.89, arguments 0.15 (5 of 34), silent wrong 9, asked
     # 27. After the rules it was used for (a small number read in another sentence, a request that also describes,
     # "a three", a count before two nouns, model words no model satisfies together, a method output "not needed",
-    # a list named by its count): method 0.93, arguments 0.18 (6 of 34), silent wrong 0, asked 34
+    # a list named by its count): method 0.93, arguments 0.18 (6 of 34), silent wrong 0, asked 34; after names
+    # ("Referee 2", "line 3"), asides on the data, "not an input", list items in words ("age band") and answer
+    # columns in brackets: arguments 0.26 (9 of 34), asked 31
     assert scored.method_accuracy >= 0.93, summary
-    assert scored.argument_accuracy >= 0.17, summary
+    assert scored.argument_accuracy >= 0.26, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 

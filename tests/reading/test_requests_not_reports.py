@@ -236,3 +236,62 @@ def test_a_list_named_once_then_by_its_count(tmp_path: Path) -> None:
     assert reading.method == "bayes.aisivi"
     assert reading.understanding is not None
     assert reading.understanding.arguments.get("columns") == ["ph", "moisture", "nitrate"]
+
+
+@pytest.mark.parametrize("text", [
+    "Response to Referee 2, point 4: rerun the fit.",
+    "Pump station 7 logged the readings.",
+    "Wave 5 of the panel is attached; fit it.",
+    "Fit the supernovae (the 210 that passed our cuts, of 380 observed).",
+    "Another 3,000 spectra come next year; those are not part of this.",
+    "(The 2019 survey covered 5,200 farms; that is context, not an input.)",
+    "Fit with w = −1 held fixed.",
+])
+def test_names_asides_and_context_are_no_settings(text: str) -> None:
+    from cmbagent.agents._numbers import stated_numbers
+
+    assert stated_numbers(text) == []
+
+
+def test_a_label_word_before_a_count_of_a_run_is_still_a_setting() -> None:
+    from cmbagent.agents._numbers import stated_numbers
+
+    assert [n.raw for n in stated_numbers("Please run 400 steps and seed 3.")] == ["400", "3"]
+    assert [n.raw for n in stated_numbers("Use (seed 5) for the split.")] == ["5"]
+
+
+def test_a_regression_of_a_label_on_listed_columns(tmp_path: Path) -> None:
+    """"a logistic regression of germination (sprouted, 0/1) on depth_cm, shade_pct and clay_frac, using
+    `seeds.csv` (180 trays; tray_id is a name)": the inputs are the three columns after "on"; "(180 trays" is a
+    count, not the column tray_..."""
+    rng = np.random.default_rng(7)
+    table = _write(tmp_path, "seeds.csv", ["tray_id,depth_cm,shade_pct,clay_frac,sprouted"] + [
+        f"T{i},{rng.uniform(1, 5):.1f},{rng.uniform(0, 90):.0f},{rng.uniform(0, 0.6):.2f},{rng.integers(0, 2)}"
+        for i in range(180)])
+    text = ("I'd like the posterior of a logistic regression of germination (sprouted, 0/1) on depth_cm, shade_pct "
+            "and clay_frac, using data/seeds.csv (180 trays; tray_id is a name), fitted with the semi-implicit "
+            "variational method, seed 2.")
+    reading = _reading(text, tmp_path, [table])
+    assert reading.method == "bayes.aisivi" and reading.understanding is not None
+    assert reading.understanding.arguments.get("columns") == ["depth_cm", "shade_pct", "clay_frac"]
+
+
+def test_survey_items_written_in_words_and_answer_columns_in_brackets(tmp_path: Path) -> None:
+    """"rake ... on age group, region and sex": "age group" is ``age_group``; "support for the toll
+    (q_toll) and whether buses are reliable (q_bus)": the answer columns."""
+    rng = np.random.default_rng(8)
+    survey = _write(tmp_path, "panel.csv", ["pid,age_group,region,sex,q_toll,q_bus"] + [
+        f"{i},{rng.choice(['18-34', '35+'])},{rng.choice(['n', 's'])},{rng.choice(['f', 'm'])},"
+        f"{rng.choice(['yes', 'no'])},{rng.choice(['agree', 'disagree'])}" for i in range(150)])
+    margins = _write(tmp_path, "margins.csv", ["variable,level,share", "age_group,18-34,0.3", "age_group,35+,0.7",
+                                               "region,n,0.5", "region,s,0.5", "sex,f,0.5", "sex,m,0.5"])
+    bot = _write(tmp_path, "bot.csv", ["question,answer,share", "q_toll,yes,0.6", "q_toll,no,0.4",
+                                       "q_bus,agree,0.5", "q_bus,disagree,0.5"])
+    text = ("Please rake the panel in data/panel.csv to the census margins in data/margins.csv on age group, region "
+            "and sex, then report support for the toll (q_toll) and whether buses are reliable (q_bus), and compare "
+            "the chatbot's answer shares in data/bot.csv with the weighted public. 300 bootstrap draws, seed 1.")
+    reading = _reading(text, tmp_path, [survey, margins, bot])
+    assert reading.method == "alignment.survey_benchmark" and reading.understanding is not None
+    args = reading.understanding.arguments
+    assert args.get("covariates") == ["age_group", "region", "sex"]
+    assert args.get("questions") == ["q_toll", "q_bus"]
