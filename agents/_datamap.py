@@ -537,7 +537,10 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
     described = glossary(text, table.column_names)
     mapped: list[Mapped] = []
     for name, role in arguments.items():
-        columns = [c for c in table.columns if c.name not in taken]  # an earlier argument's column is not free
+        # an earlier argument's column is not free, and a column that numbers the rows ("pupil is just a number")
+        # plays no role, unless the text writes it as a column (`pupil`)
+        columns = [c for c in table.columns if c.name not in taken
+                   and not (identifier(c) and f"`{c.name}`" not in text)]
         cue_pattern = _cue_pattern(role, name, (cues or {}).get(name, ()))
         scores: dict[str, float] = {}
         why: dict[str, str] = {}

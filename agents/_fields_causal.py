@@ -52,7 +52,9 @@ field_words(
         # the repetitions of the sample split: "the sample split repeated three times", "repeat the split 4 times"
         "n_rep": [r"\b(?:sample\s+)?split(?:ting|s)?\s+(?:is\s+|are\s+)?repeated\s+(\w+)\s+times\b",
                   r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+(\w+)\s+times\b",
-                  r"\b(\w+)\s+repetitions\s+of\s+the\s+(?:sample\s+)?split"],
+                  r"\b(\w+)\s+repetitions\s+of\s+the\s+(?:sample\s+)?split",
+                  (r"\b(?:sample\s+)?split(?:ting|s)?\s+(?:is\s+|are\s+)?repeated\s+twice\b", 2),
+                  (r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+twice\b", 2)],
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
                         r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
     },

@@ -51,6 +51,9 @@ _NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|e
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
                         r"leav(?:e|ing) (?:\w+ )?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
+#: a request's verb at the start of a clause
+_REQUEST_VERB = (r"(?:estimate|fit|compute|run|use|give|report|train|find|compare|predict|weight|rake|take|apply|"
+                 r"adjust|control|check|tell)\b")
 _BOOKKEEPING = {"output_dir", "seed", "random_state"}
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",
@@ -998,7 +1001,10 @@ class _Reader:
             # leaves columns out ("adjusting for `age` (not `age_sq`)"): that is a clause of its own
             asides = [m.group(0) for m in re.finditer(r"\([^()]*\)", sentence) if _LEAVE_OUT.search(m.group(0))]
             plain = re.sub(r"\([^()]*\)", lambda m: " " if _LEAVE_OUT.search(m.group(0)) else m.group(0), sentence)
-            for clause in [*re.split(r";\s|\s[—–]\s|,\s+(?=but\b)", plain), *asides]:
+            # a colon before a request's verb parts two clauses ("don't just compare the means: estimate ...,
+            # adjusting for ...": the negation is the first clause's)
+            for clause in [*re.split(r";\s|\s[—–]\s|,\s+(?=but\b)|:\s+(?=(?:please\s+|then\s+)?" + _REQUEST_VERB + ")",
+                                     plain), *asides]:
                 cue = next((m for p in self.cues(name) if (m := re.search(p, clause, re.I))), None)
                 if cue is None:
                     if is_list and clause in asides:  # "(`mu0`, `mu1` are simulation outputs; leave them out)"

@@ -295,3 +295,22 @@ def test_survey_items_written_in_words_and_answer_columns_in_brackets(tmp_path: 
     args = reading.understanding.arguments
     assert args.get("covariates") == ["age_group", "region", "sex"]
     assert args.get("questions") == ["q_toll", "q_bus"]
+
+
+def test_a_plain_tutoring_question_reads_its_treatment_covariates_and_repeats(tmp_path: Path) -> None:
+    """Our own plain task that ran `failed` before: the row number `pupil` was read as the treatment, and "please
+    don't just compare the means: estimate ..., adjusting for ..." put the covariates under the negation of the
+    clause before the colon; "the split repeated twice" is two repetitions."""
+    table = _make.tutoring(tmp_path)
+    text = ("The table tutoring.csv has one row per pupil (pupil is just a number): whether they were tutored, their "
+            "prior score, girl (1/0), class size and this year's maths_score. Pupils with weaker prior scores were "
+            "more likely to be offered a place, so please don't just compare the means: estimate the average effect "
+            "on maths_score, adjusting for prior_score, girl and class_size, with an interval. Five folds, the split "
+            "repeated twice, seed 3.")
+    reading = _reading(text, tmp_path, [table])
+    assert reading.method == "causal.dml_ate" and reading.understanding is not None
+    args = reading.understanding.arguments
+    assert (args.get("treatment"), args.get("outcome")) == ("tutored", "maths_score")
+    assert args.get("covariates") == ["prior_score", "girl", "class_size"]
+    assert (args.get("n_folds"), args.get("n_rep"), args.get("seed")) == (5, 2, 3)
+    assert reading.clear
