@@ -31,6 +31,9 @@ field_words(
             rf"\b(?:only|just)\s+{_COUNT}\s+(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,4}}?(?:are|is|were|was)\s+"
             r"(?:labell?ed|known|confirmed|flagged|tagged)\b",
             rf"\b{_COUNT}\s+(?:confirmed|labell?ed|known|flagged|tagged)\s+{_RARE}",
+            # "the engineers confirmed only 12 defective wafers", "reveal fifteen labels", "label 20 of the faults"
+            rf"\b(?:confirmed|labell?ed|flagged|tagged|verified)\s+(?:only\s+|just\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
+            rf"\breveal\w*\s+(?:the\s+labels?\s+of\s+)?(?:only\s+|just\s+)?{_COUNT}\s+(?:labels?\b|(?:\w+\s+)?{_RARE})",
         ],
         "label_ratio": [  # "only a tenth of the intrusions carry a label", "label 5% of the anomalies"
             rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"
@@ -45,7 +48,10 @@ field_words(
                   r"(?:it|them|the\s+unlabell?ed)\b",
                   # "the unlabeled training pool contains no anomalies", "the paper's own clean setting"
                   rf"\b{_UNLABELLED}\s+(?:contains?|includes?|holds?|has)\s+no\s+(?:hidden\s+)?{_RARE}",
-                  r"\b(?:paper's|paper’s|authors'|authors’)\s+(?:own\s+)?clean\s+(?:setting|protocol|set-?up)\b"],
+                  r"\b(?:paper's|paper’s|authors'|authors’)\s+(?:own\s+)?clean\s+(?:setting|protocol|set-?up)\b",
+                  # "the clean setup of the method's original paper", "keep every faulty unit out of the unlabelled part"
+                  r"\bclean\s+(?:setting|protocol|set-?up)\s+of\s+the\s+(?:\w+(?:'s|’s)\s+)?(?:original\s+)?paper\b",
+                  rf"\b(?:keep|leave)\s+(?:every|all|each|the)\s+{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}"],
             1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
                   rf"\bhidden\s+{_RARE}\s+(?:among|in)\s+the\s+unlabell?ed\b"],
         },

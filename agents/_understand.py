@@ -712,6 +712,10 @@ class _Reader:
                 if match is not None:
                     found.setdefault(value, match.start())
                     break
+        # "against isolation forest and DevNet only (XGBOD is too slow)": a choice named in the aside after "only"
+        # is the one left out
+        for aside in re.finditer(r"\bonly\s*\(([^()]*)\)", self.text, re.I):
+            found = {v: at for v, at in found.items() if not aside.start(1) <= at < aside.end(1)}
         if not found:
             return False
         chosen = sorted(found, key=found.__getitem__)

@@ -71,9 +71,10 @@ def test_fourth_blind_set_does_not_fall_below_its_measured_level() -> None:
     # "a three", a count before two nouns, model words no model satisfies together, a method output "not needed",
     # a list named by its count): method 0.93, arguments 0.18 (6 of 34), silent wrong 0, asked 34; after names
     # ("Referee 2", "line 3"), asides on the data, "not an input", list items in words ("age band") and answer
-    # columns in brackets: arguments 0.26 (9 of 34), asked 31
+    # columns in brackets: arguments 0.26 (9 of 34), asked 31; after the labelled count in plain words, a choice
+    # left out in the aside after "only" and the paper's clean setup: 0.29 (10 of 34), asked 30
     assert scored.method_accuracy >= 0.93, summary
-    assert scored.argument_accuracy >= 0.26, summary
+    assert scored.argument_accuracy >= 0.29, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 

@@ -314,3 +314,19 @@ def test_a_plain_tutoring_question_reads_its_treatment_covariates_and_repeats(tm
     assert args.get("covariates") == ["prior_score", "girl", "class_size"]
     assert (args.get("n_folds"), args.get("n_rep"), args.get("seed")) == (5, 2, 3)
     assert reading.clear
+
+
+@pytest.mark.parametrize(("text", "n_labeled"), [
+    ("The engineers confirmed only 12 defective wafers by hand; find the rest of the anomalies.", 12),
+    ("Reveal nine labels of the training faults and find the other anomalies.", 9),
+])
+def test_the_labelled_count_in_plain_words(text: str, n_labeled: int) -> None:
+    assert understand_task("anomaly.wsad_dt", text, {}, []).arguments.get("n_labeled") == n_labeled
+
+
+def test_a_choice_named_in_the_aside_after_only_is_left_out() -> None:
+    text = ("Find the faulty pumps; compare with DevNet and an isolation forest only (XGBOD takes too long here), in "
+            "the clean setup of the method's original paper.")
+    args = understand_task("anomaly.wsad_dt", text, {}, []).arguments
+    assert args.get("baselines") == ["devnet", "iforest"]
+    assert args.get("unlabeled_anomalies") == 0.0
