@@ -327,6 +327,34 @@ class MethodContext(StepContext):
                 ("The previous call failed", clip(self.previous_error or "", 2000))]
         return out
 
+    def compact_sections(self) -> list[tuple[str, str]]:
+        """The method as :func:`method_text` writes it for a small model: its description and the arguments the
+        brief's method line does not already give (the task's), by name, default and description; the grammar
+        holds their types and choices, and its keywords, paper and example are for choosing a method, which the
+        step has done.  An argument of the step's call stays described: the previous call may have been refused
+        for it."""
+        shown = set(self.brief.arguments) if self.brief.method == self.method.get("name") else set()
+        method = method_text(self.method, shown) if self.method else ""
+        return [(title, method if title == "Method" else body) for title, body in super().compact_sections()]
+
+
+#: the characters of one argument's description in a compact method section
+COMPACT_ARGUMENT_CHARS = 200
+
+
+def method_text(described: dict[str, Any], shown: set[str]) -> str:
+    """A method (``MethodSpec.describe()``) for a small model: its name and description, then one line per argument
+    not in ``shown`` (the arguments another section of the prompt gives), with its default and description."""
+    parameters = described.get("parameters") or {}
+    lines = [f"{described.get('name', '')}: {described.get('description', '')}".strip(": ")]
+    rest = [(name, spec) for name, spec in sorted((parameters.get("properties") or {}).items()) if name not in shown]
+    if rest:
+        lines.append("Arguments not given above:")
+    for name, spec in rest:
+        default = f" (default {json.dumps(spec['default'], default=str)})" if "default" in spec else ""
+        lines.append(f"- {name}{default}: {clip(str(spec.get('description', '')), COMPACT_ARGUMENT_CHARS)}")
+    return clip("\n".join(lines), 4000)
+
 
 class CodeReviewContext(AgentContext):
     step: PlanStep

@@ -26,6 +26,7 @@ from cmbagent.state import (
     PlanStep,
     ReportDraft,
     RequirementList,
+    StatedItem,
     StepDraft,
     TaskBrief,
     bounded_list,
@@ -189,17 +190,52 @@ class StepSummary(BaseModel):
 
 
 
-@functools.lru_cache(maxsize=1)
-def _summary_schema() -> type[StepSummary]:
+#: a step summary's characters, and a small model's (one that takes compact prompts): code replaces a summary that
+#: names none of the step's values or states a number it did not produce by its own (SmolLM2's 275-token summary,
+#: "Omega_m_d is Omega_c_c …", was), so two or three sentences are all a small model is given room for
+SUMMARY_CHARS, COMPACT_SUMMARY_CHARS = 800, 400
+
+
+@functools.lru_cache(maxsize=2)
+def _summary_schema(chars: int = SUMMARY_CHARS) -> type[StepSummary]:
     """:class:`StepSummary` as a model is asked for it: a summary a grammar-constrained decoder must close within
-    800 characters (SmolLM2 wrote 2,048 tokens of one repeated date into a step summary, past the run's
+    ``chars`` characters (SmolLM2 wrote 2,048 tokens of one repeated date into a step summary, past the run's
     deadline), and no ``key_values`` (the step's values are code's; SmolLM2 filled the open mapping with 2,048
     tokens of digits).  A reply that still carries ``key_values`` validates."""
     return create_model("StepSummary", __base__=StepSummary, __doc__=StepSummary.__doc__,
                         __config__=ConfigDict(json_schema_extra={"additionalProperties": False}),
                         summary=(str, Field(description=StepSummary.model_fields["summary"].description,
-                                            json_schema_extra={"maxLength": 800})),
+                                            json_schema_extra={"maxLength": chars})),
                         key_values=(SkipJsonSchema[dict[str, Any]], Field(default_factory=dict)))
+
+
+#: the most steps a small model's plan holds when the task names its method (the schema's first step calls it):
+#: the method step and one more (SmolLM2 wrote the same method call twelve times, 849 tokens, and code kept one)
+COMPACT_PLAN_STEPS = 2
+#: a small model's requirements list: at most this many items more than code's rules found (files and numbers)
+COMPACT_REQUIREMENTS_MARGIN = 2
+#: the characters of a small model's quote of the task (what a disagreement with the rules quotes of it)
+COMPACT_QUOTE_CHARS = 80
+
+
+@functools.lru_cache(maxsize=16)
+def _requirements_schema(most: int) -> type[RequirementList]:
+    """:class:`RequirementList` as a small model (one that takes compact prompts) is asked for it: only the items
+    code compares with its rules' (``planner._planning.compare_lists`` reads a file's role and a number, never a
+    ``word`` item: SmolLM2 wrote twelve of them, 886 tokens, none used), at most ``most`` of them (the files and
+    numbers the rules found, and :data:`COMPACT_REQUIREMENTS_MARGIN` more), quoting at most
+    :data:`COMPACT_QUOTE_CHARS` characters.  Schema only: validation is :class:`RequirementList`'s own."""
+    fields = StatedItem.model_fields
+    item = create_model(
+        "StatedItem", __base__=StatedItem, __doc__=StatedItem.__doc__,
+        kind=(Literal["file", "number", "word"], Field(description=fields["kind"].description,
+                                                       json_schema_extra={"enum": ["file", "number"]})),
+        quote=(str, Field(description=fields["quote"].description,
+                          json_schema_extra={"maxLength": COMPACT_QUOTE_CHARS})))
+    items: Any = (list[item], Field(default_factory=list, max_length=16,  # type: ignore[valid-type]
+                                    description=RequirementList.model_fields["items"].description,
+                                    json_schema_extra={"maxItems": most}))
+    return create_model("RequirementList", __base__=RequirementList, __doc__=RequirementList.__doc__, items=items)
 
 
 SCHEMAS: dict[str, type[BaseModel]] = {
@@ -421,12 +457,17 @@ def method_shapes(methods: Sequence[str]) -> ArgumentShapes:
                                      for name in methods})
 
 
+#: the requirements list's count as declared (a small model's is sized by the task, at most this)
+_LISTED = int(RequirementList.model_json_schema()["properties"]["items"]["maxItems"])
+
+
 def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequence[str],
                 arguments: ArgumentShapes | None = None, named: str | None = None,
                 files: Sequence[str] | None = None, max_steps: int | None = None,
                 method_agents: Sequence[str] = (), fixed: Mapping[str, Any] | None = None,
                 criteria: int | Sequence[str] | None = None, new_steps: int | None = None,
-                citable: Sequence[str] = (), ideas: int | None = None) -> type[BaseModel]:
+                citable: Sequence[str] = (), ideas: int | None = None, stated: int | None = None,
+                compact: bool = False) -> type[BaseModel]:
     """The schema a model is asked for: plans and replans name only ``agents`` and ``methods`` (enums), and
     ideas only ``methods`` (at most ``ideas`` of them, and as many critiques in a review).  With ``arguments`` (each method's argument shapes), method calls in plans name
     only their method's arguments; the task brief and a method step's call do too, for ``named`` (the method
@@ -435,6 +476,12 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
     A replan adds at most ``new_steps`` steps (in the schema); a text answer cites only ``citable`` chunks.
     A critique of a step with ``criteria`` acceptance criteria judges at most that many, with bounded texts;
     a report draft has bounded texts too.
+
+    ``compact`` (a small model: one that takes compact prompts, ``Model.compact_prompts``) asks for no more than
+    the run uses of what it writes: a plan of at most :data:`COMPACT_PLAN_STEPS` steps when the task names its
+    method, a requirements list of the files and numbers the task states (``stated``: how many code's rules found,
+    and a margin), and shorter critiques, step summaries and report drafts (their prose is set aside for code's
+    when it cites nothing of the result).  Hosted models and the full prompt form keep the bounds above.
 
     Every schema a model writes is bounded: every object closed, every string with a length, every list with a
     count (``tests/agents/test_schema_lint.py`` walks them all); where the caller gives no count, the defaults are
@@ -446,8 +493,10 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
         schema, (IdeaSet, MethodCallDraft, TaskBrief, PlanDraft, ReplanDecision)) else ArgumentShapes())
     steps = max_steps or 12
     if issubclass(schema, PlanDraft):
-        return plan_schema(agents=agents, methods=methods, arguments=shapes, max_steps=steps,
-                           method_agents=method_agents, lead_with_method=named is not None and named in methods)
+        lead = named is not None and named in methods
+        return plan_schema(agents=agents, methods=methods, arguments=shapes,
+                           max_steps=min(steps, COMPACT_PLAN_STEPS) if compact and lead else steps,
+                           method_agents=method_agents, lead_with_method=lead)
     if issubclass(schema, ReplanDecision):
         return _replan_schema(step_schema(agents=agents, methods=methods, arguments=shapes,
                                           method_agents=method_agents), steps if new_steps is None else new_steps)
@@ -463,11 +512,13 @@ def bind_schema(schema: type[BaseModel], *, agents: Sequence[str], methods: Sequ
     if issubclass(schema, MethodCallDraft) and methods:
         return _any_call_schema(tuple(methods), shapes)
     if issubclass(schema, Critique):
-        return critique_schema(criteria if criteria is not None else 0)
+        return critique_schema(criteria if criteria is not None else 0, compact=compact)
     if schema is ReportDraft:
-        return report_schema()
+        return report_schema(compact=compact)
     if schema is StepSummary:
-        return _summary_schema()
+        return _summary_schema(COMPACT_SUMMARY_CHARS if compact else SUMMARY_CHARS)
+    if schema is RequirementList and compact:
+        return _requirements_schema(min(_LISTED, (stated or 0) + COMPACT_REQUIREMENTS_MARGIN))
     if schema is TextAnswer:
         return _text_schema(tuple(dict.fromkeys(citable)))
     if schema in _SHORT_BOUNDS:

@@ -106,8 +106,10 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     if stated:  # what code read in the prose wins over the analyst's reading; the front matter over both
         update["arguments"] = {**update.get("arguments", brief.arguments), **stated, **task.arguments}
     kept, dropped = checkable(brief.requirements)
-    listed = rt.ask("requirements_analyst", context, RequirementList)  # a second reading, on its own
     rules = stated_requirements(task.text, list(task.data_files))
+    # a second reading, on its own; a small model's list is sized by the files and numbers the rules found
+    listed = rt.ask("requirements_analyst", context, RequirementList,
+                    stated=sum(1 for r in rules if r.kind in ("file", "number")))
     extra, disagreement = compare_lists(rules, listed, list(task.data_files))
     update["requirements"] = _numbered(task, brief.model_copy(update={"requirements": kept}), read, rules + extra)
     brief = brief.model_copy(update=update)

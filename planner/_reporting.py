@@ -60,7 +60,9 @@ def report(rt: Runtime, state: RunState) -> Any:
             draft = rt.ask("reporter", context, ReportDraft)
             found = narrative_findings(rt.folder, state, draft, state.stop_reason)
             rejected = [f for f in found if f.severity is Severity.ERROR]
-            if rejected:
+            if rejected and rt.compact("reporter"):  # a small model is not asked twice: code's narrative at once
+                draft, found = _narrative_by_code(rt, state, status, rejected)
+            elif rejected:
                 draft = rt.ask("reporter", context.model_copy(update={"rejected": rejected}), ReportDraft)
                 found = narrative_findings(rt.folder, state, draft, state.stop_reason)
             if any(f.code == "report.answer_missing" for f in found):  # asked twice, it does not answer
@@ -81,3 +83,20 @@ def report(rt: Runtime, state: RunState) -> Any:
     return go("__end__", status=status, stop_reason=stop_reason,
               report=ReportInputs(draft=draft, audit=audit, facts=facts, requirements=checks),
               **record_findings(rt, state, found))
+
+
+def _narrative_by_code(rt: Runtime, state: RunState, status: RunStatus,
+                       rejected: list[Finding]) -> tuple[ReportDraft, list[Finding]]:
+    """A small model's narrative that code's audits rejected, set aside for the one code writes from the key
+    numbers without asking the model again: its second narrative is set aside as well (SmolLM2's two drafts of the
+    supernova report were "1.1.1." and "1.4.5.1.3078487,"; the second call read 4,653 prompt tokens to write
+    137).  The first rejection stays, as a warning that says so; the draft is audited like any other."""
+    draft = report_draft(state, status, state.stop_reason)
+    draft.limitations.append("The reporter's narrative was set aside: code's audits rejected it; this summary was "
+                             "written by code from the key numbers.")
+    first = rejected[0]
+    more = f" (and {len(rejected) - 1} more error finding(s))" if len(rejected) > 1 else ""
+    kept = first.model_copy(update={"severity": Severity.WARNING,
+                                    "message": f"{first.message}{more}; the reporter's narrative was set aside for a "
+                                               "summary written by code from the key numbers"})
+    return draft, [kept, *narrative_findings(rt.folder, state, draft, state.stop_reason)]

@@ -230,15 +230,22 @@ class Runtime:
             return None
         return _room(context.plan, context.failed, len(context.new_ids), self.settings.max_steps)
 
+    def compact(self, agent: str) -> bool:
+        """Whether ``agent``'s model takes compact prompts and the small model's schemas (a local llama.cpp server
+        with a small context, ``Model.compact_prompts``): what it writes is bounded to what the run uses of it."""
+        return bool(getattr(self.client, "compact_prompts", lambda *_: False)(agent, self.registry.get(agent).tier))
+
     def ask(self, agent: str, context: AgentContext, expect: type[T], *, images: list[str] | None = None,
-            methods: list[str] | None = None, fixed: dict[str, Any] | None = None) -> T:
+            methods: list[str] | None = None, fixed: dict[str, Any] | None = None, stated: int | None = None) -> T:
         """One judgement: render ``context`` into the agent's prompt, call its model, return its reply.
 
         ``expect`` is the output schema the node needs; the agent's prompt must declare it (or a subclass).
         Plans and replans are asked for with the roster's step agents and the registered methods as enums.
         ``images`` (run-relative paths) are attached as image parts; callers pass them only when a
         vision-capable model is configured for the agent.  ``methods`` narrows the methods a plan may name
-        (default: every registered one); ``fixed`` are method arguments the task states (constants of a call).
+        (default: every registered one); ``fixed`` are method arguments the task states (constants of a call);
+        ``stated`` how many settings and files code's rules found stated in the task (the requirements list's size
+        for a small model).
         """
         spec = self.registry.get(agent)
         declared = spec.schema
@@ -247,6 +254,9 @@ class Runtime:
                 f"{spec.path}: agent {agent!r} declares output_schema {spec.output_schema}, but the graph asks it "
                 f"for a {expect.__name__} here; declare {expect.__name__}"
             )
+        # a local llama.cpp server with a small context takes compact prompts and the small model's schemas
+        # (cmbagent.agents states each cut and each bound)
+        compact = self.compact(agent)
         files = self.known_files(context)
         shapes = self.argument_shapes if files is None else self.argument_shapes.with_files(files)
         schema = bind_schema(declared, agents=sorted(self.step_agents()), methods=methods or self.method_names,
@@ -255,9 +265,8 @@ class Runtime:
                              files=getattr(context, "data_files", None), max_steps=self.settings.max_steps,
                              method_agents=sorted(self.registry.step_agents("method")), fixed=fixed,
                              criteria=_criteria_of(context), new_steps=self._room_of(context),
-                             citable=[p.chunk_id for p in getattr(context, "passages", None) or ()])
-        # a local llama.cpp server with a small context takes compact prompts (cmbagent.agents states each cut)
-        compact = bool(getattr(self.client, "compact_prompts", lambda *_: False)(agent, spec.tier))
+                             citable=[p.chunk_id for p in getattr(context, "passages", None) or ()],
+                             stated=stated, compact=compact)
         system = spec.render(
             output_format=output_format(schema, compact=compact),
             agents=self.registry.describe_step_agents(index=self.retriever is not None, compact=compact),

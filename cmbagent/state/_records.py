@@ -184,41 +184,54 @@ class Critique(BaseModel):
 _CODE_PATTERN = r"^[a-z][a-z0-9_]{0,23}(\.[a-z0-9_]{1,23}){1,2}$"
 
 
-def critique_schema(criteria: int | Sequence[str]) -> type[Critique]:
+def critique_schema(criteria: int | Sequence[str], *, compact: bool = False) -> type[Critique]:
     """:class:`Critique` as a critic of a step with these acceptance ``criteria`` (their texts, or how many) is
     asked for it: at most one judgement per criterion, naming it by the step's own words (not the critic's:
     SmolLM2 invented criteria "A".."D" for a step with one), a few issues and findings, finding codes shaped like
     the audits', and every string with a length a grammar-constrained decoder must close within (SmolLM2 spent
     2,054 tokens, 226 s on one core, on one critique filled to its old bounds).  Validation is
-    :class:`Critique`'s own: a hosted model's longer reply still counts.  Cached."""
+    :class:`Critique`'s own: a hosted model's longer reply still counts.  ``compact``: the bounds of
+    :data:`COMPACT_CRITIQUE` for a small model (one that takes compact prompts).  Cached."""
     if isinstance(criteria, int):
-        return _critique_schema(max(0, criteria), ())
+        return _critique_schema(max(0, criteria), (), compact)
     texts = tuple(dict.fromkeys(c for c in criteria if c.strip()))
-    return _critique_schema(len(texts), texts)
+    return _critique_schema(len(texts), texts, compact)
+
+
+#: a critique's lengths and counts: verdict, issues (count, characters), findings, a finding's message and settle,
+#: a criterion's evidence.  A small model's (``compact``) are shorter: code sets aside what cites nothing of the
+#: result, and SmolLM2 filled the longer bounds with paths and digits ("./fixtures/1688/1536/…"; one critique of
+#: 486 tokens, its three critics 869 tokens of a 4,074-token run); a reason that names a value and says what is
+#: wrong with it takes a sentence
+CRITIQUE_BOUNDS = {"verdict": 200, "issues": (3, 160), "findings": 2, "message": 200, "settle": 120, "evidence": 160}
+COMPACT_CRITIQUE = {"verdict": 100, "issues": (2, 100), "findings": 1, "message": 160, "settle": 80, "evidence": 100}
 
 
 @functools.lru_cache(maxsize=16)
-def _critique_schema(criteria: int, texts: tuple[str, ...]) -> type[Critique]:
+def _critique_schema(criteria: int, texts: tuple[str, ...], compact: bool = False) -> type[Critique]:
+    bounds: dict[str, Any] = COMPACT_CRITIQUE if compact else CRITIQUE_BOUNDS
     finding = create_model(
         "CriticFinding", __base__=CriticFinding, __doc__=CriticFinding.__doc__,
         code=(str, Field(description=CriticFinding.model_fields["code"].description,
                          json_schema_extra={"pattern": _CODE_PATTERN})),
-        message=bounded_text(CriticFinding, "message", 200), settle=bounded_text(CriticFinding, "settle", 120))
+        message=bounded_text(CriticFinding, "message", bounds["message"]),
+        settle=bounded_text(CriticFinding, "settle", bounds["settle"]))
     named: Any = (str, Field(description=CriterionResult.model_fields["criterion"].description,
                              json_schema_extra={"enum": list(texts)})) if texts else \
         bounded_text(CriterionResult, "criterion", 120)
     judged = create_model(
         "CriterionResult", __base__=CriterionResult, __doc__=CriterionResult.__doc__,
-        criterion=named, evidence=bounded_text(CriterionResult, "evidence", 160))
+        criterion=named, evidence=bounded_text(CriterionResult, "evidence", bounds["evidence"]))
     described = Critique.model_fields
+    issues, chars = bounds["issues"]
     return create_model(
         "Critique", __base__=Critique, __doc__=Critique.__doc__,
-        verdict=bounded_text(Critique, "verdict", 200),
-        issues=bounded_list(Critique, "issues", 160, 3),
+        verdict=bounded_text(Critique, "verdict", bounds["verdict"]),
+        issues=bounded_list(Critique, "issues", chars, issues),
         criteria=(list[judged], Field(default_factory=list, description=described["criteria"].description,  # type: ignore[valid-type]
                                       json_schema_extra={"maxItems": criteria})),
         findings=(list[finding], Field(default_factory=list, description=described["findings"].description,  # type: ignore[valid-type]
-                                       json_schema_extra={"maxItems": 2})),
+                                       json_schema_extra={"maxItems": bounds["findings"]})),
     )
 
 
@@ -311,16 +324,28 @@ class ReportDraft(BaseModel):
     limitations: list[str] = Field(default_factory=list)
 
 
-@functools.lru_cache(maxsize=1)
-def report_schema() -> type[ReportDraft]:
+#: the report draft's lengths: title, summary, and conclusions and limitations (count, characters).  A small
+#: model's (``compact``) are shorter: its narrative is set aside for code's when it states no result or a number
+#: the run did not produce (SmolLM2's 439-token draft was "1.1.1." and limitations of digits), and code adds the
+#: tables, findings and checklist around it
+REPORT_BOUNDS = {"title": 160, "summary": 1500, "lists": (5, 300)}
+COMPACT_REPORT = {"title": 120, "summary": 600, "lists": (3, 160)}
+
+
+@functools.lru_cache(maxsize=2)
+def report_schema(*, compact: bool = False) -> type[ReportDraft]:
     """:class:`ReportDraft` as the reporter is asked for it: a paragraph and a few conclusions and limitations,
     each with a length a grammar-constrained decoder must close within (SmolLM2 wrote 2,657 tokens of report
-    and ran past the run's deadline).  Validation is :class:`ReportDraft`'s own."""
+    and ran past the run's deadline); ``compact``: :data:`COMPACT_REPORT`'s bounds for a small model.  Validation
+    is :class:`ReportDraft`'s own."""
+    bounds: dict[str, Any] = COMPACT_REPORT if compact else REPORT_BOUNDS
+    count, chars = bounds["lists"]
     return create_model(
         "ReportDraft", __base__=ReportDraft, __doc__=ReportDraft.__doc__,
-        title=bounded_text(ReportDraft, "title", 160), summary=bounded_text(ReportDraft, "summary", 1500),
-        conclusions=bounded_list(ReportDraft, "conclusions", 300, 5),
-        limitations=bounded_list(ReportDraft, "limitations", 300, 5),
+        title=bounded_text(ReportDraft, "title", bounds["title"]),
+        summary=bounded_text(ReportDraft, "summary", bounds["summary"]),
+        conclusions=bounded_list(ReportDraft, "conclusions", chars, count),
+        limitations=bounded_list(ReportDraft, "limitations", chars, count),
     )
 
 

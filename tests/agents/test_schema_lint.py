@@ -54,9 +54,12 @@ def _situations() -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def _bound() -> Iterator[tuple[str, type[BaseModel]]]:
+    """Every schema in every situation, as a hosted model and as a small model (one that takes compact prompts,
+    whose plans, requirements lists, critiques, summaries and reports have their own bounds) is asked for it."""
     for situation, kwargs in _situations():
         for name, declared in SCHEMAS.items():
             yield f"{name} ({situation})", bind_schema(declared, **kwargs)
+            yield f"{name} ({situation}, a small model)", bind_schema(declared, **kwargs, stated=3, compact=True)
 
 
 def test_every_schema_any_agent_is_given_is_closed_and_bounded() -> None:
@@ -210,3 +213,19 @@ def test_a_calls_budget_follows_its_schema() -> None:
     critiques = [output_budget(bind_schema(Critique, **kwargs, criteria=n)) for n in (0, 2, 5)]
     assert critiques[0] < critiques[1] < critiques[2], critiques  # type: ignore[operator]
     assert critiques[2] < 2000  # a critique never gets a tier's 8,192 tokens to loop in
+
+
+def test_a_small_models_budgets_follow_what_the_run_uses_of_its_reply() -> None:
+    """A small model's critique, summary, report and requirements list are bounded to what code uses of them, and
+    their budgets follow; a requirements list grows with the files and numbers the task states."""
+    from cmbagent.agents import ReportDraft, StepSummary
+    from cmbagent.state import Critique, RequirementList
+
+    kwargs: dict[str, Any] = {"agents": ["engineer"], "methods": [SN], "arguments": ArgumentShapes()}
+    for schema, extra in ((Critique, {"criteria": 2}), (StepSummary, {}), (ReportDraft, {}),
+                          (RequirementList, {"stated": 3})):
+        full, small = (output_budget(bind_schema(schema, **kwargs, **extra, compact=c)) for c in (False, True))
+        assert full is not None and small is not None and small < 0.7 * full, (schema.__name__, small, full)
+    listed = [output_budget(bind_schema(RequirementList, **kwargs, stated=n, compact=True)) for n in (0, 2, 20)]
+    assert listed[0] < listed[1] < listed[2] == output_budget(bind_schema(  # type: ignore[operator]
+        RequirementList, **kwargs, stated=99, compact=True))  # at most the declared count

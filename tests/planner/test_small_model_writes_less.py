@@ -1,0 +1,114 @@
+"""A small model is asked to write what the run uses of it (issue 30): on a task that names its method, a model
+that takes compact prompts (a local llama.cpp server with a small context) gets a plan of at most two steps, a
+requirements list of the files and numbers the task states, shorter critiques, summaries and report drafts — and
+so smaller output budgets, which follow the schemas — and a narrative that code's audits reject is set aside for
+code's at once instead of being asked for again.  The same run with a model that does not take compact prompts
+(hosted providers, the full prompt form) keeps every bound, budget and call as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cmbagent.agents import PlanDraft, ReportDraft, StepSummary, bind_schema
+from cmbagent.agents._schemas import MethodCallDraft
+from cmbagent.api import solve
+from cmbagent.models import output_budget, read_transcript
+from cmbagent.state import Critique, MethodCall, Plan, PlanStep, RequirementList
+from tests.planner._support import brain, chain_task
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+METHOD = "cosmology.summarize_chain"
+
+
+def _run(tmp_path: Path, *, compact: bool) -> tuple[Path, list[dict[str, Any]], dict[str, list[str]]]:
+    """The chain task (front matter: its method and chain file) with a scripted model that does or does not take
+    compact prompts: the planned call is refused (a fraction that is not a number), so the method operator is
+    asked; the reporter states a number the run did not produce, so code's audits reject its narrative."""
+    tmp_path.mkdir()
+    task = chain_task(tmp_path)
+    plan = Plan(steps=[PlanStep(id="s1", title="Summarise", goal="Summarise the chain.", agent="method_operator",
+                                method=MethodCall(name=METHOD, arguments={"burn_in_fraction": "half"}))])
+    prompts: dict[str, list[str]] = {}
+
+    def seen(agent: str, reply: Any) -> Any:
+        def answer(request: Any) -> Any:
+            prompts.setdefault(agent, []).append(request.messages[-1].text())
+            return reply
+        return answer
+
+    model = brain(planner=lambda r: plan,
+                  method_operator=seen("method_operator", MethodCallDraft(method=METHOD, arguments={})),
+                  reporter=seen("reporter", ReportDraft(title="Chain", summary="Omega_m = 0.123456 from the chain.")))
+    model.compact_prompts = compact  # what a local llama.cpp server with a small context says of itself
+    result = solve(task, workspace=tmp_path / "ws", model="scripted", models={"scripted": model}, sandbox="process")
+    assert result.status == "done", result.error
+    return result.run_dir, list(read_transcript(result.run_dir / "transcript.jsonl")), prompts
+
+
+def _budgets(calls: list[dict[str, Any]]) -> dict[str, int]:
+    return {c["agent"]: c["request"]["settings"]["max_tokens"] for c in calls}
+
+
+def _schema(calls: list[dict[str, Any]], agent: str) -> dict[str, Any]:
+    return next(c["request"]["output_schema"]["schema"] for c in calls if c["agent"] == agent)
+
+
+def test_a_small_model_gets_smaller_schemas_and_budgets_and_a_hosted_one_keeps_its_own(tmp_path: Path) -> None:
+    _, full, full_prompts = _run(tmp_path / "full", compact=False)
+    _, small, small_prompts = _run(tmp_path / "small", compact=True)
+    budgets, small_budgets = _budgets(full), _budgets(small)
+    for agent in ("requirements_analyst", "step_critic", "science_checker", "summariser", "reporter"):
+        assert small_budgets[agent] < budgets[agent], (agent, small_budgets[agent], budgets[agent])
+    # the full form's budgets are those of the schemas as bound for every model (unchanged by this)
+    kwargs: dict[str, Any] = {"agents": ["method_operator"], "methods": [METHOD]}
+    assert budgets["summariser"] == output_budget(bind_schema(StepSummary, **kwargs))
+    assert budgets["reporter"] == output_budget(bind_schema(ReportDraft, **kwargs))
+    assert budgets["step_critic"] == output_budget(bind_schema(Critique, **kwargs, criteria=0))
+    # a plan for the named method: the method step and at most one more (the full form: up to the step limit);
+    # its budget stays the tier's (a method call's arguments alone may take thousands of tokens under a grammar)
+    lengths = {alt["maxItems"] for alt in _schema(small, "planner")["properties"]["steps"]["anyOf"]}
+    assert lengths == {1, 2}
+    assert max(alt["maxItems"] for alt in _schema(full, "planner")["properties"]["steps"]["anyOf"]) >= 8
+    # a requirements list of files and numbers only (code compares nothing else), sized by what the rules found
+    listed = _schema(small, "requirements_analyst")
+    item = listed["$defs"]["StatedItem"]["properties"]
+    assert item["kind"]["enum"] == ["file", "number"] and item["quote"]["maxLength"] == 80
+    assert listed["properties"]["items"]["maxItems"] <= 4
+    assert _schema(full, "requirements_analyst") == RequirementList.model_json_schema()
+    # the method operator is shown the arguments it may still choose, not the method's JSON description
+    (operator,) = small_prompts["method_operator"]
+    (operator_full,) = full_prompts["method_operator"]
+    assert '"keywords"' in operator_full and '"keywords"' not in operator
+    method = operator.split("## Method\n")[1].split("\n\n## ")[0]
+    assert "- burn_in_fraction" in method and "- chain" not in method  # the task's chain file is shown above
+    assert len(operator) < len(operator_full)
+
+
+def test_a_rejected_narrative_of_a_small_model_is_replaced_by_codes_without_asking_again(tmp_path: Path) -> None:
+    run_full, full, _ = _run(tmp_path / "full", compact=False)
+    run_small, small, _ = _run(tmp_path / "small", compact=True)
+    assert [c["agent"] for c in full].count("reporter") == 2  # the full form: asked again with the findings
+    assert [c["agent"] for c in small].count("reporter") == 1
+    report = (run_small / "report.md").read_text()
+    assert "0.123456" not in report.split("## ")[1]  # the rejected summary is not the report's answer
+    assert "written by code from the key numbers" in report
+    assert "the reporter's narrative was set aside" in report
+    assert "0.3" in report  # code's narrative states the chain's mean
+
+
+def test_the_small_models_bounds_are_in_the_schema_only() -> None:
+    """A reply beyond a small model's bounds still validates (the grammar keeps a small model within them)."""
+    kwargs: dict[str, Any] = {"agents": ["method_operator"], "methods": [METHOD], "compact": True}
+    listed = bind_schema(RequirementList, **kwargs, stated=1)
+    long = listed.model_validate({"items": [{"kind": "word", "quote": "q" * 150}] * 5})
+    assert isinstance(long, RequirementList) and len(long.items) == 5
+    critique = bind_schema(Critique, **kwargs).model_validate(
+        {"accepted": False, "verdict": "v" * 300, "issues": ["i"] * 4})
+    assert isinstance(critique, Critique) and len(critique.issues) == 4
+    assert isinstance(bind_schema(StepSummary, **kwargs).model_validate({"summary": "s" * 900}), StepSummary)
+    plan = bind_schema(PlanDraft, **kwargs, named=METHOD, max_steps=12)
+    assert issubclass(plan, PlanDraft)
