@@ -515,6 +515,14 @@ class StepResult(BaseModel):
         return clip(text, 900)
 
 
+_REPORT_FINDINGS = "Findings by code (state every note plainly; carry every warning as a caveat)"
+#: findings that say code set aside what an agent wrote (a critic's unsupported rejection, a summary with an
+#: invented number or none of the step's values, checklist items that say nothing): about the run's agents, not
+#: its result
+ABOUT_REPLIES = frozenset({"critic.unsupported", "report.summary_replaced", "report.unsupported_number",
+                           "task.requirements_dropped"})
+
+
 class ReportContext(AgentContext):
     """The reporter's view: the steps' results, every finding (warnings are caveats the narrative must carry,
     notes are facts it must state) and, on a second try, what the audit of its first narrative found."""
@@ -535,17 +543,20 @@ class ReportContext(AgentContext):
         return [(_BRIEF, brief_text(brief)),
                 ("Plan", self.plan.outline(self.statuses) if self.plan else "(no plan)"),
                 (_RESULTS, clip("\n".join(r.line() for r in self.results), 8000)),
-                ("Findings by code (state every note plainly; carry every warning as a caveat)",
-                 findings_text(self.findings)),
+                (_REPORT_FINDINGS, findings_text(self.findings)),
                 ("Your previous narrative was rejected; fix these", findings_text(self.rejected) if self.rejected else ""),
                 ("Outcome", f"{self.status}. {self.stop_reason}"),
                 ("References the steps cite (cite them as [n] with these numbers)",
                  clip("\n".join(self.references), 4000))]
 
     def compact_sections(self) -> list[tuple[str, str]]:
-        """The steps' values with four significant digits (:func:`values_text`)."""
+        """The steps' values with four significant digits (:func:`values_text`), and no finding that only says
+        code set aside what an agent wrote (:data:`ABOUT_REPLIES`: they quote the set-aside text, a small model's
+        noise of paths and digits, and the report's findings table lists them all the same)."""
         results = clip("\n".join(r.line(compact=True) for r in self.results), 8000)
-        return [(title, results if title == _RESULTS else body) for title, body in super().compact_sections()]
+        kept = findings_text([f for f in self.findings if f.code not in ABOUT_REPLIES])
+        return [(title, results if title == _RESULTS else kept if title == _REPORT_FINDINGS else body)
+                for title, body in super().compact_sections()]
 
 
 class AuditContext(AgentContext):

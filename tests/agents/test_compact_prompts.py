@@ -142,3 +142,19 @@ def test_earlier_steps_values_are_written_with_four_significant_digits() -> None
     for context in (report, step):
         full, compact = context.render(), context.render(compact=True)
         assert "0.3510191611" in full and "0.3510191611" not in compact and '"mean": 0.351' in compact
+
+
+def test_a_compact_reporter_is_not_shown_the_findings_about_replies_code_set_aside() -> None:
+    """A critic's unsupported rejection, a replaced summary or dropped checklist items quote what a small model
+    wrote (SmolLM2: "./fixtures/1688/1536/…"); the reporter of the full form still reads them all."""
+    from cmbagent.state import Finding
+
+    science = Finding(code="fit.chi2_low", severity="warning", message="chi2/dof = 0.44 is far too low")
+    noise = [Finding(code="critic.unsupported", severity="warning", message="step_critic: './fixtures/1688/1536/'"),
+             Finding(code="report.unsupported_number", severity="warning", message="the summary stated 1.14"),
+             Finding(code="task.requirements_dropped", severity="note", message="argument 'None = None'")]
+    context = ReportContext(title="Fit", brief=TaskBrief(title="Fit", objective="Measure."), status="done",
+                            findings=[science, *noise])
+    full, compact = context.render(), context.render(compact=True)
+    assert all(f.message in full for f in [science, *noise])
+    assert science.message in compact and not any(f.message in compact for f in noise)
