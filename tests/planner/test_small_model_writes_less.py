@@ -57,9 +57,18 @@ def _schema(calls: list[dict[str, Any]], agent: str) -> dict[str, Any]:
     return next(c["request"]["output_schema"]["schema"] for c in calls if c["agent"] == agent)
 
 
-def test_a_small_model_gets_smaller_schemas_and_budgets_and_a_hosted_one_keeps_its_own(tmp_path: Path) -> None:
-    _, full, full_prompts = _run(tmp_path / "full", compact=False)
-    _, small, small_prompts = _run(tmp_path / "small", compact=True)
+Runs = dict[bool, tuple[Path, list[dict[str, Any]], dict[str, list[str]]]]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    """The run with a model that takes compact prompts (True) and with one that does not (False)."""
+    folder = tmp_path_factory.mktemp("runs")
+    return {compact: _run(folder / str(compact), compact=compact) for compact in (False, True)}
+
+
+def test_a_small_model_gets_smaller_schemas_and_budgets_and_a_hosted_one_keeps_its_own(runs: Runs) -> None:
+    (_, full, full_prompts), (_, small, small_prompts) = runs[False], runs[True]
     budgets, small_budgets = _budgets(full), _budgets(small)
     for agent in ("requirements_analyst", "step_critic", "science_checker", "summariser", "reporter"):
         assert small_budgets[agent] < budgets[agent], (agent, small_budgets[agent], budgets[agent])
@@ -88,9 +97,8 @@ def test_a_small_model_gets_smaller_schemas_and_budgets_and_a_hosted_one_keeps_i
     assert len(operator) < len(operator_full)
 
 
-def test_a_rejected_narrative_of_a_small_model_is_replaced_by_codes_without_asking_again(tmp_path: Path) -> None:
-    run_full, full, _ = _run(tmp_path / "full", compact=False)
-    run_small, small, _ = _run(tmp_path / "small", compact=True)
+def test_a_rejected_narrative_of_a_small_model_is_replaced_by_codes_without_asking_again(runs: Runs) -> None:
+    (_, full, _), (run_small, small, _) = runs[False], runs[True]
     assert [c["agent"] for c in full].count("reporter") == 2  # the full form: asked again with the findings
     assert [c["agent"] for c in small].count("reporter") == 1
     report = (run_small / "report.md").read_text()
