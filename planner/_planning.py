@@ -110,7 +110,10 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     # a second reading, on its own; a small model's list is sized by the files and numbers the rules found
     listed = rt.ask("requirements_analyst", context, RequirementList,
                     stated=sum(1 for r in rules if r.kind in ("file", "number")))
-    extra, disagreement = compare_lists(rules, listed, list(task.data_files))
+    # a small model's numbers count only where its quote is the task's words and writes the number (SmolLM2 listed
+    # 19 quoting "1911", which the task never writes, and the run ended unmet on it)
+    extra, disagreement = compare_lists(rules, listed, list(task.data_files),
+                                        quoted=task.text if rt.compact("requirements_analyst") else None)
     update["requirements"] = _numbered(task, brief.model_copy(update={"requirements": kept}), read, rules + extra)
     brief = brief.model_copy(update=update)
     write_requirements(rt.folder, [RequirementCheck(requirement=r) for r in brief.requirements])
@@ -131,12 +134,14 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     return go("plan", brief=brief, stated=stated, candidates=pinned, feedback=[], review_round=0, **noted)
 
 
-def compare_lists(rules: list[Requirement], listed: RequirementList, files: list[str],
-                  ) -> tuple[list[Requirement], Finding | None]:
+def compare_lists(rules: list[Requirement], listed: RequirementList, files: list[str], *,
+                  quoted: str | None = None) -> tuple[list[Requirement], Finding | None]:
     """The requirements agent's list against the rules': the settings only the agent lists become checklist items
     too (``source="model"``, checked like the rest), and every disagreement — a file in another role, a number
     one list has and the other does not — is one ``task.requirements_disagree`` finding (a warning when a file's
-    role differs, else a note).  Items naming no file of the run, or no number, are not items."""
+    role differs, else a note).  Items naming no file of the run, or no number, are not items.  With ``quoted``
+    (the task's text, for a small model's list), a number is an item only where its quote is words of that text
+    and writes the number (:func:`grounded_number`)."""
     by_name = {f.rsplit("/", 1)[-1]: f for f in files}
     rule_roles = {r.file: r.role for r in rules if r.kind == "file"}
     rule_numbers = {float(r.value) for r in rules if r.kind == "number" and isinstance(r.value, (int, float))}
@@ -150,7 +155,8 @@ def compare_lists(rules: list[Requirement], listed: RequirementList, files: list
             if rel is not None and rule_roles.get(rel) not in (None, item.role):
                 conflicts.append(f"{rel}: the agent reads it as the {item.role}, the rules as the {rule_roles[rel]} "
                                  f"(“{clip(item.quote, 80)}”)")
-        elif item.kind == "number" and item.number is not None and item.number not in seen:
+        elif item.kind == "number" and item.number is not None and item.number not in seen and (
+                quoted is None or grounded_number(item.number, item.quote, quoted)):
             seen.add(item.number)
             if not any(abs(item.number - v) <= 1e-9 * max(1.0, abs(v)) for v in rule_numbers):
                 differences.append(f"the agent lists {item.what or 'a setting'} {item.number:g} (“{clip(item.quote, 60)}”)"
@@ -166,6 +172,25 @@ def compare_lists(rules: list[Requirement], listed: RequirementList, files: list
         [*conflicts, *differences][:6])
     return extra, finding("task.requirements_disagree", message, severity="warning" if conflicts else "note",
                           conflicts=conflicts, differences=differences)
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(%?)")
+
+
+def grounded_number(number: float, quote: str, text: str) -> bool:
+    """Whether ``quote`` is words of ``text`` (case and spacing aside) that write ``number`` (as a number of its own,
+    or as a percentage of it: "5%" for 0.05)."""
+    def norm(words: str) -> str:
+        return " ".join(words.lower().split())
+
+    if not quote.strip() or norm(quote) not in norm(text):
+        return False
+    for match in _NUMBER.finditer(quote):
+        value = float(match.group(0).rstrip("%"))
+        for candidate in (value, value / 100) if match.group(1) else (value,):
+            if abs(candidate - number) <= 1e-9 * max(1.0, abs(number)):
+                return True
+    return False
 
 
 def _reading_record(reading: Any, brief: TaskBrief) -> dict[str, Any]:

@@ -280,8 +280,10 @@ class Runtime:
         request = ModelRequest(
             messages=[Message(role="system", content=system), Message(role="user", content=content)],
             output_schema=schema,
-            # the longest reply the bound schema allows: a plan's budget follows its steps, a critique's its criteria
-            settings=ModelSettings(max_tokens=output_budget(schema)),
+            # the longest reply the bound schema allows: a plan's budget follows its steps, a critique's its criteria;
+            # a small model's grammar holds it to the schema, at a token a character at worst (digits)
+            settings=ModelSettings(max_tokens=output_budget(schema, chars_per_token=1) if compact
+                                   else output_budget(schema)),
             agent=agent,
             context=context,
         )

@@ -373,12 +373,15 @@ BUDGET_CHARS_PER_TOKEN = 2
 MIN_BUDGET = 256
 
 
-def output_budget(schema: type[BaseModel]) -> int | None:
+def output_budget(schema: type[BaseModel], *, chars_per_token: int = BUDGET_CHARS_PER_TOKEN) -> int | None:
     """The output-token budget of a call that asks for ``schema``: the tokens of the longest reply the schema allows
-    (:func:`reply_chars` at :data:`BUDGET_CHARS_PER_TOKEN`), at least :data:`MIN_BUDGET`; None when the schema
-    allows replies without end.  A plan's budget so follows the steps it may hold, a critique's the criteria it may
-    judge; the client keeps it within the agent's or tier's limit (``[models.max_tokens]``)."""
+    (:func:`reply_chars` at ``chars_per_token``, :data:`BUDGET_CHARS_PER_TOKEN` unless told), at least
+    :data:`MIN_BUDGET`; None when the schema allows replies without end.  A plan's budget so follows the steps it
+    may hold, a critique's the criteria it may judge; the client keeps it within the agent's or tier's limit
+    (``[models.max_tokens]``).  A grammar-constrained small model is given one token a character
+    (``chars_per_token=1``): its reply cannot outgrow the schema, and its digits take about a token each (SmolLM2
+    wrote 460 characters of a summary in 407 tokens, hit the limit and was asked again)."""
     chars = reply_chars(model_schema(schema))
     if chars < 0:
         return None
-    return max(MIN_BUDGET, -(-chars // BUDGET_CHARS_PER_TOKEN))
+    return max(MIN_BUDGET, -(-chars // max(1, chars_per_token)))

@@ -215,17 +215,21 @@ def test_a_calls_budget_follows_its_schema() -> None:
     assert critiques[2] < 2000  # a critique never gets a tier's 8,192 tokens to loop in
 
 
-def test_a_small_models_budgets_follow_what_the_run_uses_of_its_reply() -> None:
+def test_a_small_models_replies_are_bounded_to_what_the_run_uses_and_its_budget_follows() -> None:
     """A small model's critique, summary, report and requirements list are bounded to what code uses of them, and
-    their budgets follow; a requirements list grows with the files and numbers the task states."""
+    their budgets follow at a token a character; a requirements list grows with the files and numbers the task
+    states, up to its declared count."""
     from cmbagent.agents import ReportDraft, StepSummary
     from cmbagent.state import Critique, RequirementList
+
+    def chars(schema: type[BaseModel]) -> int:
+        return reply_chars(model_schema(schema))
 
     kwargs: dict[str, Any] = {"agents": ["engineer"], "methods": [SN], "arguments": ArgumentShapes()}
     for schema, extra in ((Critique, {"criteria": 2}), (StepSummary, {}), (ReportDraft, {}),
                           (RequirementList, {"stated": 3})):
-        full, small = (output_budget(bind_schema(schema, **kwargs, **extra, compact=c)) for c in (False, True))
-        assert full is not None and small is not None and small < 0.7 * full, (schema.__name__, small, full)
-    listed = [output_budget(bind_schema(RequirementList, **kwargs, stated=n, compact=True)) for n in (0, 2, 20)]
-    assert listed[0] < listed[1] < listed[2] == output_budget(bind_schema(  # type: ignore[operator]
-        RequirementList, **kwargs, stated=99, compact=True))  # at most the declared count
+        full, small = (bind_schema(schema, **kwargs, **extra, compact=c) for c in (False, True))
+        assert 0 < chars(small) < 0.6 * chars(full), (schema.__name__, chars(small), chars(full))
+        assert output_budget(small, chars_per_token=1) == max(256, chars(small))
+    listed = [chars(bind_schema(RequirementList, **kwargs, stated=n, compact=True)) for n in (0, 2, 20, 99)]
+    assert listed[0] < listed[1] < listed[2] == listed[3]  # at most the declared count
