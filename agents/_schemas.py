@@ -226,10 +226,10 @@ def _requirements_schema(most: int) -> type[RequirementList]:
     numbers the rules found, and :data:`COMPACT_REQUIREMENTS_MARGIN` more), quoting at most
     :data:`COMPACT_QUOTE_CHARS` characters.  Schema only: validation is :class:`RequirementList`'s own."""
     fields = StatedItem.model_fields
+    kind: Any = (Literal["file", "number", "word"], Field(description=fields["kind"].description,
+                                                          json_schema_extra={"enum": ["file", "number"]}))
     item = create_model(
-        "StatedItem", __base__=StatedItem, __doc__=StatedItem.__doc__,
-        kind=(Literal["file", "number", "word"], Field(description=fields["kind"].description,
-                                                       json_schema_extra={"enum": ["file", "number"]})),
+        "StatedItem", __base__=StatedItem, __doc__=StatedItem.__doc__, kind=kind,
         quote=(str, Field(description=fields["quote"].description,
                           json_schema_extra={"maxLength": COMPACT_QUOTE_CHARS})))
     items: Any = (list[item], Field(default_factory=list, max_length=16,  # type: ignore[valid-type]
