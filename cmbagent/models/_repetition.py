@@ -18,7 +18,11 @@ reads the reply as it streams (every provider streams through :class:`cmbagent.m
 * **a repeated key**: a JSON key that holds one part three times or more (``"priors.priors.priors.data"``), or
   keys that grow by one part after another;
 * **a repeated item**: a list whose last :data:`ITEM_REPEATS` items are the same object, list or text (SmolLM2
-  planned the same method step twelve times over, 1,474 tokens).
+  planned the same method step twelve times over, 1,474 tokens);
+* **a runaway number**: a JSON number (outside any string) of more than :data:`NUMBER_DIGITS` digits — no value
+  a schema asks for has them (a double has 17 significant digits), and SmolLM2 wrote one of about 7,000 digits
+  as the last of a list of initialisation scales, until its token limit (``theory_tubal_tensor_gd``); its digits
+  do not repeat, so no other shape sees it.
 
 The client then stops the call (the server stops generating when the stream closes) and asks once more, naming
 the repetition; see :meth:`cmbagent.models.ModelClient.request`.  The thresholds are far from what a sound
@@ -35,7 +39,7 @@ from dataclasses import dataclass, field
 
 from cmbagent.exceptions import ModelError
 
-__all__ = ["ITEM_REPEATS", "MAX_UNIT", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
+__all__ = ["ITEM_REPEATS", "MAX_UNIT", "NUMBER_DIGITS", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
            "RepetitionGuard"]
 
 #: a repeated tail must cover this many characters, hold its unit this many times, and its unit is at most
@@ -48,6 +52,8 @@ PHRASE_WORDS, WINDOW_WORDS, MIN_WORDS, PHRASE_SHARE = 5, 120, 40, 0.5
 _PROSE_CHARS = 2000
 #: the same list item (an object, a list, a text of 10 characters or more) this many times in a row is a loop
 ITEM_REPEATS = 3
+#: a number outside strings with more digits than this is no value (a double has 17 significant digits)
+NUMBER_DIGITS = 40
 #: characters of new text between two looks (a look costs well under a millisecond)
 CHECK_EVERY = 48
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -180,6 +186,8 @@ class RepetitionGuard:
     def check(self) -> None:
         """Look at the reply so far (called every :data:`CHECK_EVERY` characters by :meth:`feed`)."""
         self._tail()
+        if self._strings is not None and not self._strings.in_string:
+            self._number()
         text = self._strings.open_text() if self._strings is not None else self.text
         self._phrase(_words(text[-_PROSE_CHARS:])[-WINDOW_WORDS:])
 
@@ -215,6 +223,13 @@ class RepetitionGuard:
         if len(last) == 3 and all(len(b) > len(a) and b.startswith(a.rsplit(".", 1)[0]) and "." in b
                                   for a, b in itertools.pairwise(last)):
             self._raise("key", last[-1][:80], 3, f"keys grow one part after another: {', '.join(map(repr, last))}")
+
+    def _number(self) -> None:
+        """A number written on and on, outside strings (its digits need not repeat)."""
+        run = re.search(r"[0-9]+$", self.text[-(NUMBER_DIGITS + CHECK_EVERY + 1):])
+        if run is not None and len(run.group(0)) > NUMBER_DIGITS:
+            self._raise("number", run.group(0)[:40], len(run.group(0)),
+                        f"a number of {len(run.group(0))} digits and counting was written ({run.group(0)[:24]}...)")
 
     def _item(self, item: str, count: int) -> None:
         """The same list item :data:`ITEM_REPEATS` times in a row: a list written on and on (SmolLM2 planned one

@@ -158,6 +158,23 @@ def test_loops_are_stopped_within_a_few_hundred_characters() -> None:
         assert int(stopped.split("@")[1]) <= 600, (label, stopped)
 
 
+def test_a_runaway_number_is_cut_and_long_digits_inside_a_string_are_not() -> None:
+    """SmolLM2 ended a list of initialisation scales with a number of about 7,000 digits that never repeat
+    (``theory_tubal_tensor_gd``, 7,322 tokens to its limit): a number of more than 40 digits outside any string is
+    a loop; the same digits as a string (an identifier, a hash) are text."""
+    import random
+
+    rng = random.Random(3)
+    digits = "".join(rng.choice("0123456789") for _ in range(3000))
+    runaway = '{"steps": [{"method": {"arguments": {"alphas": [1e-05, 0.001, 2.5, 15439.' + digits
+    stopped = _feed(runaway, structured=True)
+    assert stopped is not None and stopped.startswith("number@")
+    assert int(stopped.split("@")[1]) < runaway.index("15439.") + 120
+    assert _feed(json.dumps({"run_id": digits[:600], "alphas": [1e-05, 0.001, 2.5, 3.14159265358979]}),
+                 structured=True) is None
+    assert _feed(f"The digits of the reply: {digits[:600]}", structured=False) is None  # prose is not JSON
+
+
 # -- a whole run ------------------------------------------------------------------------------------------
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_a_planner_that_loops_is_asked_once_more_and_the_run_ends_done(tmp_path: Path) -> None:
