@@ -197,4 +197,11 @@ class Score:
 
 
 def score(reader: Callable[[ProseTask], Verdict] = read_offline, tasks: list[ProseTask] | None = None) -> Score:
+    """Every task's verdict. The reader weighs every method in the catalogue, so a method a test registered and
+    left behind would change the measure; it must be the product's catalogue alone."""
+    from cmbagent.tools.methods import iter_methods
+
+    foreign = [spec.name for spec in iter_methods()
+               if not spec.function.__module__.startswith("cmbagent.tools.methods.")]
+    assert not foreign, f"methods registered by tests are still in the catalogue: {foreign}; unregister them"
     return Score([reader(t) for t in (tasks if tasks is not None else load_set())])

@@ -54,11 +54,12 @@ def test_blind_set_does_not_fall_below_its_measured_level() -> None:
     # device and a clean unlabelled pool in words, and read columns from the table the data argument reads took
     # silent wrong 4 -> 0, method 0.80 -> 0.86, arguments 0.04 -> 0.12 (3 of 25), asked 27 -> 29; after a single
     # column read only close after its cue, the split's repetitions and columns named after a number, 0.20 (5 of 25);
-    # after "a regression of y on a, b and c" and a count in a list being no column, 0.24 (6 of 25) run alone or in
-    # tests/reading, but 0.20 inside the whole suite on two workers (a fresh-clone CI run): one task reads
-    # differently after some other test has run in the same process — not yet found; held at what the suite measures
+    # after "a regression of y on a, b and c" and a count in a list being no column, 0.24 (6 of 25). (The whole
+    # suite once measured 0.20: tests/tools/test_registry.py registered a method with the keyword "scale" at import,
+    # so the reader weighed it too; it now registers it only while its own tests run, and score() refuses a
+    # catalogue with a test's method in it.)
     assert scored.method_accuracy >= 0.85, summary
-    assert scored.argument_accuracy >= 0.20, summary
+    assert scored.argument_accuracy >= 0.24, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 

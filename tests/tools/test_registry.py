@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal
 
 import pytest
 
 from cmbagent.exceptions import MethodRegistrationError, UnknownMethodError, UserError
 from cmbagent.tools import function_schema
-from cmbagent.tools.methods import Check, MethodResult, Paper, get_method, method, run_method
+from cmbagent.tools.methods import Check, MethodResult, Paper, _registry, get_method, method, run_method
 
 PAPER = Paper(title="A test paper", arxiv="0000.00000")
 
 
-@method("testfamily.scale", paper=PAPER, keywords=["scale"], example="scale(x=2.0)")
 def scale(x: float, factor: float = 2.0, mode: Literal["mul", "add"] = "mul") -> MethodResult:
     """Scale a number.
 
@@ -24,6 +24,19 @@ def scale(x: float, factor: float = 2.0, mode: Literal["mul", "add"] = "mul") ->
     """
     value = x * factor if mode == "mul" else x + factor
     return MethodResult(summary=f"got {value}", values={"y": value}, checks=[Check(name="finite", passed=True)])
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _registered() -> Iterator[None]:
+    """``testfamily.scale`` is in the catalogue only while this module's tests run.
+
+    Registered at import, it stayed for every later test of the process (pytest imports every test module before
+    running any): the offline reader then weighed a method with the keyword "scale" against every task, and a
+    prose set read differently inside the whole suite than alone."""
+    method("testfamily.scale", paper=PAPER, keywords=["scale"], example="scale(x=2.0)")(scale)
+    yield
+    _registry._REGISTRY.pop("testfamily.scale", None)
+    _registry._FAMILIES.pop("testfamily", None)
 
 
 def test_schema_is_derived_from_signature() -> None:
