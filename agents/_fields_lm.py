@@ -276,6 +276,14 @@ field_words(
                     r"\b(?:at|of|lengths?(?: of)?|with|over|across|on)\s+((?:\d+(?:\.\d+)?\s?[kK]?)(?:\s*(?:,\s*"
                     r"(?:and\s+)?|\band\b|\bor\b)\s*\d+(?:\.\d+)?\s?[kK]?)*)\s*[- ]?tokens?\b",),
         "save_items": (r"\b(?:save|write|keep|store) (?:the |its |all )?(?:benchmark(?:'s)? )?items\b",),
+        # "four of the built-in needles", "six shipped needles"
+        "n_needles": (rf"\b{_COUNT}\s+(?:of\s+(?:the|its)\s+)?(?:built[- ]in|shipped|default|stock|standard)\s+"
+                      r"needles\b",),
+        # requests in flight: "no more than two requests in flight at once", "4 concurrent requests"
+        "concurrency": (rf"\b(?:no more than|at most|up to|only)\s+{_COUNT}\s+(?:parallel\s+|concurrent\s+|"
+                        r"simultaneous\s+)?requests?\s+(?:in flight|at (?:once|a time)|in parallel|concurrently)",
+                        rf"\b{_COUNT}\s+(?:parallel|concurrent|simultaneous)\s+requests\b",
+                        r"\bconcurrency\s+(?:of\s+|=\s*|:\s*)?(\d+)\b"),
         # the literal questions (the control condition): asked, or left out
         "literal_controls": {
             False: (r"\b(?:skip(?:ping)?|drop(?:ping)?|leav(?:e|ing) out|omit(?:ting)?|without|no) (?:the |any )?"

@@ -58,6 +58,9 @@ field_words(
         "threshold": [rf"\bθ\s*=\s*({_NUM}){_ALONE_AFTER}"],
         # the half-width of the input box [−b, b]^d
         "box": [rf"\[\s*[-−–]\s*({_NUM})\s*,\s*\+?\s*\1\s*\]",
+                # "each input coordinate between −2 and 2", "inputs ranging from -1.5 to 1.5"
+                rf"\b(?:inputs?|coordinates?|components?)\s+(?:[\w-]+\s+){{0,2}}?(?:between|from|within)\s+[-−–]\s*"
+                rf"({_NUM})\s+(?:and|to)\s+\+?\s*\1\b",
                 rf"\bbox\s+(?:of\s+)?half[- ]width\s*(?:of\s+|=\s*|:\s*)?({_NUM}){_ALONE_AFTER}"],
         "samples": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+(?:sampled|random|sample|Monte[- ]Carlo)\s+(?:inputs|points)\b",
                     r"\bfrom\s+(\d[\d,]*)\s+(?:samples|sampled\s+points|random\s+points)\b"],

@@ -56,7 +56,9 @@ _DEFERS = re.compile(r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:yet|for now|at th
                      r"\b(?:not|don't|do not)\s+(?:want|need)\s+(?:any\s+|the\s+|a\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                      r"(?:yet|for now|at this stage)\b|"
                      # what the task says it does not need: "No means or intervals needed", "no fit required"
-                     r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:is|are)\s+)?(?:needed|required|wanted|necessary)\b", re.I)
+                     r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:(?:is|are)\s+)?(?:needed|required|wanted|necessary)\b|"
+                     # what the task declines in favour of something else: "No cosmological fit, just the conversion"
+                     r"(?:^|[.;:!?]\s+)no\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s*[,;:]\s*(?:just|only|merely)\b", re.I | re.M)
 
 
 def _deferred(text: str, spec: Any) -> str | None:
@@ -64,8 +66,11 @@ def _deferred(text: str, spec: Any) -> str | None:
     not needed ("no means or intervals needed"), sharing a word stem with the method's name or summary
     ("Summarise an MCMC chain ...")."""
     own = {w[:6] for w in re.findall(r"[a-z]{5,}", f"{spec.name.replace('_', ' ')} {spec.summary}".lower())}
+    # the verb of the method's name ("fit" of ``fit_supernovae``) names what it does, however short
+    own |= {spec.name.split(".")[-1].split("_")[0]}
     for match in _DEFERS.finditer(text):
-        words = re.findall(r"[a-z]{5,}", (match.group(1) or match.group(2) or match.group(3) or "").lower())
+        deferred = next((g for g in match.groups() if g), "").lower()
+        words = re.findall(r"[a-z]{5,}", deferred) + [w for w in re.findall(r"[a-z]{3,4}", deferred) if w in own]
         if any(w[:6] in own for w in words):
             return match.group(0)
     return None

@@ -329,12 +329,20 @@ def documented(number: StatedNumber, documentation: str) -> bool:
     """Whether the method's own documentation states this number with one of the words around it in the task
     ("a noisy 2-D Gaussian mixture with 60 training points", "N(0, prior_std²) prior"): what the method does
     anyway, not a setting the reading missed."""
-    words = _neighbours(number.sentence, number.start, number.raw)
+    words = {_stem(w) for w in _neighbours(number.sentence, number.start, number.raw)}
     for match in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]\d)", documentation):
         if any(_close(v, float(match.group(0))) for v in number.values):
-            if words & _neighbours(documentation, match.start(), match.group(0)):
+            if words & {_stem(w) for w in _neighbours(documentation, match.start(), match.group(0))}:
+                return True
+    for match in re.finditer(rf"\b(?:{'|'.join(_ONES)})\b", documentation, re.I):  # "the two concept labels"
+        if any(_close(v, _ONES[match.group(0).lower()]) for v in number.values):
+            if words & {_stem(w) for w in _neighbours(documentation, match.start(), match.group(0))}:
                 return True
     return False
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
 def _same_sentence(sentence: str, quote: str) -> bool:
@@ -357,7 +365,8 @@ def _names_a_column(number: StatedNumber) -> bool:
 
 def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] = (),
                         gated: Sequence[tuple[float, str]] = (), documentation: str = "",
-                        nouns: Iterable[str] = (), *, placed: Sequence[tuple[float, str, str]] = ()) -> list[StatedNumber]:
+                        nouns: Iterable[str] = (), *,
+                        placed: Sequence[tuple[float, str, str, bool]] = ()) -> list[StatedNumber]:
     """The stated numbers none of whose meanings is a value in ``used`` (the run's values as read), a value
     of ``gated`` whose pattern its sentence matches (an argument's default counts for a sentence that names the
     argument: "L0 weight 3" is not accounted for by some other argument's default of 3), a value of ``placed``
@@ -366,14 +375,27 @@ def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] =
     ``documentation`` states in the same words (:func:`documented`); once each."""
     out: list[StatedNumber] = []
     seen: set[str] = set()
+    # a value read from a sentence accounts for one of its numbers: "between −2 and 2, latencies 1, 2, 4 and 8"
+    # read as the latencies alone leaves a 2 of the sentence that nothing read
+    spent: set[int] = set()
     for number in stated_numbers(text, files, nouns):
         if any(_close(v, u) for v in number.values for u in used) or number.raw in seen:
             continue
         if _names_a_column(number):
             continue
+        if re.match(r"[-−–]\s*" + re.escape(number.raw.lstrip("-−–+ ")) + r"\s*(?:and|to|,)\s*\+?\s*"
+                    + re.escape(number.raw.lstrip("-−–+ ")) + r"(?![\w.])", number.sentence[number.start:]):
+            continue  # the lower bound of a symmetric range ("between −2 and 2"): one setting, its upper bound
         around = " ".join(sorted(_neighbours(number.sentence, number.start, number.raw)))
-        if any(_close(v, u) and (_same_sentence(number.sentence, quote) or re.search(words, around, re.I))
-               for v in number.values for u, quote, words in placed):
+        if any(_close(v, u) and re.search(words, around, re.I)
+               for v in number.values for u, _quote, words, _item in placed):
+            continue  # restated beside its argument's words ("those two heads")
+        here = [n for n, (u, quote, _words, _item) in enumerate(placed) if n not in spent and quote
+                and any(_close(v, u) for v in number.values) and _same_sentence(number.sentence, quote)]
+        if any(not placed[n][3] for n in here):
+            continue  # a single value accounts for its restatements in its sentence ("a 5 × 5 grid (5 colours)")
+        if here:
+            spent.add(here[0])  # a list's item for one of them
             continue
         if any(_close(v, u) and re.search(pattern, number.sentence, re.I) for v in number.values
                for u, pattern in gated):

@@ -125,6 +125,8 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             out.append(f"the task gives {name}, which no argument of {method} was read to take ({arguments}); "
                        f"say which argument should read it, or leave it out of the task")
     out += unread_arguments(spec, understood, text, used)
+    out += declined_unread(spec, understood, text)
+    out += unused_endpoints(spec, understood, text)
     out += contradicted_words(spec, understood, text)
     if chosen:
         out += unread_referents(spec, understood, text)
@@ -141,17 +143,18 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
                     and requirement.relation == "equals":
                 quoted.setdefault(requirement.argument, []).append(_whole_sentence(requirement.text, text))
         values: list[float] = []
-        read_at: list[tuple[float, str, str]] = []
+        read_at: list[tuple[float, str, str, bool]] = []  # value, its sentence, its argument's words, a list's item
         for name, value in understood.arguments.items():
             # the argument's own words restate it anywhere ("a three-dimensional input" for ``input_dim``), and
             # they alone give a list's length ("those two heads" for two planted heads, not "a weight of 2")
             stems = [re.escape(t[:4]) for t in name.lower().split("_") if len(t) >= 3 and t not in _FILLER]
             words = rf"\b(?:{'|'.join(stems)})" if stems else r"(?!)"
-            if isinstance(value, (list, tuple)):
-                read_at.append((float(len(value)), "", words))
+            item = isinstance(value, (list, tuple))
+            if item:
+                read_at.append((float(len(value)), "", words, False))
             for v in values_in(value):
                 if quoted.get(name) and float(v).is_integer() and abs(v) <= 20:
-                    read_at += [(v, quote, words) for quote in quoted[name]]
+                    read_at += [(v, quote, words, item) for quote in quoted[name]]
                 else:
                     values.append(v)
         gated: list[tuple[float, str]] = []
@@ -191,6 +194,45 @@ def _whole_sentence(quote: str, text: str) -> str:
 
 #: an example in an argument's documentation: "e.g." up to the end of its sentence or clause
 _EXAMPLE = re.compile(r"\be\.g\.,?\s.*?(?=\.\s+[A-Z]|\)\.|;|$)", re.S)
+def unused_endpoints(spec: Any, understood: Understanding, text: str) -> list[str]:
+    """A served model's address the text gives ("an endpoint at http://127.0.0.1:8080/v1") that no argument
+    holds: running would not ask that model anything."""
+    from cmbagent.agents._understand import ENDPOINT
+
+    held = " ".join(str(v) for v in understood.arguments.values())
+    out = []
+    for url in dict.fromkeys(m.group(0).rstrip(".,;:") for m in ENDPOINT.finditer(text)):
+        if url not in held:
+            takes = [n for n, doc in spec.argument_docs.items() if re.search(r"\bmodel|\burl\b|endpoint", doc, re.I)]
+            out.append(f"the task gives {url}, which no argument of {spec.name} holds"
+                       + (f" ({', '.join(takes)} could)" if takes else "") + "; say which argument should use it, or "
+                       "leave it out of the task")
+    return out
+
+
+def declined_unread(spec: Any, understood: Understanding, text: str) -> list[str]:
+    """A part of the work the text declines in an argument's own words ("don't bother training the offline
+    policies" for ``policy_steps``) that the reading left at its default: running would do it anyway."""
+    from cmbagent.agents._understand import _COUNT_WORDS, _DECLINED, _negated
+
+    out: list[str] = []
+    for match in _DECLINED.finditer(text):
+        if _negated(text, match.start()):
+            continue
+        said = {w[:5] for w in re.findall(r"[a-z]{4,}", match.group(1).lower())}
+        for name in spec.arguments:
+            if name in understood.arguments or name == "output_dir":
+                continue
+            own = {t[:5] for t in name.lower().split("_") if len(t) >= 4 and t not in _COUNT_WORDS | _FILLER}
+            if own and own <= said:
+                sentence = " ".join(match.string[max(0, match.start() - 60):match.end() + 30].split())
+                out.append(f"the task declines “{match.group(0)}” (“…{sentence[:90]}…”), which {spec.name} does "
+                           f"unless `{name}` says otherwise, and the offline reader did not read it; add `{name}: "
+                           f"<value>` under `arguments:` in the front matter")
+                break
+    return out
+
+
 def contradicted_words(spec: Any, understood: Understanding, text: str) -> list[str]:
     """Model words of the text (the checklist's :data:`cmbagent.agents._stated.WORDS`) that no single value of the
     method's argument for them satisfies ("w held constant" and "free spatial curvature", where the models free

@@ -55,6 +55,26 @@ _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd
 _REQUEST_VERB = (r"(?:estimate|fit|compute|run|use|give|report|train|find|compare|predict|weight|rake|take|apply|"
                  r"adjust|control|check|tell)\b")
 _BOOKKEEPING = {"output_dir", "seed", "random_state"}
+#: what an argument's documentation says 0 leaves out: "(0 skips the policy comparison)"
+_SKIPS_AT_ZERO = re.compile(r"\b0\s+(?:skips|disables|turns off|switches off|leaves out|omits)\s+(?:the\s+)?"
+                            r"((?:[\w+-]+\s*){1,3})", re.I)
+#: a part of the work the text declines, and the words after it: "don't bother training the offline policies",
+#: "skip the policy comparison", "no need for ...", "we can do without ..."
+_DECLINED = re.compile(r"\b(?:skip(?:s|ping)?|omit(?:s|ting)?|leav(?:e|ing) out|(?:can\s+)?do without|"
+                       r"no need (?:to|for)|(?:don't|do not|no need to)\s+(?:bother\s+(?:with\s+|to\s+)?|"
+                       r"need\s+(?:to\s+)?|want\s+(?:to\s+)?))\s*((?:[\w+-]+\s+){0,4}[\w+-]+)", re.I)
+#: a model spec written out (``openai:gpt-4o-mini``, ``openai-compatible:qwen@http://host:8000/v1``)
+_MODEL_SPEC = re.compile(r"(?<![\w/-])((?:openai-compatible|openai|anthropic):[A-Za-z0-9][\w.:/-]*"
+                         r"(?:@https?://[^\s`'\"<>)\]]+)?|local:[\w./-]+\.gguf)")
+#: a served model's address: a local host, an IP address, a port or an API path (not a paper's link)
+ENDPOINT = re.compile(r"https?://(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|[\w.-]+:\d{2,5}|[\w.-]+(?=/v\d\b))"
+                      r"[^\s`'\"<>)\]]*", re.I)
+#: the name a served model answers to, near its address
+_SERVED = re.compile(r"\b(?:answers\s+to|serves?\s+it\s+(?:as|under)|served\s+(?:as|under)|model\s+(?:name|id)"
+                     r"(?:\s+is)?|under\s+the\s+name|registered\s+as|listed\s+as)\s*[:=]?\s*[`'\"]?"
+                     r"([A-Za-z][\w.:/-]*[A-Za-z0-9])", re.I)
+_COUNT_WORDS = {"steps", "step", "number", "count", "size", "each", "gradient", "iterations", "train", "training",
+                "runs", "using"}
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",
              r"\bseed (?:the|its|our|each|every) [\w-]+(?: [\w-]+)? (?:with|at|to|=) (\d+)\b"),
@@ -521,8 +541,10 @@ class _Reader:
                 *lead, last = (re.escape(w) for w in documented)
                 stem = last[:-1] if last.endswith("s") and not last.endswith("ss") else last
                 forms = rf"(?:{forms}|{'[ _-]'.join([*lead, stem])}s?)"
+            # an item with thousands separators is one number ("latencies 1 and 2, 20,000 sampled points")
+            item = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|{_NUMBER})"
             pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b|\bover\b)?\s*\[?\s*(?:"
-                       rf"{span}|({_NUMBER}(?:{join}{_NUMBER})*))(?!\w|\.\d)")
+                       rf"{span}|({item}(?:\s*,\s*{item})*(?:{join}{item})?))(?!\w|\.\d)")
             for match in re.finditer(pattern, self.text, re.I):
                 numbers = (match.start(1), match.end(2)) if match.group(1) else match.span(3)
                 if _negated(self.text, match.start()) or self.spent_at(numbers):
@@ -531,8 +553,8 @@ class _Reader:
                     lo, hi = int(match.group(1)), int(match.group(2))
                     value: Any = list(range(lo, hi + 1)) if 0 <= hi - lo <= 1000 else None
                 else:
-                    raw = re.findall(_NUMBER, match.group(3))
-                    cast = [_cast(r, item_kinds) for r in raw]
+                    raw = re.findall(item, match.group(3))
+                    cast = [_cast(r.replace(",", ""), item_kinds) for r in raw]
                     value = cast if all(c is not None for c in cast) else None
                 if value:
                     found.setdefault(repr(value), (value, match.start(), numbers))
@@ -540,7 +562,9 @@ class _Reader:
             count = words != name  # n_layers: "2 layers" or "layers: 2", while "layer 0" names one of them
             plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
             patterns = [] if shared else [
-                rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}"]
+                rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}",
+                # "keep concurrency at 2", "cap the walkers at 64"
+                rf"\b(?:keep|hold|fix|set|leave|cap|limit)\w*\s+(?:the\s+)?{plurals}\s+(?:at|to)\s+{number}"]
             if (plural or count) and not shared:  # a count: "3 instances", "50 epochs"
                 # "1500 rank-3 adapters", but not "head 4 of layer 3"; "eleven needle depths" counts the depths
                 # (another argument's noun) the needles only qualify
@@ -923,6 +947,48 @@ class _Reader:
             if match is not None:
                 return self.sentence_of(match.start())
         return None
+
+    def model_spec(self, name: str, schema: Mapping[str, Any]) -> bool:
+        """A model to evaluate, for an argument documented as a model spec: a spec written out
+        (``openai:gpt-4o-mini``), or a served model's endpoint and the name it answers to ("an OpenAI-compatible
+        endpoint at http://127.0.0.1:8080/v1 (it answers to qwen2.5-7b-instruct)") as
+        ``openai-compatible:<name>@<url>``.  An endpoint without a name is a question."""
+        if "string" not in _types(schema) or not re.search(r"\bmodel spec", self.spec.argument_docs.get(name, ""), re.I):
+            return False
+        written = _MODEL_SPEC.search(self.text)
+        if written is not None:
+            self.record(name, written.group(1).rstrip(".,;"), self.sentence_of(written.start()))
+            return True
+        url = ENDPOINT.search(self.text)
+        if url is None:
+            return False
+        address = url.group(0).rstrip(".,;:")
+        near = [m for m in _SERVED.finditer(self.text) if abs(m.start() - url.start()) <= 300]
+        if not near:
+            self.questions.append(f"the task gives the endpoint {address} but not the name its model answers to; add "
+                                  f"`{name}: openai-compatible:<model name>@{address}` under `arguments:`")
+            return True
+        served = min(near, key=lambda m: abs(m.start() - url.start())).group(1)
+        self.record(name, f"openai-compatible:{served}@{address}", self.sentence_of(url.start()), confidence=0.85)
+        return True
+
+    def skipped(self, name: str, schema: Mapping[str, Any]) -> bool:
+        """A count whose documentation says what 0 leaves out ("0 skips the policy comparison"), declined in the
+        text's words ("don't bother training the offline policies", "no need for the policy comparison"): 0."""
+        if not _types(schema) & {"integer", "number"}:
+            return False
+        what = _SKIPS_AT_ZERO.search(self.spec.argument_docs.get(name, ""))
+        if what is None:
+            return False
+        stems = {w[:5] for w in re.findall(r"[a-z]{4,}", f"{what.group(1)} {name.replace('_', ' ')}".lower())
+                 if w not in _COUNT_WORDS}
+        for match in _DECLINED.finditer(self.text):
+            if _negated(self.text, match.start()):
+                continue  # "don't skip the policy comparison"
+            if {w[:5] for w in re.findall(r"[a-z]{4,}", match.group(1).lower())} & stems:
+                self.record(name, 0, self.sentence_of(match.start()), confidence=0.85)
+                return True
+        return False
 
     def unreadable(self, name: str, schema: Mapping[str, Any]) -> None:
         """A cue of an argument that is neither a boolean nor a column marks where the text states it in a form
@@ -1340,11 +1406,12 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
             continue
         if "object" in _types(schema) and reader.parameter_values(name):
             continue
-        if reader.gaussian_prior(name):
+        if reader.gaussian_prior(name) or reader.model_spec(name, schema):
             continue
         if name in col_args:
             continue  # columns come after every scalar argument (their values must not be taken twice)
-        if reader.choices(name, schema) or reader.choice(name, schema) or reader.flag(name):
+        if reader.choices(name, schema) or reader.choice(name, schema) or reader.flag(name) \
+                or reader.skipped(name, schema):
             continue
         reader.unreadable(name, schema)
     # a column an argument's words already named (the outcome "to `earn22`") is no list's member, and a list the

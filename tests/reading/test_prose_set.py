@@ -58,8 +58,10 @@ def test_blind_set_does_not_fall_below_its_measured_level() -> None:
     # suite once measured 0.20: tests/tools/test_registry.py registered a method with the keyword "scale" at import,
     # so the reader weighed it too; it now registers it only while its own tests run, and score() refuses a
     # catalogue with a test's method in it.)
+    # After the rules the fifth blind set was spent on (session 7: a served model's address, a declined part of the
+    # work, "keep concurrency at 2", a documented count in words), 0.28 (7 of 25)
     assert scored.method_accuracy >= 0.85, summary
-    assert scored.argument_accuracy >= 0.24, summary
+    assert scored.argument_accuracy >= 0.28, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -81,13 +83,17 @@ def test_fourth_blind_set_does_not_fall_below_its_measured_level() -> None:
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_fifth_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind5: written blind and not tuned on; the ratchet is its first measure, so a change
-    that lets one more of its tasks run silently wrong fails here (look at the task only to find the cause; a
-    rule made to pass it spends the set)."""
+def test_fifth_blind_set_does_not_fall_below_its_measured_level() -> None:
+    """tests/understanding_blind5: written blind (December 2026, session 6), measured at that session's start and
+    end, then spent (session 7) on the rules that ended its silent wrong runs."""
     folder = SET.parent / "understanding_blind5"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # first measure, 2026-12-05 session 6: 44 tasks, method 0.91, arguments 0.09 (3 of 34), silent wrong 4, asked 33
-    assert scored.method_accuracy >= 0.90, summary
-    assert len(scored.silent_wrong) <= 4, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+    # first measure, 2026-12-05 session 6: 44 tasks, method 0.91, arguments 0.09 (3 of 34), silent wrong 4, asked 33.
+    # Spent in session 7: a "no X, just Y" that declines the method's kind of work, a list's item accounting for one
+    # place of its sentence only, the lower bound of a symmetric range, an input box "between −2 and 2", a served
+    # model's address and name, a declined part of the work its documentation says 0 skips, counts of needles and
+    # requests: method 0.93, arguments 0.18 (6 of 34), silent wrong 0, asked 33
+    assert scored.method_accuracy >= 0.93, summary
+    assert scored.argument_accuracy >= 0.17, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]

@@ -330,3 +330,73 @@ def test_a_choice_named_in_the_aside_after_only_is_left_out() -> None:
     args = understand_task("anomaly.wsad_dt", text, {}, []).arguments
     assert args.get("baselines") == ["devnet", "iforest"]
     assert args.get("unlabeled_anomalies") == 0.0
+
+
+# -- found on the fifth blind set (spent December 2026, session 7), in sentences of our own -----------------------
+def test_a_declined_part_of_the_work_is_not_run() -> None:
+    """The documentation says 0 policy steps skips the offline policies; a text that declines them in plain words
+    runs with 0, and a declined part the reader cannot set is a question, not a run that does it anyway."""
+    text = ("Roll out 60 episodes of Pendulum-v1, fit the return-conditioned diffusion world model and sample "
+            "8-step windows. No need to train the offline policies for this one. Seed 5.")
+    reading = read_task(text=text)
+    assert reading.method == "rl.diffusion_world_model" and reading.understanding is not None
+    assert reading.understanding.arguments.get("policy_steps") == 0
+    assert reading.clear, reading.unread
+    from cmbagent.agents._reading import declined_unread
+    from cmbagent.tools.methods import get_method
+
+    spec = get_method("lm.nolima")
+    unread = understand_task("lm.nolima", "Run the needle benchmark at 2K tokens; skip the literal controls.", {}, [])
+    unread.arguments.pop("literal_controls", None)  # as a reader that did not read the phrase
+    assert any("literal_controls" in q for q in declined_unread(spec, unread, "skip the literal controls"))
+
+
+def test_a_served_model_is_read_from_its_address_and_its_name() -> None:
+    text = ("Our Mistral-7B runs behind vLLM at http://10.0.0.7:9000/v1, served as mistral-7b-instruct. Run the "
+            "latent-association needle test against it at 1K and 2K tokens, three of the stock needles, at most "
+            "three requests at a time.")
+    args = understand_task("lm.nolima", text, {}, []).arguments
+    assert args.get("model") == "openai-compatible:mistral-7b-instruct@http://10.0.0.7:9000/v1"
+    assert (args.get("n_needles"), args.get("concurrency")) == (3, 3)
+    # an address without the name its model answers to is asked, and an address no argument holds is never dropped
+    bare = read_task(text="Run the needle-in-a-haystack test with latent questions against http://10.0.0.7:9000/v1 "
+                          "at 1K tokens.")
+    assert not bare.clear
+    assert any("10.0.0.7:9000" in q for q in [*bare.unread, *bare.understanding.questions])  # type: ignore[union-attr]
+
+
+def test_no_analysis_of_the_kind_the_method_does_means_no_method(tmp_path: Path) -> None:
+    data, _cov = _make.hubble_bins(tmp_path)
+    text = (f"Convert the distance moduli in data/{data.name} to luminosity distances in megaparsecs and carry "
+            "the errors through. No fitting, only the converted table.")
+    reading = _reading(text, tmp_path, [data])
+    assert reading.choice.status == "none", reading.choice.to_dict()
+
+
+def test_a_number_of_a_list_accounts_for_one_place_in_its_sentence() -> None:
+    """"latencies 1, 3 and 3" read as the latencies leaves the other 3 ("inputs in [−3, 3]" unread by a reader
+    without that phrase) asked; a single value restated in its sentence ("a 5 × 5 grid") accounts for itself."""
+    from cmbagent.agents._numbers import unaccounted_numbers
+
+    sentence = "Four layers, each input coordinate between −3 and 3, latencies 1, 3 and 5."
+    listed = [(1.0, sentence, r"\blate", True), (3.0, sentence, r"\blate", True), (5.0, sentence, r"\blate", True)]
+    assert [n.raw for n in unaccounted_numbers(sentence, [4.0], placed=listed)] == ["3"]
+    single = [(3.0, sentence, r"\bbox", False), *listed]
+    assert unaccounted_numbers(sentence, [4.0], placed=single) == []
+    # the lower bound of a symmetric range is its upper bound's setting
+    spiking = ("Region counts for a 3-d input from 20,000 sampled points: two layers of five neurons, each input "
+               "coordinate between −1.5 and 1.5, latencies 1 and 2.")
+    args = understand_task("theory.lif_snn_regions", spiking, {}, []).arguments
+    assert (args.get("box"), args.get("latencies"), args.get("samples")) == (1.5, [1, 2], 20000)
+    # a number with thousands separators ends a list: it is not two more items
+    listed_then_count = understand_task("theory.lif_snn_regions", "latencies 1 and 2, 20,000 sampled points", {}, [])
+    assert listed_then_count.arguments.get("latencies") == [1, 2]
+    assert read_task(text=spiking).clear
+
+
+def test_a_count_the_documentation_states_in_words_is_no_setting() -> None:
+    text = ("Two concepts with seven values each and coverage k = 1, 2 and 3. Use 900 training samples and seeds 0 to "
+            "2. How does accuracy on unseen combinations change with k?")
+    reading = read_task(text=text)
+    assert reading.method == "lm.compositional_diversity"
+    assert reading.clear, reading.unread
