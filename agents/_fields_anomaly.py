@@ -27,6 +27,11 @@ field_words(
     data=lambda files: labelled_table(files, rare=True),
     arguments={
         "n_labeled": [  # "the labels of just 8 faulty readings are known", "only 12 confirmed frauds"
+            # no labels: the rows an isolation forest scores highest stand in ("the 15 strokes isolation forest finds
+            # most suspicious as the anomalies to learn from", "its top 20 isolation-forest scores as pseudo-labels")
+            rf"\b{_COUNT}\s+(?:[\w-]+\s+){{0,2}}?(?:that\s+|which\s+)?(?:an?\s+|the\s+)?(?:isolation[\s-]*forest|iForest)"
+            r"\s+(?:finds|flags|ranks|scores|rates|considers|marks)\s+(?:as\s+)?(?:the\s+)?most\b",
+            rf"\btop\s+{_COUNT}\s+(?:[\w-]+\s+){{0,3}}?(?:as\s+)?pseudo[- ]?(?:labels|labell?ed|anomal)",
             rf"\blabels?\s+(?:of|for)\s+(?:just\s+|only\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
             rf"\b(?:only|just)\s+{_COUNT}\s+(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,4}}?(?:are|is|were|was)\s+"
             r"(?:labell?ed|known|confirmed|flagged|tagged)\b",

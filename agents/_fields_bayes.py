@@ -19,6 +19,13 @@ _ALONE_AFTER = r"(?![.,]?\d)(?!\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\
 #: the response column, as prose points at it; a capture counts only when it names a column of the data
 #: ("the response `log_growth_rate`", "a measured `flux`", "predict soil temperature at ...", "the energy in
 #: torsion.csv")
+#: where the text names the inputs: "predict y from a and b", "regress y on a and b", "with a and b as inputs"
+_INPUTS = [
+    r"\bpredict(?:s|ed|ing)?\s+(?:the\s+)?`?[\w.-]+`?(?:\s+(?:in|of)\s+`?[\w./-]+`?)?\s+(?:from|using|with|given)\b",
+    r"\bregress(?:ion\s+of|ing|es)?\s+`?[\w.-]+`?\s+(?:on|against)\b",
+    r"\b(?:as|are)\s+(?:the\s+)?(?:inputs|predictors|features|regressors|explanatory\s+variables)\b",
+    r"\b(?:inputs|predictors|features|regressors)\s*(?::|are\b|=)",
+]
 _TARGET = [
     r"\bresponse\s+(?:column\s+|variable\s+)?(?:is\s+|:\s*|=\s*)?(`[\w.-]+`|\w+)",
     r"\b(?:a|the|its)\s+(?:measured|observed|recorded|noisy)\s+(`[\w.-]+`|\w+)",
@@ -58,6 +65,9 @@ _TEST_FRACTION = [
     rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?(?:is\s+|are\s+)?(?:held[- ]out|kept\s+back|set\s+aside)\b",
     rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?for\s+(?:testing|the\s+test)\b",
     rf"\btest\s+(?:fraction|share)\s*(?:of\s+|=\s*|:\s*)?({_SHARE}){_ALONE_AFTER}",
+    # a part of the whole: "keep 12 of the 40 blocks aside for testing"
+    r"\b(?:keep|hold|set|put)(?:s|ing)?\s+(\d[\d,]*\s+of\s+(?:the|its|all|our|their)\s+\d[\d,]*)\s+(?:[\w-]+\s+)?"
+    r"(?:aside|out|back)\s+(?:for\s+(?:testing|the\s+test)|as\s+(?:a\s+|the\s+)?test)",
 ]
 
 field_words(
@@ -82,6 +92,7 @@ field_words(
                                   r"\bslope\s*(?:\+|and)\s*intercept\b", r"\bstraight[- ]line\b"],
         },
         "target": _TARGET,
+        "columns": _INPUTS,
         "prior_std": _PRIOR_STD,
         "noise_std": [
             rf"\bnoise\s+(?:with\s+|of\s+)?(?:a\s+|known\s+|fixed\s+)*(?:standard\s+deviation|sd|std|σ|sigma|scale)"
@@ -105,6 +116,7 @@ field_words(
     data=regression_table,
     arguments={
         "target": _TARGET,
+        "columns": _INPUTS,
         "test_fraction": _TEST_FRACTION,
         "train_steps": _TRAIN_STEPS,
         # "length scale 0.15", "output scale 1", "noise 0.1" are read by the arguments' own names
@@ -147,6 +159,7 @@ field_words(
     data=regression_table,
     arguments={
         "target": _TARGET,
+        "columns": _INPUTS,
         "generators": _GENERATORS,
         "coefficients": {
             "average": [r"\bempirical\s+averages?\b",

@@ -57,7 +57,12 @@ field_words(
         },
         "free_h0": [rf"\bsampl\w*\s+{_H0}", rf"\b{_H0}\s+(?:as\s+)?(?:a\s+)?(?:free|fitted|sampled)\s+parameter\b",
                     rf"\b{_H0}\s+as\s+a\s+parameter\b",
-                    rf"\b(?:fit|measure|constrain|estimate|determine|infer)\w*\s+(?:for\s+)?{_H0}(?![\w-])"],
+                    rf"\b(?:fit|measure|constrain|estimate|determine|infer)\w*\s+(?:for\s+)?{_H0}(?![\w-])",
+                    # "letting H0 float", "H0 free"; "H0 not sampled", "keep H0 fixed"
+                    rf"\b(?:let\w*|allow\w*)\s+{_H0}\s+(?:to\s+)?(?:float|vary|be\s+free|free)\b",
+                    rf"\b{_H0}\s+(?:floats?|floating|varies|left\s+free)\b",
+                    (rf"\b{_H0}\s+(?:is\s+|left\s+)?(?:not|never)\s+(?:sampled|fitted|free|varied|floated)\b", False),
+                    (rf"\b(?:keep\w*|hold\w*)\s+{_H0}\s+fixed\b|\b{_H0}\s+(?:is\s+|kept\s+|held\s+)?fixed\b", False)],
     },
 )
 

@@ -32,6 +32,11 @@ field_words(
             r"\blabel[- ]noise\s+(?:rate\s+|level\s+)?(?:of|at|=|:)?\s*(\d+(?:\.\d+)?\s*%|0?\.\d+)",
             r"\bflip(?:s|ping|ped)?\s+(\d+(?:\.\d+)?\s*%|(?:a\s+)?(?:tenth|fifth|quarter))\s+of\s+(?:the\s+)?(?:training\s+)?labels",
         ],
+        # the widths of a sweep as layer sizes: "hidden layers of 30, 60, 180, 600 and 1800 units"
+        "widths": [r"\b(?:hidden\s+)?layers?\s+(?:of|with)\s+((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+"
+                   r"(?:hidden\s+)?(?:units|neurons)\b",
+                   r"\b((?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+(?:hidden\s+)?(?:units|neurons)\s+"
+                   r"(?:wide|per\s+(?:hidden\s+)?layer|in\s+the\s+hidden\s+layer)\b"],
         "max_points": [r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
                        r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b"],
         "model": {"linear_svm": [r"\blinear\s+(?:kernel\s+)?SVM\b", r"\blinear\s+support[- ]vector"],

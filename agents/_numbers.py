@@ -273,6 +273,12 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
             if _READOUT.search(before):
                 continue  # where a result is read off: "write down D_ℓ^TT at ℓ = 1000", "report S(t) at t = 5"
+            if (re.match(r"\s*(?:±|\+/-|\+-)\s*\d", after) or re.search(r"\d\s*(?:±|\+/-|\+-)\s*$", before)) \
+                    and not re.search(r"\bpriors?\b", flat, re.I):
+                continue  # a measurement with its error ("w = −0.86 ± 0.21 there"): a result; a prior's is read above
+            if re.match(r"\s*[×x]\s*\d+\s+(?:[\w-]+\s+){0,2}?covariance", after) or re.search(
+                    r"\d+\s*[×x]\s*$", before) and re.match(r"\s+(?:[\w-]+\s+){0,2}?covariance", after):
+                continue  # the size of a covariance ("its full 60 × 60 covariance"): what the data hold
             if re.match(r"-(?:off|year|old|day|week|month|hour)\b|\([a-z]\)", after):
                 continue  # "a 10%-off coupon", "a 5-year follow-up", "401(k)": part of a name
             if not before.strip() and re.match(r"[.)]", after):

@@ -76,12 +76,16 @@ _SERVED = re.compile(r"\b(?:answers\s+to|serves?\s+it\s+(?:as|under)|served\s+(?
 _COUNT_WORDS = {"steps", "step", "number", "count", "size", "each", "gradient", "iterations", "train", "training",
                 "runs", "using"}
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
-    "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+)\b",
+    "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+             r"twelve)\b",
              r"\bseed (?:the|its|our|each|every) [\w-]+(?: [\w-]+)? (?:with|at|to|=) (\d+)\b"),
     "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
     "n_folds": (r"\b(\d+)[- ]fold\b", r"\b(\d+) (?:cross-fitting |cross-validation )?folds\b"),
     "n_rep": (r"\b(\d+) (?:repetitions|repeated splits|sample splits)\b",
-              r"\brepeat(?:ing)? the (?:sample[- ])?split(?:ting|s)? (\w+(?:[\s-]\w+)?) times\b"),
+              r"\brepeat(?:ing)? the (?:sample[- ])?split(?:ting|s)? (\w+(?:[\s-]\w+)?) times\b",
+              # "redo the random fold assignment four times", "redraw the cross-fitting partition 3 times"
+              r"\b(?:repeat|redo|rerun|redraw|re-draw|reshuffle)(?:ing)?\s+the\s+(?:random\s+)?(?:sample[- ]|fold\s+|"
+              r"cross[- ]fitting\s+)?(?:split(?:ting|s)?|assignment|partition(?:ing)?|folds)\s+(\w+(?:[\s-]\w+)?)\s+times\b"),
 }
 
 
@@ -253,7 +257,7 @@ def _pairs_span(match: re.Match[str], parts: Sequence[str]) -> tuple[int, int]:
 
 def _negated(text: str, start: int) -> bool:
     """Whether a negation comes shortly before ``start`` in the same sentence."""
-    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n", text[max(0, start - 25):start])[-1]
+    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s", text[max(0, start - 25):start])[-1]  # a list's item
     return bool(_NEGATION.search(window))
 
 
@@ -315,7 +319,13 @@ def _prior_value(head: str, sentence: str) -> Any:
     gauss = re.search(head + r"\s*(?:[=:~]|\bof\b|\bis\b)?\s*(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
                       + _NUMBER + ")", sentence, re.I) or re.search(
         head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
-        + _NUMBER + r")\s*\)", sentence, re.I)
+        + _NUMBER + r")\s*\)", sentence, re.I) or re.search(
+        # "a Gaussian prior on Ω_m centred on 0.295 with a width of 0.015", "mean 0.3 and standard deviation 0.02"
+        head + r"[^.;\d]{0,20}?\b(?:cent(?:red|ered)\s+(?:on|at)|mean(?:\s+of)?)\s+(" + _NUMBER + r")\s*,?\s*(?:and\s+|with\s+)?"
+        r"(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|std|spread|scale)\s+(?:of\s+)?(" + _NUMBER + ")", sentence, re.I)
+    if flat is None and between is None:  # "a flat prior from 60 to 80 km/s/Mpc", "w0 flat on −1.6 to −0.4"
+        between = re.search(head + r"[^.;\d]{0,60}?\b(?:from|on|over)\s+(" + _NUMBER + r")\s*(?:to|–|—)\s*("
+                            + _NUMBER + r")(?![\d.])", sentence, re.I)
     match = gauss or flat or between
     if match is None:
         return None
@@ -573,6 +583,10 @@ class _Reader:
                 qualifies = rf"(?![\s-]+(?:{'|'.join(map(re.escape, heads))})s?\b)" if heads else ""
                 patterns.append(rf"(?<!-){number}\s+(?:(?!(?:of|in|on|at|for|per|from|to|by)\b)[A-Za-z][\w-]*\s+)?"
                                 rf"{forms}\b{qualifies}")
+            if name.startswith("max_") and not shared:  # a cap: "let the chains run to at most fifty thousand steps"
+                cap = name.removeprefix("max_").replace("_", "[ _-]")
+                patterns.append(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
+                                rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+(?:[A-Za-z][\w-]*\s+)?{cap}s?\b")
             patterns += self.doc_patterns(name, number, kinds)
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
@@ -1069,8 +1083,12 @@ class _Reader:
         for sentence in self.sentences:
             # a parenthesis stays with the words it explains ("the effect of the uptake (`d`) on `y`"), unless it
             # leaves columns out ("adjusting for `age` (not `age_sq`)"): that is a clause of its own
-            asides = [m.group(0) for m in re.finditer(r"\([^()]*\)", sentence) if _LEAVE_OUT.search(m.group(0))]
-            plain = re.sub(r"\([^()]*\)", lambda m: " " if _LEAVE_OUT.search(m.group(0)) else m.group(0), sentence)
+            # so does an aside right after "only" ("from a and b only (c made no difference)")
+            def leaves_out(m: re.Match[str]) -> bool:
+                return bool(_LEAVE_OUT.search(m.group(0))) or re.search(r"\bonly\s*$", m.string[:m.start()]) is not None
+
+            asides = [m.group(0) for m in re.finditer(r"\([^()]*\)", sentence) if leaves_out(m)]
+            plain = re.sub(r"\([^()]*\)", lambda m: " " if leaves_out(m) else m.group(0), sentence)
             # a colon before a request's verb parts two clauses ("don't just compare the means: estimate ...,
             # adjusting for ...": the negation is the first clause's)
             for clause in [*re.split(r";\s|\s[—–]\s|,\s+(?=but\b)|:\s+(?=(?:please\s+|then\s+)?" + _REQUEST_VERB + ")",

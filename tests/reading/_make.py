@@ -98,3 +98,19 @@ def wafers(folder: Path) -> Path:
     np.savetxt(path, np.column_stack([np.round(features, 4), defective]), delimiter=",",
                header="thickness,resistivity,warp,haze,defective", comments="", fmt=["%.4f"] * 4 + ["%d"])
     return path
+
+
+def orchard(folder: Path) -> Path:
+    """Fruit set per orchard row: two inputs that matter, one that does not, and a row label."""
+    rng = np.random.default_rng(16)
+    n = 60
+    chill = rng.uniform(400, 1200, n)
+    bees = rng.uniform(0, 10, n)
+    wind = rng.uniform(0, 30, n)
+    fruit = 0.05 * chill + 3.0 * bees + rng.normal(0, 4, n)
+    path = folder / "orchard.csv"
+    np.savetxt(path, np.column_stack([np.arange(1, n + 1), np.round(chill, 1), np.round(bees, 2), np.round(wind, 1),
+                                      np.round(fruit, 2)]),
+               delimiter=",", header="row_id,chill_hours,hives_per_ha,wind_kmh,fruit_set", comments="",
+               fmt=["%d", "%.1f", "%.2f", "%.1f", "%.2f"])
+    return path

@@ -400,3 +400,44 @@ def test_a_count_the_documentation_states_in_words_is_no_setting() -> None:
     reading = read_task(text=text)
     assert reading.method == "lm.compositional_diversity"
     assert reading.clear, reading.unread
+
+
+@pytest.mark.parametrize(("method", "text", "expected"), [
+    ("causal.dml_ate", "Use the interactive specification, not the partially linear one, and redo the random fold "
+                       "assignment three times.", {"model": "irm", "n_rep": 3}),
+    ("robustness.class_stability", "Sweep networks with hidden layers of 40, 120 and 400 units, with a fifth of the "
+                                   "training labels wrong.", {"widths": [40, 120, 400], "noise": 0.2}),
+    ("anomaly.wsad_dt", "No labels exist: take the 25 readings isolation forest ranks most suspicious as the "
+                        "anomalies to train on.", {"n_labeled": 25}),
+    ("cosmology.fit_supernovae", "Refit with a Gaussian prior on Ω_m centred on 0.31 with a width of 0.02; let the "
+                                 "chains run to at most thirty thousand steps.",
+     {"priors": {"Omega_m": {"mean": 0.31, "std": 0.02}}, "max_steps": 30000}),
+    ("cosmology.fit_supernovae", "Let H0 float with a flat prior from 55 to 85 km/s/Mpc.",
+     {"free_h0": True, "priors": {"H0": [55.0, 85.0]}}),
+    ("cosmology.fit_supernovae", "- priors: w0 flat on −1.8 to −0.2, wa flat on −2 to 1\n- H0 not sampled\n- seed four",
+     {"priors": {"w0": [-1.8, -0.2], "wa": [-2.0, 1.0]}, "free_h0": False, "seed": 4}),
+])
+def test_settings_in_the_words_of_working_scientists(method: str, text: str, expected: dict[str, object]) -> None:
+    args = understand_task(method, text, {}, []).arguments
+    assert {k: args.get(k) for k in expected} == expected
+
+
+def test_inputs_named_after_predict_and_a_left_out_aside_after_only(tmp_path: Path) -> None:
+    table = _make.orchard(tmp_path)
+    text = (f"With the prior-fitted network and its Gaussian-process prior, predict fruit_set in data/{table.name} "
+            "from chill_hours and hives_per_ha only (wind_kmh did nothing "
+            "last season, and row_id is a label), keeping 15 of the 60 rows aside for testing. Seed 2.")
+    reading = _reading(text, tmp_path, [table])
+    assert reading.method == "bayes.pfn_regression" and reading.understanding is not None
+    args = reading.understanding.arguments
+    assert (args.get("target"), args.get("columns"), args.get("test_fraction")) == (
+        "fruit_set", ["chill_hours", "hives_per_ha"], 0.25)
+
+
+def test_a_measurement_with_its_error_and_a_covariance_size_set_nothing(tmp_path: Path) -> None:
+    data, cov = _make.hubble_bins(tmp_path)
+    text = (f"Fit constant w to data/{data.name} with its full 24 × 24 covariance in data/{cov.name}. Say how much "
+            "the w interval shrank compared with our earlier fit (w = −0.91 ± 0.18 there). Seed 3.")
+    reading = _reading(text, tmp_path, [data, cov])
+    assert reading.method == "cosmology.fit_supernovae"
+    assert reading.clear, reading.unread
