@@ -9,50 +9,19 @@ written; the structure built into each file is described in ``data/SOURCES.md``.
 
 from __future__ import annotations
 
-import argparse
-import csv
-import json
-from collections.abc import Callable, Mapping, Sequence
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.prose_sets.writing import Writers, expit, json_lines, main, table
+
 HERE = Path(__file__).resolve().parent
-Writer = Callable[[Path], None]
-WRITERS: list[Writer] = []
-
-
-def writer(fn: Writer) -> Writer:
-    WRITERS.append(fn)
-    return fn
-
-
-def table(path: Path, columns: Mapping[str, Sequence[object] | np.ndarray], formats: Mapping[str, str] | None = None,
-          *, sep: str = ",") -> None:
-    """Columns to a delimited file with a header; floats use the column's format (default ``.5g``)."""
-    formats = formats or {}
-    names = list(columns)
-    with path.open("w", newline="") as fh:
-        out = csv.writer(fh, delimiter=sep, lineterminator="\n")
-        out.writerow(names)
-        for row in zip(*(columns[n] for n in names), strict=True):
-            cells = []
-            for name, v in zip(names, row, strict=True):
-                if isinstance(v, str):
-                    cells.append(v)
-                elif isinstance(v, (bool, np.bool_, int, np.integer)):
-                    cells.append(str(int(v)))
-                else:
-                    cells.append(format(float(v), formats.get(name, ".5g")))
-            out.writerow(cells)
-
-
-def json_lines(path: Path, records: Sequence[Mapping[str, object]]) -> None:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
-
-
-def expit(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+writer = Writers()
 
 
 # ------------------------------------------------------------------------------------------ causal effects
@@ -498,16 +467,8 @@ def checkout_ab(out: Path) -> None:
 
 
 def generate(out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for fn in WRITERS:
-        fn(out)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=HERE / "data")
-    generate(parser.parse_args().out)
+    writer.run(out)
 
 
 if __name__ == "__main__":
-    main()
+    main(__doc__, generate, HERE / "data")

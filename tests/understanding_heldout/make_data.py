@@ -13,56 +13,22 @@ the examples (``examples/data/``) and the public set (``tests/understanding/data
 
 from __future__ import annotations
 
-import argparse
-import csv
 import json
-from collections.abc import Callable, Mapping, Sequence
+import sys
 from pathlib import Path
 
 import numpy as np
+
+if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.prose_sets.writing import Writers, expit, json_lines, main, table
 
 HERE = Path(__file__).resolve().parent
 C_KM_S = 299792.458
 
 Truths = dict[str, object]
-Writer = Callable[[Path], Truths]
-WRITERS: list[Writer] = []
-
-
-def writer(fn: Writer) -> Writer:
-    WRITERS.append(fn)
-    return fn
-
-
-def table(path: Path, columns: dict[str, Sequence[object] | np.ndarray], formats: dict[str, str] | None = None,
-          *, sep: str = ",") -> None:
-    """Columns to a delimited file with a header; floats use the column's format (default ``.5g``)."""
-    formats = formats or {}
-    names = list(columns)
-    rows = zip(*(columns[n] for n in names), strict=True)
-    with path.open("w", newline="") as fh:
-        out = csv.writer(fh, delimiter=sep, lineterminator="\n")
-        out.writerow(names)
-        for row in rows:
-            cells = []
-            for name, v in zip(names, row, strict=True):
-                if isinstance(v, str):
-                    cells.append(v)
-                elif isinstance(v, (bool, np.bool_)):
-                    cells.append(str(int(v)))
-                elif isinstance(v, (int, np.integer)):
-                    cells.append(str(int(v)))
-                else:
-                    cells.append(format(float(v), formats.get(name, ".5g")))
-            out.writerow(cells)
-
-
-def json_lines(path: Path, records: Sequence[Mapping[str, object]]) -> None:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
-
-
-def expit(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+writer = Writers()
 
 
 def comoving_distance(z: np.ndarray, om: float, w: float = -1.0) -> np.ndarray:
@@ -602,17 +568,10 @@ def after_school(out: Path) -> Truths:
 
 
 def generate(out: Path) -> dict[str, Truths]:
-    out.mkdir(parents=True, exist_ok=True)
-    truths = {fn.__name__: fn(out) for fn in WRITERS}
+    truths = writer.run(out)
     (out / "truths.json").write_text(json.dumps(truths, indent=1, sort_keys=True) + "\n")
     return truths
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=HERE / "data")
-    generate(parser.parse_args().out)
-
-
 if __name__ == "__main__":
-    main()
+    main(__doc__, generate, HERE / "data")
