@@ -407,7 +407,10 @@ def match_phrase(phrase: str, column: str) -> float:
 
 _LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|"
                        r",\s+(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap)\b|"
-                       r",\s+(?:starting|beginning|using|keeping|taking|while|where|which)\b")
+                       r",\s+(?:starting|beginning|using|keeping|taking|while|where|which)\b|"
+                       # "on age_band, region and owns_dog using logistic weights that start from base_wt"
+                       r"\s(?:using|with|via|by\s+means\s+of|through)\s+(?:a\s+|an\s+|the\s+)?(?:\w+[\s-]+){0,3}?"
+                       r"(?:weights?|weighting|model|regression|method|procedure|raking|calibration)\b")
 
 
 def list_end(tail: str) -> int:

@@ -65,6 +65,9 @@ class FieldWords:
     #: how prose spells the values of a list of names: per argument, canonical value -> patterns of a whole item
     #: ("Ω_m" and "Omega_m" are ``Omega_m``); a captured list is read only when every item is spelled so
     spellings: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: choices of the field the method does not offer, per argument: a name -> patterns ("local outlier factor"
+    #: for an anomaly method's ``baselines``); a text that asks for one is asked back, never run without it
+    unoffered: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     def spell(self, argument: str, item: str) -> str | None:
         """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
@@ -79,7 +82,8 @@ _WORDS: dict[str, FieldWords] = {}
 
 def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, float] | None = None,
                 data: DataFit | None = None, arguments: dict[str, Any] | None = None,
-                spellings: dict[str, dict[str, list[str]]] | None = None) -> FieldWords:
+                spellings: dict[str, dict[str, list[str]]] | None = None,
+                unoffered: dict[str, dict[str, list[str]]] | None = None) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -92,8 +96,12 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
         for patterns in values.values():
             for pattern in patterns:
                 re.compile(pattern, re.I)
+    for choices in (unoffered or {}).values():
+        for patterns in choices.values():
+            for pattern in patterns:
+                re.compile(pattern, re.I)
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
-                       spellings=dict(spellings or {}))
+                       spellings=dict(spellings or {}), unoffered=dict(unoffered or {}))
     _WORDS[method] = entry
     return entry
 

@@ -45,10 +45,16 @@ field_words(
         # "broken down by education", "overall and by age_band": the column named next
         "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b", r"\boverall\s+and\s+(?:also\s+)?(?:by|per|for\s+each)\b"],
         # "our online panel (question ai_regulation)": the answer columns, kept only when every name is a column
-        "questions": [r"\bquestions?\s+\(?(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)"],
+        "questions": [r"\bquestions?\s+\(?(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)",
+                      # "report licence_support and microchip_check", "compare support_barrage and trust_operator
+                      # with the assistant's answers": answer columns after a verb, when every name is a column
+                      r"\b(?:report|compare|tabulate|estimate)\s+(`?[A-Za-z]\w*_\w*`?(?:(?:,\s*|,?\s+and\s+)`?[A-Za-z]\w*`?)+)"],
         # the variables weighted on: "rake it to the census margins on sex, age band and region", "inverse
         # propensity weighting on education, age group and urban/rural"
-        "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+)\b(?:[^.;:]|\.(?=\w)){0,100}?"
-                       r"\son(?=\s)"],
+        "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+|adjust(?:ed|ing)?)\b"
+                       r"(?:[^.;:]|\.(?=\w)){0,100}?\son(?=\s)"],
+        # the wave: "three annual rounds (2022 to 2024, in the column round)", "weighting each round separately"
+        "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+`?([A-Za-z_]\w*)`?",
+                 r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b"],
     },
 )

@@ -7,6 +7,7 @@ from cmbagent.agents._fields import field_words, labelled_table
 
 #: what the rare class is called: anomalies, faults, frauds, intrusions, ...
 _RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|"
+         r"(?:broken|cracked|failed|damaged)\s+\w+|failures?|"
          r"failures?|abnormal\s+\w+)")
 _COUNT = r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth))"
@@ -36,6 +37,8 @@ field_words(
             rf"\b(?:only|just)\s+{_COUNT}\s+(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,4}}?(?:are|is|were|was)\s+"
             r"(?:labell?ed|known|confirmed|flagged|tagged)\b",
             rf"\b{_COUNT}\s+(?:confirmed|labell?ed|known|flagged|tagged)\s+{_RARE}",
+            # "reveal the label for just twelve of the broken welds"
+            rf"\blabels?\s+(?:for|of)\s+(?:just\s+|only\s+)?{_COUNT}\s+of\s+the\s+(?:\w+\s+)?{_RARE}",
             # "the engineers confirmed only 12 defective wafers", "reveal fifteen labels", "label 20 of the faults"
             rf"\b(?:confirmed|labell?ed|flagged|tagged|verified)\s+(?:only\s+|just\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
             rf"\breveal\w*\s+(?:the\s+labels?\s+of\s+)?(?:only\s+|just\s+)?{_COUNT}\s+(?:labels?\b|(?:\w+\s+)?{_RARE})",
@@ -66,4 +69,12 @@ field_words(
         "baselines": {"iforest": [r"\bisolation[\s-]*forests?\b", r"\biForest\b"], "xgbod": [r"\bXGBOD\b"],
                       "devnet": [r"\bdeviation\s+networks?\b", r"\bDevNet\b"]},
     },
+    # detectors of the field that are no baseline of the method
+    unoffered={"baselines": {
+        "local outlier factor": [r"\blocal\s+outlier\s+factor\b", r"(?-i:\bLOF\b)"],
+        "a one-class SVM": [r"\bone[- ]class\s+(?:SVM|support[- ]vector)"],
+        "an autoencoder": [r"\bauto-?encoders?\b"],
+        "k-nearest neighbours": [r"\bk-?(?:NN|nearest[- ]neighbou?rs?)\b"],
+        "ECOD/COPOD/HBOS": [r"(?-i:\b(?:ECOD|COPOD|HBOS)\b)"],
+    }},
 )

@@ -191,7 +191,7 @@ field_words(
             "linear_gaussian": [r"\bcorrelated\s+(?:multivariate\s+)?Gaussian\b", r"\blinear[- ]Gaussian\b"],
             "bayes_logreg": [r"\blogistic\s+regression\b"],
         },
-        "dim": [rf"\b(?:funnel|Gaussian|target|density|banana)\s+in\s+(\d+|{_WORD})\s+dimensions\b",
+        "dim": [rf"\b(?:funnel|Gaussian|target|density|banana)\s*,?\s+in\s+(\d+|{_WORD})\s+dimensions\b",
                 rf"\b(\d+|{_WORD})-dimensional\s+(?:funnel|Gaussian|target|banana|density)\b",
                 r"\b(\d+)-?D\s+(?:funnel|Gaussian|target|density)\b",
                 rf"\bdimension\s*(?:d\s*)?(?:=\s*|of\s+)?(\d+)\b{_ALONE_AFTER}"],
@@ -200,7 +200,7 @@ field_words(
                        r"\b(\d+)\s+proposals?\s+(?:per|for\s+each)\b"],
         "kernel": {
             "mlp": [r"\bMLP\s+kernel\b", r"\bneural[- ]network\s+kernel\b"],
-            "linear": [r"\blinear\s+kernel\b", r"\bGaussian\s+q\b"],
+            "linear": [r"\blinear\s+(?:\([^()]{0,20}\)\s+)?kernel\b", r"\bGaussian\s+q\b"],
         },
         "prior_std": _PRIOR_STD,
     },

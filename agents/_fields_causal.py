@@ -161,17 +161,24 @@ field_words(
                              r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?1\b"],
                          0: [r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?0\b"]},
         # names only; a word that is no column ("Experience cannot be changed") is left to the person
-        "immutable": [r"`?([A-Za-z_]\w*)`?\s+(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:changed|altered|modified)",
+        "immutable": [r"`?([A-Za-z_]\w*)`?\s+(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:chang|alter|modif)\w*",
                       r"\b(?:keep|keeping|hold|holding)\s+`?([A-Za-z_]\w*)`?\s+(?:fixed|constant|unchanged)\b",
                       # said of a feature in words only: a question
-                      r"\b(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:changed|altered|modified)\b",
+                      r"\b(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:chang|alter|modif)\w*",
                       r"\bimmutable\b", r"\b(?:kept|held)\s+(?:fixed|constant)\b"],
-        "instances": [r"\brows?\s+(\d+(?:\s*(?:,|and)\s*\d+)*)(?![\d.]|\s*(?:to|–|-|—)\s*\d)"],
+        "instances": [r"\brows?\s+(\d+(?:\s*(?:,|and)\s*\d+)*)(?![\d.]|\s*(?:to|–|-|—)\s*\d)",
+                      # rows named by their place in words ("the fifth, twelfth and eighteenth rows"): a question,
+                      # since the method counts rows from 0
+                      r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+                      r"\w+teenth|twentieth)\b(?:\s*(?:,|and)\s*\w+)*\s+rows?\b"],
         "lambdas": [r"(?:λ|\blambda)\s*(?:values?\s+)?(?:=|:|of|set\s+to|∈|in)?\s*[\[{(]?\s*"
                     r"(-?\d+(?:\.\d+)?(?:\s*(?:,|and)\s*-?\d+(?:\.\d+)?)+)"],
         # a causal graph or a structural model written in words or equations is not read: it is a question
         "parents": [r"\bcausally\s+(?:linked|related|connected|ordered)\b", r"\bcausal\s+(?:graph|links?|order(?:ing)?|diagram)\b",
-                    r"\b(?:drives?|driven\s+by)\b", r"\bparents?\s+of\b", r"\bDAG\b"],
+                    r"\b(?:drives?|driven\s+by)\b", r"\bparents?\s+of\b", r"\bDAG\b",
+                    r"\bcausal\s+(?:structure|model|relations?|dependenc\w+)\b", r"\bdepends?\s+on\b"],
+        "classifier": {"mlp": [r"\bneural[- ]network\s+classifier\b", r"\bMLP\b", r"\bmulti-?layer\s+perceptron\b"],
+                       "logistic": [r"\blogistic\s+(?:regression|classifier|model)\b"]},
         "scm_weights": [r"\b[A-Za-z_]\w*\s*=\s*[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*\s*[-+−]"],
         "noise_std": [r"\bnoise\s+(?:with\s+)?(?:sd|s\.d\.|std|standard\s+deviation|σ)\b", r"\((?:sd|σ)\s*=?\s*\d"],
         "classifier_weights": [r"[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*\s*[-+−]\s*[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*"

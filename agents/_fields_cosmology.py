@@ -141,7 +141,8 @@ field_words(
                  r"\b(?:ℓ|ell|multipoles?)\s+(?:up\s+)?to\s+(\d[\d,]*)(?!\d|\.\d)",
                  r"(?:\b(?:l|ell)|ℓ)_?\{?max\}?\s*(?:=|of)\s*(\d[\d,]*)(?!\d|\.\d)"],
         # "recompute the same model with CLASS", "cross check it with class as well"
-        "cross_check": {"class": [r"\b(?:re)?(?:comput|calculat|check|cross[- ]check|compar|redo|repeat)\w*\b[^.;]{0,40}?"
+        "cross_check": {"class": [r"\b(?:second|other)\s+Boltzmann\s+(?:code|solver)\b",  # CAMB computes first
+                                  r"\b(?:re)?(?:comput|calculat|check|cross[- ]check|compar|redo|repeat)\w*\b[^.;]{0,40}?"
                                   r"\b(?:with|in|against|using)\s+(?:CLASS|class)\b(?!\s+(?:labels?|imbalance|of\b))"]},
     },
     cues={r"\bpower spectr\w*": 2.0, r"\bCAMB\b": 2.5, r"(?-i:\bCLASS\b)": 1.5,

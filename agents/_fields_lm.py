@@ -275,7 +275,9 @@ field_words(
                     r"\s*[- ]?tokens?)\b",
                     r"\b(?:at|of|lengths?(?: of)?|with|over|across|on)\s+((?:\d+(?:\.\d+)?\s?[kK]?)(?:\s*(?:,\s*"
                     r"(?:and\s+)?|\band\b|\bor\b)\s*\d+(?:\.\d+)?\s?[kK]?)*)\s*[- ]?tokens?\b",),
-        "save_items": (r"\b(?:save|write|keep|store) (?:the |its |all )?(?:benchmark(?:'s)? )?items\b",),
+        "save_items": (r"\b(?:save|write|keep|store) (?:the |its |all )?(?:benchmark(?:'s)? )?items\b",
+                       # "generate the items and save them to a file"
+                       r"\bitems\b[^.;]{0,30}?\b(?:save|write|export|dump|store)\w*\s+(?:them|those)\b"),
         # "four of the built-in needles", "six shipped needles"
         "n_needles": (rf"\b{_COUNT}\s+(?:of\s+(?:the|its)\s+)?(?:built[- ]in|shipped|default|stock|standard)\s+"
                       r"needles\b",),

@@ -47,14 +47,16 @@ field_words(
         "horizon": [rf"\bhorizon\s+H\s*=\s*(\d+){_ALONE_AFTER}",
                     rf"\bnext\s+(\d+|{_WORD})\s+(?:time\s*)?steps\b",
                     rf"\b{_ALONE_BEFORE}(\d+)-step\s+(?:windows?|horizons?|segments?|chunks?|trajector(?:y|ies))\b",
-                    rf"\bwindows?\s+of\s+(\d+|{_WORD})\s+steps\b"],
+                    rf"\bwindows?\s+of\s+(?:only\s+|just\s+)?(\d+|{_WORD})\s+(?:time\s*)?steps\b"],
         "rtg_levels": [rf"\b{_COUNT}\s+(?:requested\s+|target\s+|desired\s+)?"
                        r"(?:return[- ]to[- ]go|RTG)\s+levels\b",
                        rf"\b(?:return[- ]to[- ]go|RTG)\s+levels\s*(?:=\s*|:\s*|of\s+)?(\d+)\b{_ALONE_AFTER}",
                        rf"\b{_COUNT}\s+(?:requested|target|desired)\s+returns(?:[- ]to[- ]go)?\b"],
         "guidance": [rf"\bguidance\s+(?:scale|weight|strength)\s*(?:w\s*)?(?:of\s+|=\s*|:\s*)?({_NUM})\b"
                      rf"{_ALONE_AFTER}",
-                     rf"\bguidance\s+w\s*=\s*({_NUM})\b{_ALONE_AFTER}"],
+                     rf"\bguidance\s+w\s*=\s*({_NUM})\b{_ALONE_AFTER}",
+                     # "push the return guidance up to 3", "guidance at 2.5"
+                     rf"\bguidance\s+(?:scale\s+|weight\s+)?(?:up\s+to|at|of|=)\s+({_NUM})\b{_ALONE_AFTER}"],
         "diffusion_steps": [r"\b(\d+)\s+(?:diffusion|denoising|DDPM)\s+steps\b",
                             rf"\b(?:diffusion|denoising|DDPM)\s+steps\s*(?:K\s*)?(?:=\s*|:\s*|of\s+)?(\d+)\b"
                             rf"{_ALONE_AFTER}"],

@@ -76,7 +76,11 @@ field_words(
         "threshold": [r"\b(?:less\s+than|more\s+than|below|above|under|over|at\s+least|at\s+most|exceeds?)\s+"
                       r"(\d+(?:\.\d+)?\s*%)\s+of\s+(?:the\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)",
                       r"\bSHAP[- ]share\s+(?:threshold\s+)?(?:of|below|above|under|over|=|:)?\s*(\d+(?:\.\d+)?\s*%|0?\.\d+)"],
+        # the label as the data describe it: "(ignition = 1 for cells that had one)"
+        "label_column": [r"\b([A-Za-z_]\w*)\s*(?:=|==|is)\s*1\s+(?:for|where|when|if|marks)\b"],
         "tolerance": [r"\bAUC\s+(?:is\s+)?within\s+(\d*\.\d+)\s+of\s+(?:the\s+)?best",
+                      # "within one hundredth (0.01) of the best validation AUC"
+                      r"\bwithin\s+(?:[a-z]+\s+){1,2}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?best",
                       r"\bwithin\s+(\d*\.\d+)\s+(?:AUC\s+)?of\s+(?:the\s+)?best\s+(?:validation\s+)?AUC",
                       r"\bAUC\s+tolerance\s+(?:of\s+)?(\d*\.\d+)"],
         "search": {"both": [r"\brandom\s+search\s+(?:and|vs\.?|versus|against)\s+(?:TPE|Bayesian)",

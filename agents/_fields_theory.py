@@ -34,6 +34,8 @@ field_words(
     arguments={
         # the words named() cannot read: "width 6", "depth 3", "threshold 0.5", "latencies 1 to 8" it reads itself
         "input_dim": [rf"\b{_ALONE_BEFORE}(\d+)-?D\s+(?:static\s+)?inputs?\b",
+                      # "one input dimension on [−4, 4]", "a scalar input"
+                      rf"\b(one|{_COUNT[1:-1]})\s+input\s+dimensions?\b", (r"\bscalar\s+(?:static\s+)?input\b", 1),
                       rf"\b{_COUNT}-dimensional\s+(?:static\s+)?inputs?\b",
                       rf"\binputs?\s+(?:dimension|dim)\s*(?:d\s*=\s*|of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}",
                       rf"\binputs?\s+(?:in|of)\s+dimension\s+(?:d\s*=\s*)?(\d+)\b{_ALONE_AFTER}"],

@@ -123,7 +123,8 @@ def _aside(sentence: str, at: int) -> bool:
 #: 16 rows") states settings, whatever it also describes
 _REQUEST = re.compile(r"(?:^\W*|[:;]\s+|\b(?:please|then|and|so|to|could\s+you|can\s+you)\s+)(?:generate|draw|fit|"
                       r"run|use|compute|estimate|train|simulate|sample|predict|make|set|take|apply|repeat|build|"
-                      r"create|plant|spread)\b", re.I)
+                      r"create|plant|spread|log|collect|roll\s+out|push|have|let|keep|hold|cap|limit|reveal|"
+                      r"sweep|save|write)\b", re.I)
 
 
 #: where a sentence's clauses part: "...; use ...", "...: a 12 × 12 ...", "..., so reveal ...", "..., then fit ..."

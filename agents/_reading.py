@@ -149,12 +149,12 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             # they alone give a list's length ("those two heads" for two planted heads, not "a weight of 2")
             stems = [re.escape(t[:4]) for t in name.lower().split("_") if len(t) >= 3 and t not in _FILLER]
             words = rf"\b(?:{'|'.join(stems)})" if stems else r"(?!)"
-            item = isinstance(value, (list, tuple))
-            if item:
+            listed = isinstance(value, (list, tuple))
+            if listed:
                 read_at.append((float(len(value)), "", words, False))
             for v in values_in(value):
                 if quoted.get(name) and float(v).is_integer() and abs(v) <= 20:
-                    read_at += [(v, quote, words, item) for quote in quoted[name]]
+                    read_at += [(v, quote, words, listed) for quote in quoted[name]]
                 else:
                     values.append(v)
         gated: list[tuple[float, str]] = []
@@ -220,9 +220,9 @@ def declined_unread(spec: Any, understood: Understanding, text: str) -> list[str
         if _negated(text, match.start()):
             continue
         said = {w[:5] for w in re.findall(r"[a-z]{4,}", match.group(1).lower())}
-        for name in spec.arguments:
-            if name in understood.arguments or name == "output_dir":
-                continue
+        for name, schema in spec.arguments.items():
+            if name in understood.arguments or name == "output_dir" or schema.get("default") in (None, 0, False):
+                continue  # left at a default that does not do it ("no language model yet": ``model`` None)
             own = {t[:5] for t in name.lower().split("_") if len(t) >= 4 and t not in _COUNT_WORDS | _FILLER}
             if own and own <= said:
                 sentence = " ".join(match.string[max(0, match.start() - 60):match.end() + 30].split())

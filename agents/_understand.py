@@ -61,8 +61,10 @@ _SKIPS_AT_ZERO = re.compile(r"\b0\s+(?:skips|disables|turns off|switches off|lea
 #: a part of the work the text declines, and the words after it: "don't bother training the offline policies",
 #: "skip the policy comparison", "no need for ...", "we can do without ..."
 _DECLINED = re.compile(r"\b(?:skip(?:s|ping)?|omit(?:s|ting)?|leav(?:e|ing) out|(?:can\s+)?do without|"
-                       r"no need (?:to|for)|(?:don't|do not|no need to)\s+(?:bother\s+(?:with\s+|to\s+)?|"
-                       r"need\s+(?:to\s+)?|want\s+(?:to\s+)?))\s*((?:[\w+-]+\s+){0,4}[\w+-]+)", re.I)
+                       r"no need (?:to|for)|(?:don't|do not|no need to)\s+(?!skip|omit|leave|drop|forget|neglect|ignore)"
+                       r"(?:bother\s+(?:with\s+|to\s+)?|"
+                       r"need\s+(?:to\s+)?|want\s+(?:to\s+)?)?|no\b(?!\s+(?:more|other|further|longer|less)\b))\s*"
+                       r"((?:[\w+-]+\s+){0,4}[\w+-]+)", re.I)
 #: a model spec written out (``openai:gpt-4o-mini``, ``openai-compatible:qwen@http://host:8000/v1``)
 _MODEL_SPEC = re.compile(r"(?<![\w/-])((?:openai-compatible|openai|anthropic):[A-Za-z0-9][\w.:/-]*"
                          r"(?:@https?://[^\s`'\"<>)\]]+)?|local:[\w./-]+\.gguf)")
@@ -586,7 +588,7 @@ class _Reader:
             if name.startswith("max_") and not shared:  # a cap: "let the chains run to at most fifty thousand steps"
                 cap = name.removeprefix("max_").replace("_", "[ _-]")
                 patterns.append(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
-                                rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+(?:[A-Za-z][\w-]*\s+)?{cap}s?\b")
+                                rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+{cap}s?\b")
             patterns += self.doc_patterns(name, number, kinds)
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
@@ -754,6 +756,13 @@ class _Reader:
         # is the one left out
         for aside in re.finditer(r"\bonly\s*\(([^()]*)\)", self.text, re.I):
             found = {v: at for v, at in found.items() if not aside.start(1) <= at < aside.end(1)}
+        for other, patterns in self.words.unoffered.get(name, {}).items():  # "compared with local outlier factor"
+            match = next((m for p in patterns for m in re.finditer(p, self.text, re.I)
+                          if not _negated(self.text, m.start())), None)
+            if match is not None:
+                self.questions.append(f"the task asks for {other} (“{clip_quote(self.sentence_of(match.start()), 90)}”), "
+                                      f"which {self.spec.name} does not offer as `{name}` (it offers "
+                                      f"{', '.join(values)}); say whether to go on without it, or use another method")
         if not found:
             return False
         chosen = sorted(found, key=found.__getitem__)
@@ -1021,12 +1030,15 @@ class _Reader:
         from cmbagent.agents._datamap import match_phrase
 
         out: list[tuple[float, str, bool]] = []
-        for item in re.finditer(r"[^,;]+?(?=,|;|and|or|$)", segment):
+        for item in re.finditer(r"[^,;]+?(?=,|;|\band\b|\bor\b|$)", segment):  # "island" holds no "and"
             words = re.sub(r"^\s*(?:and|or)\s+", "", item.group(0)).strip(" .`'\"")
             if not words or any(re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", words) for c in columns):
                 continue
-            ranked = sorted(((match_phrase(words, c), c) for c in columns if c not in taken and c not in named),
-                            reverse=True)
+            # a column the text writes out by its name elsewhere ("having a heat pump (heat_pump)") is referred to by
+            # that name: "heating degree days" is not it
+            written = {c for c in columns if re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)}
+            ranked = sorted(((match_phrase(words, c), c) for c in columns
+                             if c not in taken and c not in named and c not in written), reverse=True)
             if ranked and ranked[0][0] >= 0.6 and (len(ranked) == 1 or ranked[1][0] < ranked[0][0] - 0.05):
                 out.append((offset + item.start() + 0.5, ranked[0][1], False))
         return out
@@ -1037,22 +1049,39 @@ class _Reader:
         unread takes the columns of the one clause that names exactly that many."""
         unread = [n for n in col_args if n not in self.args and n not in given and "array" in _types(self.spec.arguments[n])]
         columns = self.table_columns()
-        if len(unread) != 1 or not columns:
+        if not unread or not columns:
             return
         for match in re.finditer(rf"\b(?:on|of|using|with|from|in|for)\s+(?:those|these|the|all)\s+"
                                  rf"(\d+|{WORD_NUMBER}|two|three|four|five|six|seven|eight|nine|ten)\b", self.text, re.I):
             count = word_value(match.group(1)) if not match.group(1).isdigit() else float(match.group(1))
             if count is None or count < 2:
                 continue
+            # the list argument the anaphor's sentence cues ("rake it ... on those three variables"), or the one left
+            said = self.sentence_of(match.start())
+            targets = unread if len(unread) == 1 else [
+                n for n in unread if any(re.search(p, said, re.I) for p in self.declared_cues(n))]
+            if len(targets) != 1:
+                continue
             lists = []
             for sentence in self.sentences:
                 for clause in re.split(r"[;:]\s|\.\s", sentence):
-                    named = list(dict.fromkeys(c for _, c, _ in self.column_mentions(clause, columns)))
-                    if len(named) == int(count) and self.text.find(clause) < match.start():
+                    mentions = list(self.column_mentions(clause, columns))
+                    named = list(dict.fromkeys(c for _, c, _ in mentions))
+                    # items in words after the clause's last preposition ("census shares by age band, district
+                    # and tenure")
+                    bare = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), clause)  # "(%)" is no item
+                    for tail in re.finditer(r"\b(?:by|on|for|across|with|records?|recording|includ\w+|cover\w*)\s+"
+                                            r"([^;:]+)", bare):
+                        if len(named) >= count:
+                            break
+                        mentions += self.worded_items(tail.group(1), columns, set(), set(named), tail.start(1))
+                        named = list(dict.fromkeys(c for _, c, _ in sorted(mentions)))
+                    at = self.text.find(clause)
+                    if len(named) == int(count) and 0 <= at and at + len(clause) <= match.start():
                         lists.append((named, sentence))
             if len(lists) == 1:
                 named, sentence = lists[0]
-                self.record(unread[0], named, f"{sentence} … {self.sentence_of(match.start())}", confidence=0.85)
+                self.record(targets[0], named, f"{sentence} … {said}", confidence=0.85)
                 return
 
     def disjoint_lists(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
@@ -1230,8 +1259,16 @@ class _Reader:
         taken = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
         binary = self.args.get("model") == "irm" or bool(  # "auto" takes a continuous treatment too (partially linear)
             re.match(r"binary\b", self.spec.argument_docs.get("treatment", "").strip(), re.I))  # "Binary treatment column."
-        scalars = {n: column_role(n, self.spec.argument_docs.get(n, "")) for n in col_args
-                   if n not in self.args and "array" not in _types(self.spec.arguments[n])}
+        # a column of another input file ("Column of a reference-sample population table with its weights") is
+        # never one of the data table's (:meth:`other_table_columns` reads it)
+        foreign = {n for n in col_args if not re.search(r"\bof\s+data\b", self.spec.argument_docs.get(n, ""))
+                   and any(re.search(rf"\b{re.escape(o.replace('_', ' '))}\b", self.spec.argument_docs.get(n, ""), re.I)
+                           for o, kind in self.paths.items() if kind == "input" and o != "data")}
+        # a single column of no known role is cued by its own words (and its field's), never by a list's
+        # ("using", "based on" cue features, not a survey's ``wave`` or ``ballot``)
+        scalars = {n: role if (role := column_role(n, self.spec.argument_docs.get(n, ""))) != "features" else n
+                   for n in col_args
+                   if n not in self.args and n not in foreign and "array" not in _types(self.spec.arguments[n])}
         cues = {n: self.declared_cues(n) for n in col_args}  # the field's words for each column's role
         # the columns the text adjusts for are not the treatment or the outcome ("adjusting for ... whether they
         # live alone" leaves ``smsReminder`` as the only 0/1 column left to be the treatment)
@@ -1341,6 +1378,8 @@ class _Reader:
         """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct
         integer per row, or a name like ``id``) and constants — the analysis a careful user starts from, stated
         as an assumption (``assumed``), never as something the task asked."""
+        if re.search(r"\bDefault:", self.spec.argument_docs.get(name, "")):
+            return  # the method has its own rule ("Default: the population table's variables"): it applies it
         used = {v for v in self.args.values() if isinstance(v, str)}
         chosen = [c.name for c in table.columns if c.name not in used and not c.constant and c.numeric
                   and not identifier(c)]

@@ -114,3 +114,24 @@ def orchard(folder: Path) -> Path:
                delimiter=",", header="row_id,chill_hours,hives_per_ha,wind_kmh,fruit_set", comments="",
                fmt=["%d", "%.1f", "%.2f", "%.1f", "%.2f"])
     return path
+
+
+def ferry_panel(folder: Path) -> tuple[Path, Path]:
+    """A two-round panel on a ferry timetable (design weights, answers) and a weighted reference sample."""
+    rng = np.random.default_rng(17)
+    n = 300
+    rows = ["resp,year,dw,age_group,island,car_owner,favour_timetable,fare_fair"]
+    for i in range(n):
+        rows.append(",".join([f"R{i:04d}", str(2023 + i % 2), f"{rng.uniform(0.5, 2.0):.3f}",
+                              str(rng.choice(["18-39", "40-64", "65+"])), str(rng.choice(["north", "south"])),
+                              str(rng.choice(["yes", "no"])), str(rng.choice(["yes", "no", "unsure"])),
+                              str(rng.choice(["agree", "disagree"]))]))
+    panel = folder / "ferry_panel.csv"
+    panel.write_text("\n".join(rows) + "\n")
+    ref = ["age_group,island,car_owner,w_ref"]
+    for _ in range(200):
+        ref.append(",".join([str(rng.choice(["18-39", "40-64", "65+"])), str(rng.choice(["north", "south"])),
+                             str(rng.choice(["yes", "no"])), f"{rng.uniform(0.5, 1.5):.3f}"]))
+    reference = folder / "ferry_reference.csv"
+    reference.write_text("\n".join(ref) + "\n")
+    return panel, reference

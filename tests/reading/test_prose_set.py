@@ -58,10 +58,10 @@ def test_blind_set_does_not_fall_below_its_measured_level() -> None:
     # suite once measured 0.20: tests/tools/test_registry.py registered a method with the keyword "scale" at import,
     # so the reader weighed it too; it now registers it only while its own tests run, and score() refuses a
     # catalogue with a test's method in it.)
-    # After the rules the fifth blind set was spent on (session 7: a served model's address, a declined part of the
-    # work, "keep concurrency at 2", a documented count in words), 0.28 (7 of 25)
+    # After the rules the fifth and sixth blind sets were spent on (session 7: a served model's address, a declined
+    # part of the work, "keep concurrency at 2", a documented count in words, "return guidance at 2"), 0.32 (8 of 25)
     assert scored.method_accuracy >= 0.85, summary
-    assert scored.argument_accuracy >= 0.28, summary
+    assert scored.argument_accuracy >= 0.32, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -93,7 +93,26 @@ def test_fifth_blind_set_does_not_fall_below_its_measured_level() -> None:
     # Spent in session 7: a "no X, just Y" that declines the method's kind of work, a list's item accounting for one
     # place of its sentence only, the lower bound of a symmetric range, an input box "between −2 and 2", a served
     # model's address and name, a declined part of the work its documentation says 0 skips, counts of needles and
-    # requests: method 0.93, arguments 0.18 (6 of 34), silent wrong 0, asked 33
+    # requests: method 0.93, arguments 0.18 (6 of 34), silent wrong 0, asked 33; after the settings in its words
+    # (priors "centred on m with a width of s" and "from a to b", H0 floating, "at most N steps", inputs after
+    # "predict y from", the interactive specification, ...): 0.35 (12 of 34), asked 27
     assert scored.method_accuracy >= 0.93, summary
-    assert scored.argument_accuracy >= 0.17, summary
+    assert scored.argument_accuracy >= 0.35, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_sixth_blind_set_does_not_fall_below_its_measured_level() -> None:
+    """tests/understanding_blind6: written blind (December 2026, session 7), measured once with the reader of that
+    moment, then spent on the rules that ended its silent wrong runs."""
+    folder = SET.parent / "understanding_blind6"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # first measure (bench/understanding.py --set blind6): 44 tasks, method 0.93, arguments 0.08 (3 of 36), silent
+    # wrong 11, asked 28. After the rules it was spent on (a column of another file is never the data table's; a
+    # single column of no known role is cued by its own words; a list ends at "using ... weights"; answer columns
+    # after "report"; a list named once in words and then by its count; a run of requests after a colon states its
+    # numbers; a detector the method does not offer is asked about; settings in its words): method 0.95, arguments
+    # 0.33 (12 of 36), silent wrong 0, asked 30
+    assert scored.method_accuracy >= 0.95, summary
+    assert scored.argument_accuracy >= 0.33, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]

@@ -441,3 +441,83 @@ def test_a_measurement_with_its_error_and_a_covariance_size_set_nothing(tmp_path
     reading = _reading(text, tmp_path, [data, cov])
     assert reading.method == "cosmology.fit_supernovae"
     assert reading.clear, reading.unread
+
+
+# -- found on the sixth blind set (measured once: 11 of 44 silent wrong; then spent, session 7) -------------------
+def test_a_survey_panel_and_a_reference_sample_in_their_own_words(tmp_path: Path) -> None:
+    """Each column where it belongs: the reference sample's weights are a column of that file, never one of the
+    panel's; the wave is read from "in the column year", not guessed from content; the weighting variables end
+    where "using ... weights" begins; the answers are the columns "report" names."""
+    panel, reference = _make.ferry_panel(tmp_path)
+    text = (f"data/{panel.name} holds two yearly rounds of our ferry panel (2023 and 2024, in the column year); "
+            f"each respondent carries a design weight, dw. data/{reference.name} is a probability reference sample "
+            "with its own weights in w_ref.\n\nAdjust the panel to the reference on age_group, island and car_owner "
+            "using logistic inverse-propensity weights that start from dw, weighting each year separately, and "
+            "report favour_timetable and fare_fair with 90% intervals. resp is a respondent code.")
+    reading = _reading(text, tmp_path, [panel, reference])
+    assert reading.method == "alignment.survey_benchmark" and reading.understanding is not None
+    args = reading.understanding.arguments
+    assert (args.get("population_weight"), args.get("design_weight"), args.get("wave")) == ("w_ref", "dw", "year")
+    assert args.get("covariates") == ["age_group", "island", "car_owner"]
+    assert args.get("questions") == ["favour_timetable", "fare_fair"]
+    assert "ballot" not in args and "subgroup" not in args
+
+
+def test_the_variables_named_once_in_words_and_then_by_their_count(tmp_path: Path) -> None:
+    panel, reference = _make.ferry_panel(tmp_path)
+    text = (f"data/{panel.name} is our survey and data/{reference.name} a reference sample (its weights in w_ref) "
+            "that records age group, island and car owner. Weight the survey to the reference on those three "
+            "variables, then report favour_timetable and fare_fair.")
+    reading = _reading(text, tmp_path, [panel, reference])
+    assert reading.understanding is not None
+    assert reading.understanding.arguments.get("covariates") == ["age_group", "island", "car_owner"]
+
+
+def test_a_run_of_requests_after_a_colon_states_its_numbers() -> None:
+    """"log 100 episodes, have the model generate windows of four steps" asks; it describes nothing."""
+    text = ("World-model study on the pendulum: log 80 episodes, have the diffusion model generate windows of only "
+            "six steps with 20 denoising steps, push the return guidance up to 2.5. Don't train the TD3+BC "
+            "policies.")
+    args = understand_task("rl.diffusion_world_model", text, {}, []).arguments
+    assert {k: args.get(k) for k in ("episodes", "horizon", "diffusion_steps", "guidance", "policy_steps")} == {
+        "episodes": 80, "horizon": 6, "diffusion_steps": 20, "guidance": 2.5, "policy_steps": 0}
+
+
+def test_a_detector_the_method_does_not_offer_is_asked_about(tmp_path: Path) -> None:
+    wafers = _make.wafers(tmp_path)
+    text = (f"Weakly supervised detection of the defective wafers in data/{wafers.name}, with eight labelled "
+            "defects, compared against an autoencoder, which is what the line uses today.")
+    reading = _reading(text, tmp_path, [wafers])
+    assert reading.method == "anomaly.wsad_dt" and not reading.clear
+    assert any("autoencoder" in q for q in reading.understanding.questions)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("method", "text", "expected"), [
+    ("cosmology.fit_supernovae", "- no curvature\n- H0 not sampled\n- seed six", {"seed": 6, "free_h0": False}),
+    ("cosmology.cmb_spectra", "Lensed spectra, and have the second Boltzmann code recompute the same model.",
+     {"cross_check": "class"}),
+    ("lm.nolima", "Build the latent-needle items at 1K tokens and save them to a file for our own system.",
+     {"save_items": True}),
+    ("theory.lif_snn_regions", "Region counts with a scalar input on [−3, 3], two layers of four neurons.",
+     {"input_dim": 1, "box": 3.0}),
+    ("anomaly.wsad_dt", "Reveal the label for just nine of the cracked castings and leave the rest unlabelled.",
+     {"n_labeled": 9}),
+    ("bayes.aisivi", "Sanity run on the correlated Gaussian, in five dimensions, with the linear (Gaussian) kernel.",
+     {"dim": 5, "kernel": "linear"}),
+    ("robustness.x_hacking", "The model predicts flooding (flooded = 1 for cells that flooded); search pipelines "
+                             "within one fiftieth (0.02) of the best validation AUC.",
+     {"label_column": "flooded", "tolerance": 0.02}),
+])
+def test_settings_from_the_sixth_blind_set_in_our_words(method: str, text: str, expected: dict[str, object]) -> None:
+    columns = {"data.csv": ["flooded", "elevation", "river_km"]} if method == "robustness.x_hacking" else None
+    args = understand_task(method, text, {}, ["data.csv"] if columns else [], columns=columns).arguments
+    assert {k: args.get(k) for k in expected} == expected
+
+
+def test_a_causal_structure_in_words_and_rows_by_their_place_are_asked() -> None:
+    text = ("Fit the small neural-network classifier and take this causal structure: income depends on age. Age "
+            "cannot change. Explain the third and ninth rows.")
+    understood = understand_task("causal.brace_counterfactual", text, {}, [])
+    assert understood.arguments.get("classifier") == "mlp"
+    asked = " ".join(understood.questions)
+    assert "'parents'" in asked and "'instances'" in asked
