@@ -44,7 +44,8 @@ from tests.reading._prose import ProseTask, Score, Verdict, judge, load_set, par
 SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" / "understanding_heldout",
         "blind": ROOT / "tests" / "understanding_blind", "blind4": ROOT / "tests" / "understanding_blind4",
         "blind5": ROOT / "tests" / "understanding_blind5",
-        "blind6": ROOT / "tests" / "understanding_blind6"}
+        "blind6": ROOT / "tests" / "understanding_blind6",
+        "blind7": ROOT / "tests" / "understanding_blind7"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

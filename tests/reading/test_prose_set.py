@@ -116,3 +116,16 @@ def test_sixth_blind_set_does_not_fall_below_its_measured_level() -> None:
     assert scored.method_accuracy >= 0.95, summary
     assert scored.argument_accuracy >= 0.33, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_seventh_blind_set_does_not_fall_below_its_first_measure() -> None:
+    """tests/understanding_blind7: written blind (December 2026, session 7) and not tuned on; the ratchet is its first
+    measure, so a change that lets one more of its tasks run silently wrong fails here (look at the task only to find
+    the cause; a rule made to pass it spends the set)."""
+    folder = SET.parent / "understanding_blind7"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # first measure, 2026-12-05 session 7 (the reader after the fifth and sixth sets were spent): 44 tasks, method
+    # 0.98, arguments 0.11 (4 of 35), silent wrong 5, asked 31
+    assert scored.method_accuracy >= 0.97, summary
+    assert len(scored.silent_wrong) <= 5, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
