@@ -367,8 +367,9 @@ def test_a_served_model_is_read_from_its_address_and_its_name() -> None:
 
 def test_no_analysis_of_the_kind_the_method_does_means_no_method(tmp_path: Path) -> None:
     data, _cov = _make.hubble_bins(tmp_path)
-    text = (f"Convert the distance moduli in data/{data.name} to luminosity distances in megaparsecs and carry "
-            "the errors through. No fitting, only the converted table.")
+    text = (f"For the Hubble diagram of our supernovae, convert the distance moduli (mu, with their errors) in "
+            f"data/{data.name} to luminosity distances in megaparsecs at each redshift and carry the errors through. "
+            "No cosmological fit, just the converted table.")
     reading = _reading(text, tmp_path, [data])
     assert reading.choice.status == "none", reading.choice.to_dict()
 
@@ -395,11 +396,17 @@ def test_a_number_of_a_list_accounts_for_one_place_in_its_sentence() -> None:
 
 
 def test_a_count_the_documentation_states_in_words_is_no_setting() -> None:
-    text = ("Two concepts with seven values each and coverage k = 1, 2 and 3. Use 900 training samples and seeds 0 to "
-            "2. How does accuracy on unseen combinations change with k?")
-    reading = read_task(text=text)
-    assert reading.method == "lm.compositional_diversity"
-    assert reading.clear, reading.unread
+    """"two concepts" is what the method does ("the two concept labels"), not a setting the reading missed."""
+    from cmbagent.agents._numbers import documented, stated_numbers
+    from cmbagent.tools.methods import get_method
+
+    spec = get_method("lm.compositional_diversity")
+    documentation = " ".join([spec.description, *spec.argument_docs.values()])
+    text = "Two concepts with seven values each and coverage k = 1, 2 and 3."
+    two = next(n for n in stated_numbers(text, nouns=["concept", "columns"]) if n.raw.lower() == "two")
+    assert documented(two, documentation)
+    assert read_task(text=text + " Use 900 training samples and seeds 0 to 2. How does accuracy on unseen "
+                                  "combinations change with k?").clear
 
 
 @pytest.mark.parametrize(("method", "text", "expected"), [
