@@ -277,8 +277,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if (re.match(r"\s*(?:±|\+/-|\+-)\s*\d", after) or re.search(r"\d\s*(?:±|\+/-|\+-)\s*$", before)) \
                     and not re.search(r"\bpriors?\b", flat, re.I):
                 continue  # a measurement with its error ("w = −0.86 ± 0.21 there"): a result; a prior's is read above
-            if re.match(r"\s*[×x]\s*\d+\s+(?:[\w-]+\s+){0,2}?covariance", after) or re.search(
-                    r"\d+\s*[×x]\s*$", before) and re.match(r"\s+(?:[\w-]+\s+){0,2}?covariance", after):
+            if re.match(r"\s*[×x]\s*\d+\s+(?:[\w-]+\s+){0,2}?covariance", after) or (re.search(
+                    r"\d+\s*[×x]\s*$", before) and re.match(r"\s+(?:[\w-]+\s+){0,2}?covariance", after)):
                 continue  # the size of a covariance ("its full 60 × 60 covariance"): what the data hold
             if re.match(r"-(?:off|year|old|day|week|month|hour)\b|\([a-z]\)", after):
                 continue  # "a 10%-off coupon", "a 5-year follow-up", "401(k)": part of a name

@@ -123,6 +123,18 @@ def analyse(rt: Runtime, state: RunState) -> Any:
                                                              else ""), dropped=dropped)] if dropped else []
     if disagreement is not None:
         notes.append(disagreement)
+    # what code's reading could not settle for the method this run uses (offline, pre-flight asked the person and
+    # nothing ran; with a model, the analyst's arguments decide): every point is said, never dropped
+    settling = reading.understanding if reading.method == brief.method else reading.alternatives.get(brief.method or "")
+    if settling is not None:
+        unsettled = [*settling.missing, *settling.questions, *(reading.unread if reading.method == brief.method else [])]
+        if unsettled:
+            notes.append(finding(
+                "task.reading_unsettled", f"code's reading of the task left {len(unsettled)} point(s) open that the "
+                f"task analyst's arguments now decide: " + "; ".join(clip(q, 200) for q in unsettled[:4])
+                + (f"; and {len(unsettled) - 4} more" if len(unsettled) > 4 else ""),
+                method=brief.method, questions=unsettled[:12],
+                arguments={k: v for k, v in brief.arguments.items() if k != "output_dir"}))
     understood = reading.understanding
     if understood is not None and reading.method == brief.method:
         notes += [finding("task.assumed", f"{name}: {how}", argument=name, value=brief.arguments.get(name))

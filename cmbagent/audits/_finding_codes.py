@@ -110,6 +110,13 @@ _code("task.method_disagrees", Severity.WARNING,
       "sure of its own; the run follows the analyst.",
       "Read both choices' reasons in run.json (`understanding`); pin the intended method in the front matter.")
 
+_code("task.reading_unsettled", Severity.WARNING,
+      "Code's reading of the task left points open for the method the run uses (a number no argument took, a "
+      "column it could not place, a file no argument reads); offline the person is asked before anything runs, "
+      "with a model the task analyst's arguments decided them.",
+      "Check each point against the run's arguments in plan.json; state the intended value in the task or the "
+      "front matter's `arguments:`.")
+
 _code("plan.method_step_added", Severity.NOTE,
       "The planner's plans called no step of the method the task needs (its front matter's, or the one code's "
       "reading chose surely) after every repair; code put a step calling it first, with the arguments read.",

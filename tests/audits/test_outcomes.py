@@ -30,7 +30,7 @@ DECIDED = {
     "method.argument_defaulted": "fact", "method.model_choices": "fact", "report.summary_replaced": "fact",
     "plan.aimless_steps": "fact", "task.requirements_dropped": "fact", "task.assumed": "fact",
     "task.requirements_disagree": "caveat", "task.method_from_reading": "fact",
-    "plan.method_step_added": "fact", "task.method_disagrees": "caveat",
+    "plan.method_step_added": "fact", "task.method_disagrees": "caveat", "task.reading_unsettled": "caveat",
     "audit.failed": "fact",
 }
 
