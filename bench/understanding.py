@@ -89,6 +89,10 @@ def read_with_model(task: ProseTask, folder: Path, model: str, timeout: int) -> 
         calls = [s["method"] for s in plan.get("steps", []) if s.get("method")]
         if not calls:
             return judge(task, said="none", method=None, arguments={})
+        held = (json.loads((result.run_dir / "run.json").read_text()).get("understanding") or {}).get("open")
+        if held:  # the plan waits for a person on what code's reading left open (planner ``approve``): a question
+            return judge(task, said="ask", method=calls[0]["name"], arguments=calls[0].get("arguments") or {},
+                         questions=[str(q)[:200] for q in held])
         return judge(task, said="run", method=calls[0]["name"], arguments=calls[0].get("arguments") or {})
 
 

@@ -91,6 +91,9 @@ class RunSettings(BaseModel):
     cell_timeout: Annotated[float, SetBy(task=True, env="CMBAGENT_CELL_TIMEOUT", config=True)] = Field(
         default=900.0, gt=0)
     approve_plan: bool = False
+    #: let the task analyst's arguments decide what code's reading of the task left open; off, such a plan
+    #: waits for a person (planner ``approve``; ``task.reading_unsettled`` is said either way)
+    accept_analyst: bool = False
     sandbox: Literal["auto", "bwrap", "docker", "process"] = "auto"
     allow_install: bool = False  # pip installs into <run>/.overlay/site-packages (see planner/_install.py)
     collection: str | None = None  # the knowledge-index collection text steps retrieve from

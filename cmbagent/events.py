@@ -10,6 +10,8 @@ run_started        task (title), model (default spec), run_dir, resumed (bool), 
                    {name, bytes, large, linked}: the run's input files and how each reached data/)
 plan_proposed      plan (Plan as dict), round
 plan_reviewed      approved (bool), comments (list[str]), round
+plan_held          open (list[str]): points code's reading of the task left open that the analyst's arguments
+                   (arguments) would decide; the plan waits for a person (planner ``approve``)
 plan_approved      plan, by ("auto" | "person"), edited (bool), comment
 step_started       step_id, title, agent, attempt
 cell_heartbeat     step_id, attempt, elapsed_s, last_line: a cell still running (every 30 s)
@@ -51,6 +53,7 @@ EventType = Literal[
     "run_started",
     "plan_proposed",
     "plan_reviewed",
+    "plan_held",
     "plan_approved",
     "step_started",
     "cell_heartbeat",

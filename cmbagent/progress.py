@@ -82,6 +82,9 @@ def _line(event: Event) -> str | None:
     if t == "plan_reviewed":
         return f"plan review {d.get('round')}: {'approved' if d.get('approved') else 'changes requested'}" + (
             "" if d.get("approved") else ": " + "; ".join(d.get("comments", []))[:300])
+    if t == "plan_held":
+        return "plan held for a person: code's reading of the task left these open, and the analyst's arguments " \
+            "would decide them:" + "".join(f"\n  - {q}" for q in d.get("open", []))
     if t == "plan_approved":
         return f"plan approved by {d.get('by')}" + (" (edited)" if d.get("edited") else "")
     if t == "step_started":

@@ -126,6 +126,7 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     # what code's reading could not settle for the method this run uses (offline, pre-flight asked the person and
     # nothing ran; with a model, the analyst's arguments decide): every point is said, never dropped
     settling = reading.understanding if reading.method == brief.method else reading.alternatives.get(brief.method or "")
+    unsettled: list[str] = []
     if settling is not None:
         unsettled = [*settling.missing, *settling.questions, *(reading.unread if reading.method == brief.method else [])]
         if unsettled:
@@ -139,7 +140,7 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     if understood is not None and reading.method == brief.method:
         notes += [finding("task.assumed", f"{name}: {how}", argument=name, value=brief.arguments.get(name))
                   for name, how in understood.assumed.items() if brief.arguments.get(name) == understood.arguments.get(name)]
-    rt.folder.update_run(understanding=_reading_record(reading, brief))
+    rt.folder.update_run(understanding=_reading_record(reading, brief, unsettled))
     noted = record_findings(rt, state, notes) if notes else {}
     # plans may name only the method code chose surely and the run uses (as only the front matter's otherwise)
     pinned = [sure] if sure and brief.method == sure else candidates
@@ -205,10 +206,15 @@ def grounded_number(number: float, quote: str, text: str) -> bool:
     return False
 
 
-def _reading_record(reading: Any, brief: TaskBrief) -> dict[str, Any]:
+def _reading_record(reading: Any, brief: TaskBrief, unsettled: list[str]) -> dict[str, Any]:
     """What code made of the task, for ``run.json`` (``understanding``): the method choice with its candidates
-    and confidences, and each argument's confidence and evidence (for the brief's method)."""
+    and confidences, each argument's confidence and evidence (for the brief's method), and the points code's
+    reading left open that the analyst's arguments decide (``open``; the plan then waits for a person, see
+    :func:`approve`)."""
     record: dict[str, Any] = {"choice": reading.choice.to_dict(), "method": brief.method}
+    if unsettled:
+        record["open"] = [clip(q, 400) for q in unsettled[:12]]
+        record["analyst_arguments"] = {k: v for k, v in brief.arguments.items() if k != "output_dir"}
     understood = reading.understanding
     if understood is not None and reading.method == brief.method:
         record["arguments"] = {name: {"value": understood.arguments.get(name),
@@ -472,17 +478,28 @@ def review(rt: Runtime, state: RunState) -> Any:
 
 
 def approve(rt: Runtime, state: RunState) -> Any:
-    """Auto-approve, or stop for a person (LangGraph ``interrupt``; ``resume`` carries the decision)."""
+    """Auto-approve, or stop for a person (LangGraph ``interrupt``; ``resume`` carries the decision).
+
+    A plan whose method call rests on points code's reading of the task left open (``understanding.open``: an
+    argument it could not find, a question, a number or file nothing took) waits for a person even without
+    ``approve_plan``: with a model, the analyst's arguments decide those points, and a wrong guess must be a
+    question, not a run (as offline, where pre-flight asks and nothing runs).  ``accept_analyst`` lets the
+    analyst decide; the ``task.reading_unsettled`` warning says so either way."""
     assert state.plan is not None  # planning ran
     plan_data = state.plan.model_dump(mode="json")
-    if not rt.settings.approve_plan:
+    understanding = rt.folder.read_run().get("understanding") or {}  # the mapping the plan rests on
+    held = bool(understanding.get("open")) and not rt.settings.accept_analyst and any(
+        step.method is not None for step in state.plan.steps)
+    if not rt.settings.approve_plan and not held:
         rt.events.emit("plan_approved", plan=plan_data, by="auto", edited=False, comment="")
         return _start(state.plan)
     from langgraph.types import interrupt
 
-    understanding = rt.folder.read_run().get("understanding")  # the mapping the plan rests on, for the person
+    if held:
+        rt.events.emit("plan_held", open=list(understanding["open"]),
+                       arguments=understanding.get("analyst_arguments") or {})
     decision = interrupt({"kind": "plan_approval", "plan": plan_data, "run_dir": str(rt.folder.path),
-                          "understanding": understanding}) or {}
+                          "understanding": understanding, "open": list(understanding.get("open") or [])}) or {}
     action = decision.get("action", "approve")
     comment = str(decision.get("comment", ""))
     if action == "reject":

@@ -25,6 +25,7 @@ from cmbagent.cli._common import (
     EXIT_OK,
     EXIT_TERMINATED,
     EXIT_UNMET,
+    EXIT_USAGE,
     fail,
     print_json,
 )
@@ -47,6 +48,16 @@ def _finish(result: Any, as_json: bool) -> None:
         print_json(_summary(result))
     else:
         if result.status == "awaiting_approval":
+            held = _open_points(result.run_dir)
+            if held:
+                typer.echo("code's reading of the task left these points open; the task analyst's arguments would "
+                           "decide them:")
+                for point in held["open"]:
+                    typer.echo(f"  - {point}")
+                typer.echo("the analyst's arguments: " + ", ".join(
+                    f"{k}={v!r}" for k, v in (held.get("analyst_arguments") or {}).items()))
+                typer.echo("settle them in the task's front matter (arguments:) and run it again, or let the analyst "
+                           "decide (--accept-analyst)")
             typer.echo(f"plan awaiting approval; continue with: cmbagent resume {result.run_dir} --approve "
                        "(or --reject 'why' / --edit plan.json)")
         elif result.status == "interrupted":
@@ -60,7 +71,20 @@ def _finish(result: Any, as_json: bool) -> None:
 
     if result.status == "interrupted" and signal.SIGTERM in _SIGNALLED:
         raise typer.Exit(EXIT_TERMINATED)
+    if result.status == "awaiting_approval" and _open_points(result.run_dir):
+        raise typer.Exit(EXIT_USAGE)  # a question to the person, as when offline pre-flight asks
     raise typer.Exit(_EXIT.get(result.status, EXIT_FAILED))
+
+
+def _open_points(run_dir: Path) -> dict[str, Any]:
+    """The run's ``understanding`` when code's reading left points open for the plan's method call, else {}."""
+    import json
+
+    try:
+        understanding = json.loads((Path(run_dir) / "run.json").read_text(encoding="utf-8")).get("understanding")
+    except (OSError, ValueError):
+        return {}
+    return understanding if isinstance(understanding, dict) and understanding.get("open") else {}
 
 
 def _is_idea_run(run_dir: Path) -> bool:
@@ -183,6 +207,10 @@ def register(app: typer.Typer) -> None:
         budget_tokens: int | None = typer.Option(None, "--budget-tokens", help="Stop past this many tokens."),
         timeout: float | None = typer.Option(None, "--timeout", help="Wall-clock budget of the run in seconds."),
         approve_plan: bool = typer.Option(False, "--approve-plan", help="Stop for a person to approve the plan."),
+        accept_analyst: bool = typer.Option(
+            False, "--accept-analyst",
+            help="Let the model's task analyst decide what code's reading of the task left open (the report "
+                 "says so); without it such a plan waits for a person."),
         sandbox: str = typer.Option("auto", "--sandbox", help="auto, bwrap, docker or process."),
         allow_install: bool = typer.Option(
             False, "--allow-install",
@@ -222,6 +250,7 @@ def register(app: typer.Typer) -> None:
                 settings = {  # the run's settings, one object: None is "not given", left to the other sources
                     "max_steps": max_steps, "n_reviews": n_reviews, "max_attempts": max_attempts,
                     "cell_timeout": cell_timeout, "approve_plan": approve_plan or None, "sandbox": sandbox,
+                    "accept_analyst": accept_analyst or None,
                     "allow_install": allow_install or None, "collection": collection,
                     "index_dir": str(index_dir) if index_dir is not None else None}
                 result = solve(task, workspace=workspace, run_dir=run_dir, model=model, agent_models=overrides,

@@ -286,6 +286,8 @@ def reading_lines(understanding: Mapping[str, Any] | None) -> list[str]:
                      f"{_clip(str(entry.get('evidence') or ''), 120)})")
     for name, how in (understanding.get("assumed") or {}).items():
         lines.append(f"assumed: {name} — {how}")
+    lines += [f"open (the analyst's arguments decide it): {_clip(str(point), 300)}"
+              for point in understanding.get("open") or []]
     return lines
 
 

@@ -1,9 +1,10 @@
-"""With a model as the task analyst, what code's reading of the task could not settle is said, not dropped.
+"""With a model as the task analyst, what code's reading of the task could not settle is asked, not guessed.
 
-Offline, pre-flight asks the person and nothing runs. With a model nothing stops the run there (the analyst
-decides), so every open point of code's reading for the method the run uses becomes a ``task.reading_unsettled``
-warning in run.json, with the questions code would have asked and the arguments that decided them (issue 29: a
-small model's analyst planned runs with wrong arguments on tasks the offline reader asked about).
+Offline, pre-flight asks the person and nothing runs. With a model the analyst's arguments would decide those
+points (issue 29: a small model's analyst planned runs with wrong arguments on tasks the offline reader asked
+about), so the plan waits for a person: every open point is in run.json (``understanding.open``) and a
+``task.reading_unsettled`` warning, nothing has run, the CLI prints the points and exits 2, and approving the plan
+(or ``--accept-analyst``) lets the analyst's arguments decide, with the warning in the report.
 
 The model is faked at the HTTP boundary (the real OpenAI SDK against tests.fakes.FakeLLMServer)."""
 
@@ -13,8 +14,10 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from cmbagent.api import solve
+from cmbagent.api import PlanDecision, resume, solve
+from cmbagent.cli import app
 from cmbagent.sandbox import InMemoryExecutor
 from tests.fakes import FakeLLMServer
 from tests.planner.test_sure_reading_pins_the_method import SmallModel, _distances
@@ -22,21 +25,71 @@ from tests.planner.test_sure_reading_pins_the_method import SmallModel, _distanc
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
-def test_points_the_reading_left_open_are_a_warning_with_the_questions(tmp_path: Path) -> None:
+_OPEN = ("# Matter density\n\nFrom the supernova distance moduli in `hubble_flow.csv`, what matter density does a flat "
+         "ΛCDM universe prefer? Treat an extra host dispersion as free, with a flat prior from 0.05 to 0.4 mag.\n")
+_CONFIG = {"models": {"retries": 1, "timeout": 30}}
+
+
+def _open_task(tmp_path: Path) -> Path:
     _distances(tmp_path / "hubble_flow.csv")
     task = tmp_path / "task.md"
-    task.write_text("# Matter density\n\nFrom the supernova distance moduli in `hubble_flow.csv`, what matter density "
-                    "does a flat ΛCDM universe prefer? Treat an extra host dispersion as free, with a flat prior from "
-                    "0.05 to 0.4 mag.\n")
+    task.write_text(_OPEN)
+    return task
+
+
+def _unsettled(run_dir: Path) -> list[dict]:
+    run = json.loads((run_dir / "run.json").read_text())
+    return [f for f in run.get("findings", []) if f["code"] == "task.reading_unsettled"]
+
+
+def test_points_the_reading_left_open_hold_the_plan_for_a_person(tmp_path: Path) -> None:
+    task = _open_task(tmp_path)
+    with FakeLLMServer(fn=SmallModel()) as server:
+        model = f"openai-compatible:fake-model@{server.openai_url}"
+        result = solve(task, run_dir=tmp_path / "run", model=model, executor=InMemoryExecutor, config=_CONFIG)
+        assert result.status == "awaiting_approval"  # no --approve-plan: the open points alone held it
+        assert not [s for s in result.steps if s.get("status") == "done"]  # nothing ran
+        understanding = json.loads((result.run_dir / "run.json").read_text())["understanding"]
+        assert any("0.4" in q for q in understanding["open"]), understanding
+        unsettled = _unsettled(result.run_dir)
+        assert unsettled and unsettled[0]["severity"] == "warning"
+        assert any("0.4" in q for q in unsettled[0]["evidence"]["questions"]), unsettled[0]["evidence"]
+        assert unsettled[0]["evidence"]["method"] == "cosmology.fit_supernovae"
+        events = [json.loads(line) for line in (result.run_dir / "events.jsonl").read_text().splitlines()]
+        held = [e for e in events if e["type"] == "plan_held"]
+        assert held and held[0]["data"]["open"] == understanding["open"]
+        assert not [e for e in events if e["type"] == "plan_approved"]
+
+        # the person approves the analyst's values: the run goes on and the report says what they decided
+        result = resume(result.run_dir, decision=PlanDecision(action="approve"), executor=InMemoryExecutor)
+    assert result.status not in {"awaiting_approval"}, result.status
+    assert [s for s in result.steps if s.get("status") == "done"]
+    report = result.report_path.read_text()
+    assert "task.reading_unsettled" in report or "left 1 point" in report or "point(s) open" in report, report[:2000]
+
+
+def test_accept_analyst_lets_the_analyst_decide_and_says_so(tmp_path: Path) -> None:
+    task = _open_task(tmp_path)
     with FakeLLMServer(fn=SmallModel()) as server:
         result = solve(task, run_dir=tmp_path / "run", model=f"openai-compatible:fake-model@{server.openai_url}",
-                       executor=InMemoryExecutor, config={"models": {"retries": 1, "timeout": 30}})
-    run = json.loads((result.run_dir / "run.json").read_text())
-    unsettled = [f for f in run.get("findings", []) if f["code"] == "task.reading_unsettled"]
-    assert unsettled, [f["code"] for f in run.get("findings", [])]
-    assert unsettled[0]["severity"] == "warning"
-    assert any("0.4" in q for q in unsettled[0]["evidence"]["questions"]), unsettled[0]["evidence"]
-    assert unsettled[0]["evidence"]["method"] == "cosmology.fit_supernovae"
+                       executor=InMemoryExecutor, config=_CONFIG, settings={"accept_analyst": True})
+    assert result.status != "awaiting_approval"
+    assert [s for s in result.steps if s.get("status") == "done"]
+    assert _unsettled(result.run_dir)  # said, though not asked
+
+
+def test_the_cli_prints_the_open_points_and_exits_2(tmp_path: Path) -> None:
+    task = _open_task(tmp_path)
+    config = tmp_path / "cmbagent.toml"
+    config.write_text("[models]\nretries = 1\ntimeout = 30\n")
+    with FakeLLMServer(fn=SmallModel()) as server:
+        out = CliRunner().invoke(app, ["solve", str(task), "--run-dir", str(tmp_path / "run"), "--sandbox", "process",
+                                       "--config", str(config), "--model",
+                                       f"openai-compatible:fake-model@{server.openai_url}"])
+    assert out.exit_code == 2, out.output
+    assert "left these points open" in out.output and "0.4" in out.output, out.output
+    assert "--accept-analyst" in out.output and "cmbagent resume" in out.output
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["status"] == "awaiting_approval"
 
 
 def test_a_settled_reading_adds_no_warning(tmp_path: Path) -> None:
