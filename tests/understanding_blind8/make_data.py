@@ -356,8 +356,8 @@ def bus_journeys(out: Path) -> None:
         hour = rng.uniform(6, 22, n)
         rain = rng.gamma(0.8, 2.5, n)
         board = rng.poisson(30, n)
-        t = (34 + 9 * np.exp(-((hour - 8) ** 2) / 1.5) + 7 * np.exp(-((hour - 17) ** 2) / 2.0) + 0.8 * rain
-             + 0.12 * (board - 30) + rng.normal(0, 1.2, n))
+        t = (34 + 9 * np.exp(-((hour - 8) ** 2) / 12.5) + 7 * np.exp(-((hour - 17) ** 2) / 12.5) + 0.8 * rain
+             + 0.12 * (board - 30) + rng.normal(0, 0.3, n))
         table(out / name, {"depart_hour": hour, "rain_mm": rain, "boardings": board, "journey_min": t},
               {"depart_hour": ".2f", "rain_mm": ".1f", "journey_min": ".1f"})
 
@@ -470,7 +470,7 @@ def cluster_chain(out: Path) -> None:
     sd = np.array([0.025, 0.02, 0.12, 0.03])
     x = ar_chain(rng, 1500, centre, sd, np.array([0.5, 0.6, -1.6, 0.8]), 30.0)
     loglike = -0.5 * np.sum(((x - centre) / sd) ** 2, axis=1) - 88.0
-    lines = ["Omega_m sigma8 w h loglike"]
+    lines = ["Omega_m sigma8 w0 h loglike"]
     lines += [f"{r[0]:.5f} {r[1]:.5f} {r[2]:.4f} {r[3]:.5f} {ll:.3f}" for r, ll in zip(x, loglike, strict=True)]
     (out / "cluster_abundance_chain.txt").write_text("\n".join(lines) + "\n")
 
