@@ -139,7 +139,12 @@ field_words(
         "params": COSMOLOGICAL_PARAMETERS,
         "lmax": [r"\bup\s+to\s+(?:multipole\s+)?(?:ℓ|ell|l|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)(?!\d|\.\d)",
                  r"\b(?:ℓ|ell|multipoles?)\s+(?:up\s+)?to\s+(\d[\d,]*)(?!\d|\.\d)",
-                 r"(?:\b(?:l|ell)|ℓ)_?\{?max\}?\s*(?:=|of)\s*(\d[\d,]*)(?!\d|\.\d)"],
+                 r"(?:\b(?:l|ell)|ℓ)_?\{?max\}?\s*(?:=|of)\s*(\d[\d,]*)(?!\d|\.\d)",
+                 # "go out to ℓ = 3000", "as far as ℓ of 2000", "ℓ ≤ 2500"
+                 r"\b(?:out\s+to|through|as\s+far\s+as|until)\s+(?:multipole\s+)?(?:ℓ|ell|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)"
+                 r"(?!\d|\.\d)",
+                 r"(?:ℓ|\bell)\s*(?:≤|<=)\s*(\d[\d,]*)(?!\d|\.\d)",
+                 r"\b(?:up\s+to|out\s+to|through|as\s+far\s+as)\s+(?:a\s+)?multipoles?\s+(?:of\s+)?(\d[\d,]*)(?!\d|\.\d)"],
         # "recompute the same model with CLASS", "cross check it with class as well"
         "cross_check": {"class": [r"\b(?:second|other)\s+Boltzmann\s+(?:code|solver)\b",  # CAMB computes first
                                   r"\b(?:re)?(?:comput|calculat|check|cross[- ]check|compar|redo|repeat)\w*\b[^.;]{0,40}?"

@@ -179,7 +179,11 @@ field_words(
                        r"\b(?:standard deviation|std|scale|size) of (?:the )?(?:planted |teacher(?:'s)? )?edits?"
                        r"(?: vectors)?\s*(?:is |=\s*|of |:\s*)?" + _DECIMAL),
         "l0_weight": (r"\b(?:L0|sparsity) (?:penalty )?(?:weight|coefficient|strength) (?:of |=\s*|is )?" + _DECIMAL,
-                      r"\b(?:L0|sparsity) penalty (?:of |=\s*|weighted by )" + _DECIMAL),
+                      r"\b(?:L0|sparsity) penalty (?:of |=\s*|weighted by )" + _DECIMAL,
+                      # "the expected-L0 penalty halved to 0.5", "an L0 penalty (weight) lowered to 0.2"
+                      r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*)(?: (?:weight|coefficient|strength))? "
+                      r"(?:halved|doubled|tripled|set|lowered|raised|reduced|increased|cut|changed|scaled) (?:down |up )?"
+                      r"to " + _DECIMAL),
         "test_fraction": _HELD_OUT,
     }),
 )

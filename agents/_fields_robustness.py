@@ -42,7 +42,7 @@ field_words(
         "model": {"linear_svm": [r"\blinear\s+(?:kernel\s+)?SVM\b", r"\blinear\s+support[- ]vector"],
                   "rbf_svm": [r"\b(?:RBF|Gaussian|radial)(?:[- ]kernel)?\s+SVM\b", r"\bkernel\s+SVM\b",
                               r"\b(?:RBF|Gaussian|radial)[- ]kernel\s+support[- ]vector"],
-                  "random_forest": [r"\brandom\s+forests?\b"],
+                  "random_forest": [r"\brandom[\s-]+forests?\b"],
                   "mlp": [r"\bMLP\b", r"\bmulti-?layer\s+perceptron\b"],
                   "logistic": [r"\blogistic\s+regression\b"]},
     },
@@ -68,13 +68,14 @@ field_words(
                            r"(?:influence\s+of\s+|importance\s+of\s+|role\s+of\s+)?`?([A-Za-z_][\w.]*)`?"],
         "goal": {"hide": [r"\blook\s+(?:\*?less\*?\s+important|unimportant|irrelevant)\b", r"\bhid(?:e|ing)\b",
                           r"\bdownplay", r"\b(?:less\s+than|below|under|at\s+most)\s+\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+)?"
-                          r"(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"],
-                 "promote": [r"\blook\s+\*?more\*?\s+important\b", r"\bpromot\w*\b",
+                          r"(?:total\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"],
+                 "promote": [r"\b(?:look|appear|seem)\s+(?:\*?more\*?\s+|very\s+|highly\s+)?important\b",
+                             r"\bpromot\w*\b",
                              r"\binflat\w*\s+(?:the\s+)?(?:importance|role|influence)\b",
                              r"\b(?:more\s+than|above|over|at\s+least|exceed\w*)\s+\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+)?"
-                             r"(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"]},
+                             r"(?:total\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"]},
         "threshold": [r"\b(?:less\s+than|more\s+than|below|above|under|over|at\s+least|at\s+most|exceeds?)\s+"
-                      r"(\d+(?:\.\d+)?\s*%)\s+of\s+(?:the\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)",
+                      r"(\d+(?:\.\d+)?\s*%)\s+of\s+(?:the\s+)?(?:total\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)",
                       r"\bSHAP[- ]share\s+(?:threshold\s+)?(?:of|below|above|under|over|=|:)?\s*(\d+(?:\.\d+)?\s*%|0?\.\d+)"],
         # the label as the data describe it: "(ignition = 1 for cells that had one)"
         "label_column": [r"\b([A-Za-z_]\w*)\s*(?:=|==|is)\s*1\s+(?:for|where|when|if|marks)\b"],

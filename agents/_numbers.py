@@ -59,14 +59,17 @@ _REFERENCE = re.compile(r"\b(?:Sec(?:tion)?|Fig(?:ure)?|Tab(?:le)?|Eq(?:uation)?
                         r"Step|Part|Model|Task|Question|Experiment|page|p|pp|no|version|release|arXiv|"
                         r"Python)\.?\s*\(?$|§\s*$", re.I)
 #: a sentence that gives a result or a reference value, not a setting
-_REPORTED = re.compile(r"\b(?:expect(?!ed\s+(?!to\b|values?\b|results?\b|answers?\b|numbers?\b|outcomes?\b|"
+_REPORTED = re.compile(r"\b(?:expect(?!ed-)(?!ed\s+(?!to\b|values?\b|results?\b|answers?\b|numbers?\b|outcomes?\b|"
                        r"from\b|of\b|by\b|at\b|in\b|for\b|here\b|there\b)[a-z]{3,})\w*|"
                        r"measured|published|(?<!\band )(?<!\bbe )reported(?!\s+(?:with|alongside|together|beside|"
                        r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|found|obtained|"
                        r"achieved|true|(?<!\bground )truth|"
                        r"(?:result|answer|estimate|value|fit|effect|number|it|this|that|you)\s+should\s+(?:be|give|come\s+out)|"
                        r"was|were|gave|reaches|reached|"
-                       r"scor(?:e|es|ed)|compare (?:with|to)|within|tolerance|matches|agrees?|"
+                       r"scor(?:e|es|ed)|compare (?:with|to)|tolerance|matches|agrees?|"
+                       # "within 0.03 of the best" selects among candidates: a setting, not a result's tolerance
+                       r"within(?!\s+[-+−]?[\d.,]+%?\s+(?:[a-z]+\s+)?of\s+(?:the\s+)?(?:best|top|optimum|maximum|"
+                       r"minimum|highest|lowest|leader|winner)\b)|"
                        r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!\bour )quoted|claimed|showed)\b|≈|~|\bvs\.?", re.I)
 #: the point at which a result is to be read off, after a verb that asks for the result ("write down D_ℓ^TT at
 #: ℓ = 1000", "quote the survival at t = 5"): where to look, not a setting of the run
@@ -155,6 +158,18 @@ def _described(sentence: str) -> list[tuple[int, int]]:
     return spans
 
 
+#: where a sentence's clauses part for what they report: the breaks of :data:`_CLAUSE_BREAK`, ", and", and a
+#: purpose clause ("so I can quote ...", "so that we ...")
+_REPORT_BREAK = re.compile(r"[;:]\s+|,\s+(?:and|so|then|and\s+then|but|while|whereas)\s+|"
+                           r"\s+so\s+(?:that\s+)?(?=(?:I|we|you|they|it|the)\b)")
+
+
+def _reported(sentence: str) -> list[tuple[int, int]]:
+    """The spans of the sentence's clauses that give a result or a reference value (:data:`_REPORTED`)."""
+    bounds = [0, *[m.end() for m in _REPORT_BREAK.finditer(sentence)], len(sentence)]
+    return [(start, end) for start, end in pairwise(bounds) if _REPORTED.search(sentence[start:end])]
+
+
 @dataclass(frozen=True)
 class StatedNumber:
     """A number the text states, as written, with the value(s) it may mean and its sentence."""
@@ -234,9 +249,11 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     text = re.sub(r"(?m)^\s*#.*$", " ", text)  # a heading names the task ("# IHDP replication 3")
     for sentence in _sentences(text):
         flat = " ".join(sentence.split())
-        if _CITED_SUBJECT.match(flat) or _REPORTED.search(flat) or _NOT_INPUT.search(flat):
+        if _CITED_SUBJECT.match(flat) or _NOT_INPUT.search(flat):
             continue
-        described = _described(flat)
+        # a clause that gives a result or a reference value sets nothing; the sentence's other clauses may ("go out to
+        # ℓ = 3000, and get CLASS to redo it so I can quote how closely the two agree")
+        described = [*_described(flat), *_reported(flat)]
         clean = flat
         for name in names:
             clean = clean.replace(name, " " * len(name))
@@ -284,6 +301,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # "a 10%-off coupon", "a 5-year follow-up", "401(k)": part of a name
             if not before.strip() and re.match(r"[.)]", after):
                 continue  # a list's marker: "1." or "2)"
+            if re.search(r"\(\s*$", before) and re.match(r"\s*\)", after) and values[0] in range(1, 10) and (
+                    re.search(r"\(\s*(?:1|a|i)\s*\)", flat) or re.search(rf"\(\s*{int(values[0]) + 1}\s*\)", flat)):
+                continue  # an enumeration's marker inside a sentence: "(1) our responses, (2) the census shares"
             if values[0] in (0.0, 1.0) and re.search(r"\b(?:between|from)\s+0(?:\.0)?\s+(?:and|to)\s+1\b", flat):
                 continue  # the range of a share or a probability: "a fraction between 0 and 1"
             if abs(values[-1]) in (0.0, 1.0) and (re.search(r"[=(−+×*/^<>≤≥–-]\s*$", before)

@@ -682,8 +682,14 @@ class _Reader:
         if hits:
             value, start = next(iter(hits.items()))
             if len(hits) > 1 and not _choices(schema):  # free strings (gymnasium ids) have no order of precedence
-                self.notes.append(f"the text names several values of {name!r} ({', '.join(hits)}); the offline "
-                                  f"backend used the method's default — add `{name}: <one of {', '.join(hits)}>` "
+                named = ", ".join(map(str, hits))
+                if numeric or boolean:  # both a switch's phrases, or two values' ("clean" and "5%"): which is meant
+                    self.questions.append(f"the text describes several values of {name!r} ({named}); say which one "
+                                          f"is meant: add `{name}: <one of {named}>` under `arguments:` in the front "
+                                          "matter")
+                    return False
+                self.notes.append(f"the text names several values of {name!r} ({named}); the offline "
+                                  f"backend used the method's default — add `{name}: <one of {named}>` "
                                   "under `arguments:` in the front matter")
                 return False
             if len(hits) > 1:

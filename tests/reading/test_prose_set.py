@@ -118,14 +118,31 @@ def test_sixth_blind_set_does_not_fall_below_its_measured_level() -> None:
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_seventh_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind7: written blind (December 2026, session 7) and not tuned on; the ratchet is its first
-    measure, so a change that lets one more of its tasks run silently wrong fails here (look at the task only to find
-    the cause; a rule made to pass it spends the set)."""
+def test_seventh_blind_set_does_not_fall_below_its_measured_level() -> None:
+    """tests/understanding_blind7: written blind (December 2026, session 7), measured once with the reader of that
+    moment, then spent (session 8) on the rules that ended its silent wrong runs."""
     folder = SET.parent / "understanding_blind7"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
     # first measure, 2026-12-05 session 7 (the reader after the fifth and sixth sets were spent): 44 tasks, method
-    # 0.98, arguments 0.11 (4 of 35), silent wrong 5, asked 31
+    # 0.98, arguments 0.11 (4 of 35), silent wrong 5, asked 31. After the rules it was spent on (a report's word
+    # excuses the numbers of its own clause only; "within x of the best" selects; an enumeration's "(2)"; ℓ_max,
+    # the L0 penalty "halved to", a random-forest model, a share of the total |SHAP| in plain words): method
+    # 0.98, arguments 0.26 (9 of 35), silent wrong 0, asked 31
     assert scored.method_accuracy >= 0.97, summary
-    assert len(scored.silent_wrong) <= 5, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+    assert scored.argument_accuracy >= 0.25, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_eighth_blind_set_does_not_fall_below_its_first_measure() -> None:
+    """tests/understanding_blind8: written blind (December 2026, session 8) and not tuned on; the ratchet is its first
+    measure, so a change that lets one more of its tasks run silently wrong fails here (look at the task only to find
+    the cause; a rule made to pass it spends the set)."""
+    folder = SET.parent / "understanding_blind8"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # first measure, 2026-12-05 session 8 (the reader with blind7 half spent: before its field words, after its
+    # clause rule and a crash fix the set found): 45 tasks, method 0.96, arguments 0.11 (4 of 36), silent wrong 3,
+    # asked 35; the same after blind7 was spent
+    assert scored.method_accuracy >= 0.95, summary
+    assert len(scored.silent_wrong) <= 3, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]

@@ -528,3 +528,60 @@ def test_a_causal_structure_in_words_and_rows_by_their_place_are_asked() -> None
     assert understood.arguments.get("classifier") == "mlp"
     asked = " ".join(understood.questions)
     assert "'parents'" in asked and "'instances'" in asked
+
+
+@pytest.mark.parametrize(("method", "text", "expected"), [
+    ("cosmology.cmb_spectra", "Unlensed spectra for a model with N_eff = 3.3; carry them out to ℓ = 2200.",
+     {"lmax": 2200}),
+    ("cosmology.cmb_spectra", "Spectra with r = 0.02, computed only as far as multipole 1800.", {"lmax": 1800}),
+    ("cosmology.cmb_spectra", "Spectra with r = 0.02 for ℓ ≤ 2600.", {"lmax": 2600}),
+    ("lm.jola", "Plant a teacher edit at (layer 1, head 0) of a two-layer model with three heads, and train with the "
+                "L0 penalty doubled to 2.", {"l0_weight": 2.0}),
+    ("robustness.class_stability", "How close to the boundary of a random-forest model do the flagged parcels lie?",
+     {"model": "random_forest"}),
+])
+def test_settings_from_the_seventh_blind_set_in_our_words(method: str, text: str, expected: dict[str, object]) -> None:
+    args = understand_task(method, text, {}, []).arguments
+    assert {k: args.get(k) for k in expected} == expected
+
+
+def test_a_share_of_the_total_shap_and_looking_important_promote() -> None:
+    text = ("Is there a pipeline, among those whose validation AUC is within 0.04 of the best, that makes soil_nitrate "
+            "look important: more than 30% of the total mean |SHAP|?")
+    columns = {"data.csv": ["flooded", "soil_nitrate", "slope"]}
+    args = understand_task("robustness.x_hacking", text, {}, ["data.csv"], columns=columns).arguments
+    assert {k: args.get(k) for k in ("goal", "threshold", "tolerance")} == {
+        "goal": "promote", "threshold": 0.3, "tolerance": 0.04}
+
+
+def test_a_clause_that_reports_leaves_the_requests_of_its_sentence_settings() -> None:
+    """A report's word ("agree", "found") excuses the numbers of its own clause only: "go out to 4000, and have
+    the second code redo it so I can quote how closely they agree" states 4000; "within 0.05 of the best" selects
+    among candidates (a setting), "should land within 0.05 of the published value" is a tolerance on a result."""
+    from cmbagent.agents._numbers import stated_numbers
+
+    said = [n.raw for n in stated_numbers("Run it to 4000 steps, and redo it with the other code so I can quote how "
+                                          "closely the two agree.")]
+    assert said == ["4000"]
+    assert [n.raw for n in stated_numbers("Keep models within 0.05 of the best AUC.")] == ["0.05"]
+    assert stated_numbers("The answer should land within 0.05 of the published value.") == []
+    assert stated_numbers("Last spring we found 0.41 with 300 walkers.") == []
+    # "expected-L0" is an adjective, not "expected to"
+    assert [n.raw for n in stated_numbers("Train with the expected-L0 penalty set to 0.3.")] == ["0.3"]
+
+
+def test_an_enumeration_marker_in_a_sentence_is_no_setting() -> None:
+    from cmbagent.agents._numbers import stated_numbers
+
+    said = [n.raw for n in stated_numbers("Attached: (1) the poll answers, (2) the census shares and (3) what the "
+                                          "chatbot said; use 300 bootstrap replicates.")]
+    assert said == ["300"]
+
+
+def test_two_values_of_a_switch_described_at_once_are_asked() -> None:
+    """Both phrases of a boolean or numeric argument match: which one is meant is a question, and the reader does
+    not fail on the values' type (it joined them as text)."""
+    text = ("Build the needle items at 2K tokens with the literal controls; on second thought leave out the literal "
+            "questions to save time.")
+    understood = understand_task("lm.nolima", text, {}, [])
+    assert any("'literal_controls'" in q for q in understood.questions), understood.questions
