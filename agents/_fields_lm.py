@@ -277,8 +277,9 @@ field_words(
         "lengths": (r"\b(?:of|at|from|between|lengths?)\s+(\d+(?:\.\d+)?\s?[kK]?\s*(?:to|–|—|-)\s*"
                     r"\d+(?:\.\d+)?\s?[kK]?"
                     r"\s*[- ]?tokens?)\b",
-                    r"\b(?:at|of|lengths?(?: of)?|with|over|across|on)\s+((?:\d+(?:\.\d+)?\s?[kK]?)(?:\s*(?:,\s*"
-                    r"(?:and\s+)?|\band\b|\bor\b)\s*\d+(?:\.\d+)?\s?[kK]?)*)\s*[- ]?tokens?\b",),
+                    r"\b(?:at|of|lengths?(?: of)?|with|over|across|on)\s+((?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kK]?)"
+                    r"(?:\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kK]?))*)"
+                    r"\s*[- ]?tokens?\b",),
         "save_items": (r"\b(?:save|write|keep|store) (?:the |its |all )?(?:benchmark(?:'s)? )?items\b",
                        # "generate the items and save them to a file"
                        r"\bitems\b[^.;]{0,30}?\b(?:save|write|export|dump|store)\w*\s+(?:them|those)\b"),

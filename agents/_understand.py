@@ -202,7 +202,9 @@ def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
             return [int(span.group(1)), int(span.group(2))]
         if span and 0 <= int(span.group(2)) - int(span.group(1)) <= 1000:  # "0 to 4", "0–4": every integer
             return list(range(int(span.group(1)), int(span.group(2)) + 1))
-        parts = [p for p in re.split(r"\s*(?:,|\band\b|\bor\b|;|/)\s*", raw) if p.strip()]
+        # a comma followed at once by three digits is a thousands separator ("250, 500, 1,000 and 2,000"), not a break
+        parts = [p.replace(",", "") for p in re.split(r"\s*(?:,(?!\d{3}(?!\d))|\band\b|\bor\b|;|/)\s*", raw)
+                 if p.strip()]
         values = [_number(p, fraction=fraction) for p in parts]
         if parts and all(v is not None for v in values):
             return [int(v) if v is not None and v == int(v) and "." not in p and "e" not in p.lower() else v

@@ -128,9 +128,9 @@ def test_seventh_blind_set_does_not_fall_below_its_measured_level() -> None:
     # 0.98, arguments 0.11 (4 of 35), silent wrong 5, asked 31. After the rules it was spent on (a report's word
     # excuses the numbers of its own clause only; "within x of the best" selects; an enumeration's "(2)"; ℓ_max,
     # the L0 penalty "halved to", a random-forest model, a share of the total |SHAP| in plain words): method
-    # 0.98, arguments 0.26 (9 of 35), silent wrong 0, asked 31
+    # 0.98, arguments 0.29 (10 of 35), silent wrong 0, asked 30 (with list items written "1,000")
     assert scored.method_accuracy >= 0.97, summary
-    assert scored.argument_accuracy >= 0.25, summary
+    assert scored.argument_accuracy >= 0.28, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 

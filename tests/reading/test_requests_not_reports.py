@@ -539,6 +539,9 @@ def test_a_causal_structure_in_words_and_rows_by_their_place_are_asked() -> None
                 "L0 penalty doubled to 2.", {"l0_weight": 2.0}),
     ("robustness.class_stability", "How close to the boundary of a random-forest model do the flagged parcels lie?",
      {"model": "random_forest"}),
+    # a list's items with thousands separators: "1,000" is one number, not 1 and 0
+    ("lm.nolima", "Score the lexical baseline only, at context lengths of 400, 1,000 and 3,000 tokens.",
+     {"lengths": [400, 1000, 3000]}),
 ])
 def test_settings_from_the_seventh_blind_set_in_our_words(method: str, text: str, expected: dict[str, object]) -> None:
     args = understand_task(method, text, {}, []).arguments
