@@ -106,8 +106,8 @@ def test_bad_data_name_the_argument(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_kernel_ridge_baseline_is_tuned_like_a_careful_user_would(tmp_path: Path) -> None:
     """A swap-and-flip invariant target (not the example's): the tool's kernel ridge is within 10% of one tuned
-    independently here (10-fold CV on a quarter-decade grid over α ∈ [1e-8, 10], γ ∈ [1e-3, 100]), and its
-    optimum lies inside its grid."""
+    independently here (10-fold CV on a half-decade grid over α ∈ [1e-8, 10], γ ∈ [1e-3, 100]: the quarter-decade
+    grid found the same optimum and test error in 3.5 times as long), and its optimum lies inside its grid."""
     from sklearn.kernel_ridge import KernelRidge
     from sklearn.model_selection import GridSearchCV, KFold
 
@@ -127,7 +127,7 @@ def test_kernel_ridge_baseline_is_tuned_like_a_careful_user_would(tmp_path: Path
     checks = {c.name: c for c in result.checks}
     assert checks["kernel ridge tuned to its CV optimum"].passed, checks
     embed = np.hstack([np.cos(x[:400]), np.sin(x[:400])])
-    grid = {"alpha": 10.0 ** np.arange(-8, 1.01, 0.25), "gamma": 10.0 ** np.arange(-3, 2.01, 0.25)}
+    grid = {"alpha": 10.0 ** np.arange(-8, 1.01, 0.5), "gamma": 10.0 ** np.arange(-3, 2.01, 0.5)}
     search = GridSearchCV(KernelRidge(kernel="rbf"), grid, cv=KFold(10, shuffle=True, random_state=1),
                           scoring="neg_mean_squared_error").fit(embed, y[:400])
     independent = np.mean((search.predict(np.hstack([np.cos(x[400:]), np.sin(x[400:])])) - f(x[400:])) ** 2)
