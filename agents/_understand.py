@@ -1374,6 +1374,8 @@ class _Reader:
             self.take(Mapped(open_[0], names[0], 0.8, f"the only column of {table.name} is {names[0]}"), table,
                       required=True)
             return
+        if len(open_) == 1 and self.remaining_target(open_[0], table):
+            return
         for name in open_:
             if any(q.startswith(f"which column is {name!r}") for q in self.questions):
                 continue  # asked already (a label among several 0/1 columns)
@@ -1381,6 +1383,37 @@ class _Reader:
             self.questions.append(f"which column is {name!r} (the default {self.spec.arguments[name]['default']!r} "
                                   f"is not a column of {table.name})? columns: {shown}; add `{name}: <column>` "
                                   "under `arguments:` in the front matter")
+
+    def remaining_target(self, name: str, table: FileProfile) -> bool:
+        """The target of a regression whose inputs default to every other column ("Input columns (default: every
+        column except the target)"), when the text shows which column is the response: the one column left when
+        the inputs were read, or the table's last column when one sentence names every column with it last
+        ("unit vectors (ux, uy, uz) and gain is gain_db", "angles theta1 and theta2, energy e_kcal") — inputs first,
+        the response last, in the text and in the table alike."""
+        inputs = next((n for n, doc in self.spec.argument_docs.items() if n != name and "array" in _types(
+            self.spec.arguments.get(n, {})) and re.search(r"\b(?:every|all)\s+(?:other\s+)?columns?\s+(?:except|but)\s+"
+                                                          r"the\s+" + re.escape(name.split("_")[0]), doc, re.I)), None)
+        if inputs is None:
+            return False
+        columns = [c.name for c in table.columns if not identifier(c) and not c.constant]
+        if isinstance(self.args.get(inputs), list):
+            left = [c for c in columns if c not in self.args[inputs] and table.column(c) is not None
+                    and table.column(c).numeric]  # type: ignore[union-attr]
+            if len(left) == 1:
+                self.take(Mapped(name, left[0], 0.8, f"the one column of {table.name} the inputs leave"), table,
+                          required=True)
+                return True
+            return False
+        if len(columns) < 2 or columns[-1] != table.column_names[-1]:
+            return False
+        for sentence in self.sentences:
+            at = {c: m.start() for c in columns
+                  if (m := re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", sentence)) is not None}
+            if len(at) == len(columns) and max(at, key=at.__getitem__) == columns[-1]:
+                self.take(Mapped(name, columns[-1], 0.8, f"named last of {table.name}'s columns, after the inputs: "
+                                 f"“{clip_quote(sentence, 120)}”"), table, required=True)
+                return True
+        return False
 
     def adjustment_set(self, name: str, table: FileProfile) -> None:
         """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct

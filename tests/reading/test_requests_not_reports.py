@@ -588,3 +588,26 @@ def test_two_values_of_a_switch_described_at_once_are_asked() -> None:
             "questions to save time.")
     understood = understand_task("lm.nolima", text, {}, [])
     assert any("'literal_controls'" in q for q in understood.questions), understood.questions
+
+
+def test_the_response_of_a_regression_is_the_column_named_after_its_inputs(tmp_path: Path) -> None:
+    """A regression whose inputs default to every other column, on a table with no column ``y``: the column the
+    text names last, after the inputs, and the table holds last, is the target; a text that names the response
+    first still asks."""
+    rng = np.random.default_rng(3)
+    table = tmp_path / "hopper_trials.csv"
+    rows = rng.uniform(0, 1, size=(40, 2))
+    table.write_text("moisture,fill_rate,flow_kg_s\n" + "".join(
+        f"{a:.4f},{b:.4f},{a + 2 * b + 0.1 * rng.normal():.4f}\n" for a, b in rows))
+    said = (f"In data/{table.name} each trial has the grain moisture (moisture), the fill rate (fill_rate) and the "
+            "flow that came out (flow_kg_s). Predict it with a prior-fitted network trained on a Gaussian-process "
+            "prior, holding back a quarter of the trials.")
+    reading = _reading(said, tmp_path, [table])
+    assert reading.method == "bayes.pfn_regression" and reading.understanding is not None
+    assert reading.understanding.arguments.get("target") == "flow_kg_s"
+    first = said.replace("each trial has the grain moisture (moisture), the fill rate (fill_rate) and the flow "
+                         "that came out (flow_kg_s)", "the flow (flow_kg_s) is what we want, from moisture and "
+                         "fill_rate")
+    reading = _reading(first, tmp_path, [table])
+    assert reading.understanding is not None and "target" not in reading.understanding.arguments
+    assert any("'target'" in q for q in reading.understanding.questions)
