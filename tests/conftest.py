@@ -112,11 +112,3 @@ def postgres_url():  # type: ignore[no-untyped-def]
         pytest.fail(f"CI must run the PostgreSQL checkpoint tests: {reason}")
     pytest.skip(reason)
 
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The modules that hold long tests (marked ``slow``) first, each module's tests kept together (so a module's
-    fixtures are set up once per worker): on two workers the short tests then fill in at the end, instead of one
-    worker idling while the other runs a five-minute test it was handed last."""
-    slow = {item.module.__name__ for item in items if item.get_closest_marker("slow") and item.module is not None}
-    items.sort(key=lambda item: (item.module is None or item.module.__name__ not in slow))
