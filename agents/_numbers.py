@@ -79,6 +79,7 @@ _READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read
 _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:please\s+)?(?:train|fit|run|use|estimate|"
                         r"compute|find|predict|compare|weight|rake|sample|score|test|check)\b)|is\b|are\b|holds\b)|"
                         r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
+                        r"^\W*(?:(?:so|ok(?:ay)?|right|well),?\s+)?(?:here|below|above)\s*(?:is|are|'s)\b|"  # "Here are 60 ..."
                         r"\b(?:is|are)\s+(?:stored\s+|given\s+|listed\s+|kept\s+)?in\s+(?:the\s+file\s+)?"
                         r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|"
                         r"\b(?:says|ha(?:s|ve|d)(?!\s+to\b)|contains?|holds?|consists? of|comprises?|includes?|"

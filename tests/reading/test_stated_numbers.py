@@ -61,6 +61,9 @@ def test_settings_written_in_many_ways_are_read_as_numbers(text: str, wanted: se
     "`sipp.csv` is the 1991 extract: 9,915 households.",
     "Report it as `value` (a fraction between 0 and 1).",
     "Report the error |ATE − 4.016|.",  # a reference to compare with
+    "Here are 72 binned distance moduli from our survey.",  # what the data hold, presented
+    "OK, here's 31 nights of photometry.",
+    "Below are 18 months of readings from the plant.",
 ])
 def test_what_sets_nothing_is_not_a_stated_number(text: str) -> None:
     assert values(text, ("petrels.csv", "patches.csv")) == set(), stated_numbers(text)
@@ -98,6 +101,17 @@ def test_numbers_the_run_uses_ask_nothing(tmp_path: Path) -> None:
                          "give the 68% interval.", [data])
     assert reading.method == "cosmology.fit_supernovae" and reading.clear, reading.unread
     assert reading.understanding.arguments["n_walkers"] == 48
+
+
+def test_data_presented_with_here_are_is_a_description_not_a_setting(tmp_path: Path) -> None:
+    data, _ = _make.hubble_bins(tmp_path)
+    reading = reading_of("Here are 33 binned supernova distance moduli from last season, in `hubble_bins.csv`. What "
+                         "matter density does a flat ΛCDM universe prefer? Use 36 walkers and seed 9.", [data])
+    assert reading.method == "cosmology.fit_supernovae" and reading.clear, reading.unread
+    assert reading.understanding.arguments["n_walkers"] == 36 and reading.understanding.arguments["seed"] == 9
+    # a setting after "here is" in its own clause is still one ("here is the file; cut at z = 0.4" asks)
+    assert not reading_of("Here is `hubble_bins.csv`; keep only supernovae below z = 0.4 and fit flat ΛCDM.",
+                          [data]).clear
 
 
 def test_a_number_stated_in_the_methods_own_documentation_asks_nothing() -> None:
