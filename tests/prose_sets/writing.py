@@ -83,3 +83,36 @@ def array(path: Path, values: np.ndarray) -> None:
 def expit(x: np.ndarray) -> np.ndarray:
     """The logistic function."""
     return 1.0 / (1.0 + np.exp(-x))
+
+
+def npy_bytes(values: np.ndarray, descr: str = "<f4") -> bytes:
+    """A 2-D float32 array (or a 1-D one with ``descr='<i8'``) in ``.npy`` format 1.0, to memory, with a header
+    written by hand (as ``array`` writes it)."""
+    values = np.ascontiguousarray(values, dtype=descr)
+    shape = f"({values.shape[0]}, {values.shape[1]})" if values.ndim == 2 else f"({values.shape[0]},)"
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}"
+    header += " " * (64 - (10 + len(header) + 1) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1") + values.tobytes()
+
+
+def npz(path: Path, arrays: Mapping[str, bytes]) -> None:
+    """An ``.npz`` archive of ready ``.npy`` members (``npy_bytes``): stored, uncompressed, with a fixed date, so
+    that its bytes depend on the arrays alone."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
+        for name, payload in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            zf.writestr(info, payload)
+    path.write_bytes(buf.getvalue())
+
+
+def gzip_text(path: Path, text: str) -> None:
+    """Text gzip-compressed with no file name and a zero timestamp in the header (the bytes depend on the text)."""
+    import gzip
+
+    path.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
