@@ -370,6 +370,7 @@ def match_phrase(phrase: str, column: str) -> float:
     words = _tokens(phrase_l)
     col_letters = re.sub(r"[^a-z]", "", col)
     col_digits = re.findall(r"\d+", col)
+    name_parts = [t for t in re.split(r"[_\W\d]+", col) if t] or [""]
     score = 0.0
     for word in words:
         if word.isdigit():
@@ -378,8 +379,11 @@ def match_phrase(phrase: str, column: str) -> float:
                 score = max(score, 0.6)
             continue
         if len(word) >= 4 and len(col_letters) >= 3 and (word.startswith(col_letters) or col_letters.startswith(word)
-                                                        or word[:4] == col_letters[:4]):
-            score = max(score, 0.9)
+                                                        or (len(name_parts[0]) >= 3 and word.startswith(name_parts[0]))
+                                                        or word[:5] == col_letters[:5]):
+            score = max(score, 0.9)  # "fertiliser" names ``fert_kg``, "tutoring" ``tutored``
+        elif len(word) >= 4 and len(col_letters) >= 3 and word[:4] == col_letters[:4]:
+            score = max(score, 0.7)  # four letters alike only: "distance" is not ``district``
         elif len(word) >= 5 and word in col_letters:
             score = max(score, 0.75)
         for key, forms in SYNONYMS.items():
@@ -393,6 +397,11 @@ def match_phrase(phrase: str, column: str) -> float:
         score = max(score, 0.8)  # "substrate EC" names ``ec_ms_cm``: an acronym as the name's first word
     if len(tokens) > 1 and len(tokens[0]) == 3 and tokens[0].lower() in words:
         score = max(score, 0.8)  # "year-two GPA" names ``gpa_y2``: a short word that is the name's first part
+    # an acronym the name holds, written out: "sea-surface temperature" names ``sst_c``, "body mass index" ``bmi``
+    letters = [w for w in words if not w.isdigit()]
+    initials = {"".join(w[0] for w in letters[i:j]) for i in range(len(letters)) for j in range(i + 2, len(letters) + 1)}
+    if initials & {t.lower() for t in tokens if len(t) >= 2}:
+        score = max(score, 0.85)
     if len(parts) > 1:
         singular = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
         hits = sum(1 for p in parts if p in words or (p[:-1] if p.endswith("s") and len(p) > 3 else p) in singular)
@@ -560,6 +569,14 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             # identifier `plant` cannot be an outcome)
             named_after = sorted((segment.find(c.name), c.name) for c in columns if _named(segment, c.name)
                                  and _content_fits(role, c, binary_treatment=binary_treatment))
+            # "the minutes of outage per customer (the SAIDI column)": the brackets say which column the words mean
+            bracket = re.search(r"\(\s*(?:the\s+)?`?([\w-]+)`?\s+column\s*\)|\(\s*column\s+`?([\w-]+)`?\s*\)", segment)
+            if bracket is not None:
+                said = bracket.group(1) or bracket.group(2)
+                ranked = sorted(((1.0 if said.lower() == c.name.lower() else 0.95 if said.lower() == re.split(
+                    r"[_\W]", c.name.lower())[0] else match_phrase(said, c.name), c.name) for c in columns), reverse=True)
+                if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.85):
+                    named_after = [(bracket.start(), ranked[0][1])]
             link = re.search(rf"`([^`]+)`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
             if link and link.group(1) in {c.name for c in columns}:
                 named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan
@@ -611,6 +628,30 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
     return mapped
 
 
+def _leftover_by_meaning(items: Sequence[str], columns: Sequence[str]) -> list[str]:
+    """The columns that items no rule could map ("how wooded the corridor is") name, when the rest of the reading
+    leaves exactly as many columns as items (at most three): the one-to-one assignment whose sentence embeddings
+    (:func:`cmbagent.agents._meaning.embedder`) agree clearly — every pair at least 0.2 and the whole ahead of any
+    other assignment by 0.1.  Empty when that is not so, or without the embedding model: the list is asked about."""
+    from itertools import permutations
+
+    if not items or len(items) != len(columns) or len(items) > 3:
+        return []
+    from cmbagent.agents._meaning import _vectors
+
+    words = [re.sub(r"[_\W]+", " ", c).strip() for c in columns]
+    vectors = _vectors([*items, *words])
+    if vectors is None:
+        return []
+    similar = vectors[:len(items)] @ vectors[len(items):].T
+    scored = sorted(((sum(float(similar[i, j]) for i, j in enumerate(order)), order)
+                     for order in permutations(range(len(columns)))), reverse=True)
+    best, order = scored[0]
+    if any(similar[i, j] < 0.2 for i, j in enumerate(order)) or (len(scored) > 1 and scored[1][0] > best - 0.1):
+        return []
+    return [columns[j] for j in order]
+
+
 def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str],
                     cues: Sequence[str] = ()) -> Mapped | None:
     """A list argument (covariates, features) from the phrase after its cue (its role's words or ``cues``):
@@ -658,6 +699,15 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
                 sure = min(sure, ranked[0][0])
             elif len(item.split()) <= 6:
                 unmapped.append(item)
+                chosen.append(f"\0{item}")  # its place in the list, should meaning place it
+        if unmapped and len(chosen) > len(unmapped):
+            left = [n for n in names if n not in taken and n not in chosen and not _named(text, n)]
+            placed = dict(zip(unmapped, _leftover_by_meaning(unmapped, left), strict=False))
+            if placed:
+                chosen = [placed[c[1:]] if c.startswith("\0") else c for c in chosen]
+                sure = min(sure, 0.75)
+                unmapped = []
+        chosen = [c for c in chosen if not c.startswith("\0")]
         if chosen:
             confidence = sure if not unmapped else min(sure, 0.4)
             note = f"“{clause.strip()[:90]}”" + (f"; not mapped: {', '.join(unmapped)}" if unmapped else "")

@@ -54,7 +54,19 @@ field_words(
                   r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+(\w+)\s+times\b",
                   r"\b(\w+)\s+repetitions\s+of\s+the\s+(?:sample\s+)?split",
                   (r"\b(?:sample\s+)?split(?:ting|s)?\s+(?:is\s+|are\s+)?repeated\s+twice\b", 2),
-                  (r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+twice\b", 2)],
+                  (r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+twice\b", 2),
+                  # "repeat the random split twice", "the sample split will be redrawn three times"
+                  r"\b(?:repeat|redr[ae]w|redo|rerun)\w*\s+the\s+(?:random\s+|sample\s+|cross-fitting\s+)*"
+                  r"(?:split(?:ting|s)?|fold\s+assignment|partition)\s+(\w+)\s+times\b",
+                  (r"\b(?:repeat|redr[ae]w|redo|rerun)\w*\s+the\s+(?:random\s+|sample\s+|cross-fitting\s+)*"
+                   r"(?:split(?:ting|s)?|fold\s+assignment|partition)\s+twice\b", 2),
+                  r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+(\w+)\s+times\b",
+                  (r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+twice\b", 2)],
+        # trimming the propensities: "trim the propensity scores so they stay between 5% and 95%"
+        "clipping": [r"\b(?:trim|clip|bound|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?"
+                     r"[^.;]{0,40}?\bbetween\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",
+                     r"\bpropensit\w*(?:\s+scores?)?\s+(?:are\s+|is\s+)?(?:trimmed|clipped|bounded|truncated)\s+"
+                     r"(?:to\s+(?:the\s+)?(?:range\s+|interval\s+)?|at\s+)(\d+(?:\.\d+)?\s*%|0?\.\d+)\b"],
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
                         r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
     },

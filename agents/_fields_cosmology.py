@@ -61,6 +61,12 @@ field_words(
                     # "letting H0 float", "H0 free"; "H0 not sampled", "keep H0 fixed"
                     rf"\b(?:let\w*|allow\w*)\s+{_H0}\s+(?:to\s+)?(?:float|vary|be\s+free|free)\b",
                     rf"\b{_H0}\s+(?:floats?|floating|varies|left\s+free)\b",
+                    # "with H0 sampled directly rather than marginalised", "H0 is not fixed by hand"
+                    rf"\b{_H0}\s+(?:is\s+|was\s+|being\s+)?sampled\b(?!\s+(?:from|at)\b)",
+                    rf"\b{_H0}\s+(?:is\s+|was\s+)?not\s+(?:held\s+|kept\s+)?fixed\b",
+                    # for magnitudes the offset is M: "the absolute magnitude M sampled as a parameter"
+                    r"\b(?:absolute\s+magnitude(?:\s+M)?|the\s+offset)\s+(?:is\s+|be\s+)?sampled\b",
+                    r"\bsampl\w*\s+(?:the\s+)?(?:absolute\s+magnitude|offset)\b",
                     (rf"\b{_H0}\s+(?:is\s+|left\s+)?(?:not|never)\s+(?:sampled|fitted|free|varied|floated)\b", False),
                     (rf"\b(?:keep\w*|hold\w*)\s+{_H0}\s+fixed\b|\b{_H0}\s+(?:is\s+|kept\s+|held\s+)?fixed\b", False)],
     },

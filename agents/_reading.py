@@ -152,7 +152,11 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             listed = isinstance(value, (list, tuple))
             if listed:
                 read_at.append((float(len(value)), "", words, False))
+            # a symmetric bound states its other end too: clipping 0.05 keeps propensities in [0.05, 0.95]
+            mirrored = re.search(rf"\b1\s*[-−]\s*`?{re.escape(name)}\b", spec.argument_docs.get(name, ""))
             for v in values_in(value):
+                if mirrored and 0 < v < 1:
+                    values.append(round(1 - v, 12))
                 if quoted.get(name) and float(v).is_integer() and abs(v) <= 20:
                     read_at += [(v, quote, words, listed) for quote in quoted[name]]
                 else:

@@ -267,10 +267,12 @@ def _negated(text: str, start: int) -> bool:
 
 def _words_pattern(value: str) -> str:
     """A pattern for the words of a choice as prose writes them: ``MountainCarContinuous-v0`` as "mountain car
-    (continuous)", ``random_forest`` as "random forest(s)", ``Pendulum-v1`` as "pendulum"."""
+    (continuous)", ``random_forest`` as "random forest(s)", ``Pendulum-v1`` as "pendulum", ``gradient_boosting``
+    as "gradient-boosted (trees)"."""
     stem = re.sub(r"[-_]v\d+$", "", value)
     words = [w for w in re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", stem) if w]
-    joined = r"[\s_-]*".join(re.escape(w) for w in words)
+    joined = r"[\s_-]*".join(re.escape(w[:-3]) + "(?:ing|ed)" if len(w) > 6 and w.endswith("ing") else re.escape(w)
+                             for w in words)
     return rf"(?<![\w-]){joined}s?(?![\w])"
 
 
@@ -591,6 +593,10 @@ class _Reader:
                 cap = name.removeprefix("max_").replace("_", "[ _-]")
                 patterns.append(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
                                 rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+{cap}s?\b")
+                # "cap the chain at forty thousand steps", "stop the sampler after 5000 steps"
+                patterns.append(rf"\b(?:cap|limit|stop|truncate|end)\w*\s+(?:the\s+|each\s+|every\s+)?(?:chains?|runs?|"
+                                rf"sampl(?:er|ing)|MCMC|walkers?|optimi[sz](?:er|ation)|training)\s+(?:at|to|after)\s+"
+                                rf"{number}\s+{cap}s?\b")
             patterns += self.doc_patterns(name, number, kinds)
             for pattern in patterns:
                 for match in re.finditer(pattern, self.text, re.I):
@@ -1439,7 +1445,9 @@ class _Reader:
             self.confidence[item.argument], self.evidence[item.argument] = item.confidence, item.evidence
             self.requirements.append(Requirement(kind="argument", text=item.evidence[:240], source="text",
                                                  method=self.spec.name, argument=item.argument, value=item.value))
-        elif required:
+        elif required or (isinstance(item.value, list) and item.alternatives):
+            # a list the text writes out with items no column fits is asked about even where the method has a
+            # default: running on the default would drop what the text listed
             options = ", ".join(table.column_names[:14]) + (", ..." if len(table.column_names) > 14 else "")
             what = ("which columns" if isinstance(item.value, list) else "which column") + \
                    f" is {item.argument!r}"

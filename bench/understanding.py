@@ -45,7 +45,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind": ROOT / "tests" / "understanding_blind", "blind4": ROOT / "tests" / "understanding_blind4",
         "blind5": ROOT / "tests" / "understanding_blind5",
         "blind6": ROOT / "tests" / "understanding_blind6",
-        "blind7": ROOT / "tests" / "understanding_blind7", "blind8": ROOT / "tests" / "understanding_blind8"}
+        "blind7": ROOT / "tests" / "understanding_blind7", "blind8": ROOT / "tests" / "understanding_blind8",
+        "blind9": ROOT / "tests" / "understanding_blind9"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

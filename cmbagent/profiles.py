@@ -62,7 +62,8 @@ class ColumnProfile:
 @dataclass(frozen=True)
 class FileProfile:
     """An input file: ``kind`` is ``table`` (named columns), ``headerless`` (columns without names, not all
-    numeric), ``matrix`` (numbers without a header), ``arrays`` (``.npz``/``.npy``), ``text`` or ``other``."""
+    numeric), ``matrix`` (numbers without a header), ``arrays`` (``.npz``/``.npy``), ``code`` (``.py``), ``text`` or
+    ``other``."""
 
     name: str
     kind: str
@@ -252,6 +253,8 @@ def profile_file(name: str, path: Path) -> FileProfile:
     suffix = path.suffix.lower()
     if suffix in {".npz", ".npy"}:
         return _arrays_profile(name, path)
+    if suffix == ".py":  # a function the method imports (a log density), not data to profile
+        return FileProfile(name=name, kind="code")
     if suffix in {".png", ".jpg", ".jpeg", ".pdf", ".zip", ".h5", ".hdf5", ".fits", ".fit", ".pkl", ".parquet",
                   ".xlsx"}:
         return FileProfile(name=name, kind="other")

@@ -45,7 +45,7 @@ FRONT_MATTER_KEYS = (
 )
 _DATA_SUFFIXES = {
     ".dat", ".csv", ".tsv", ".txt", ".npy", ".npz", ".fits", ".fit", ".json", ".parquet", ".h5", ".hdf5",
-    ".pkl", ".xlsx", ".cov", ".gz", ".zip", ".png", ".jpg", ".jsonl",
+    ".pkl", ".xlsx", ".cov", ".gz", ".zip", ".png", ".jpg", ".jsonl", ".py",
 }  # fmt: skip
 
 

@@ -271,7 +271,8 @@ def _estimand(model: str, binary: bool) -> tuple[str, str]:
     example='dml_ate(data="sipp1991.csv", outcome="net_tfa", treatment="e401", '
     'covariates=["age", "inc", "educ", "fsize", "marr", "twoearn", "db", "pira", "hown"])',
     phrases={
-        "model": {"irm": [r"\binteractive(?:[- ]regression)?[- ](?:model|specification|version|variant|form)\b", r"\bdoubly[- ]robust\b", r"\bIRM\b"],
+        "model": {"irm": [r"\binteractive(?:[- ]regression)?(?:\s*\([^()]{1,40}\))?[- ](?:model|specification|version|variant|form)\b",
+                          r"\bdoubly[- ]robust\b", r"\bIRM\b"],
                   "plr": [r"\bpartially[- ]linear\b", r"\bPLR\b"]},
         "covariates": [r"\badjust(?:ing|ed|s)?\s+for\b", r"\bconfounders?\b", r"\bcontrol(?:ling)?\s+for\b"],
         "treatment": [r"\btreated\b", r"\beffect of\b"],

@@ -158,12 +158,12 @@ def _degeneracies(kind: str, fmt: str, offset: str | None) -> dict[str, Any]:
                           r"(?<![\w-])(?<!curved )(?<!non-flat )(?:Λ|L|lambda[\s-]?)CDM\b"],
         },
         "priors": {
-            "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"\bO_?m\b"],
+            "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"\bO_?m\b", r"\b(?:the\s+)?matter\s+density(?:\s+parameter)?"],
             "Omega_de": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|de|DE)\}?"],
-            "H0": [r"\bH_?\{?0\}?"],
+            "H0": [r"\bH_?\{?0\}?", r"\bHubble\s+constant"],
             "w0": [r"\bw_?\{?0\}?", r"\bw(?=\s*[=∈~])"],
             "wa": [r"\bw_?\{?a\}?"],
-            "M": [r"\bM(?:_B)?(?=\s*[=∈~(\[]|\s+(?:in|between)\b)"],
+            "M": [r"\bM(?:_B)?(?=\s*[=∈~(\[]|\s+(?:in|between)\b)", r"\babsolute\s+magnitude(?:\s+M)?"],
         },
     },
 )
