@@ -573,10 +573,10 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             bracket = re.search(r"\(\s*(?:the\s+)?`?([\w-]+)`?\s+column\s*\)|\(\s*column\s+`?([\w-]+)`?\s*\)", segment)
             if bracket is not None:
                 said = bracket.group(1) or bracket.group(2)
-                ranked = sorted(((1.0 if said.lower() == c.name.lower() else 0.95 if said.lower() == re.split(
+                fitting = sorted(((1.0 if said.lower() == c.name.lower() else 0.95 if said.lower() == re.split(
                     r"[_\W]", c.name.lower())[0] else match_phrase(said, c.name), c.name) for c in columns), reverse=True)
-                if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.85):
-                    named_after = [(bracket.start(), ranked[0][1])]
+                if fitting and fitting[0][0] >= 0.85 and (len(fitting) == 1 or fitting[1][0] < 0.85):
+                    named_after = [(bracket.start(), fitting[0][1])]
             link = re.search(rf"`([^`]+)`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
             if link and link.group(1) in {c.name for c in columns}:
                 named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan
