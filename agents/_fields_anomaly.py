@@ -8,7 +8,7 @@ from cmbagent.agents._fields import field_words, labelled_table
 #: what the rare class is called: anomalies, faults, frauds, intrusions, ...
 _RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|"
          r"(?:broken|cracked|failed|damaged)\s+\w+|failures?|"
-         r"failures?|abnormal\s+\w+)")
+         r"failures?|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+)")
 _COUNT = r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth))"
 _UNLABELLED = r"unlabell?ed\s+(?:training\s+)?(?:data|set|rows|part|traffic|readings|records|points|samples|pool|" \

@@ -43,7 +43,11 @@ field_words(
         "behaviour_noise": [rf"\b(?:action|behaviou?r(?:[- ]policy)?|exploration)\s+noise\s*(?:of\s+|=\s*|:\s*|at\s+)?"
                             rf"({_RATE}){_ALONE_AFTER}",
                             rf"\bnoise\s+(?:on|in)\s+the\s+(?:[\w']+\s+){{0,2}}?actions?\s*(?:of\s+|=\s*|:\s*)?"
-                            rf"({_RATE}){_ALONE_AFTER}"],
+                            rf"({_RATE}){_ALONE_AFTER}",
+                            # "action noise a fifth of the action range"
+                            r"\b(?:action|behaviou?r(?:[- ]policy)?|exploration)\s+noise\s+(?:of\s+|at\s+|is\s+)?"
+                            r"((?:a|one)\s+(?:half|third|quarter|fifth|tenth|twentieth)|\d+(?:\.\d+)?\s*(?:%|per\s*cent))"
+                            r"\s+of\s+the\s+(?:action\s+)?range\b"],
         "horizon": [rf"\bhorizon\s+H\s*=\s*(\d+){_ALONE_AFTER}",
                     rf"\bnext\s+(\d+|{_WORD})\s+(?:time\s*)?steps\b",
                     rf"\b{_ALONE_BEFORE}(\d+)-step\s+(?:windows?|horizons?|segments?|chunks?|trajector(?:y|ies))\b",

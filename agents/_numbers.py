@@ -65,7 +65,7 @@ _REPORTED = re.compile(r"\b(?:expect(?!ed-)(?!ed\s+(?!to\b|values?\b|results?\b|
                        r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|found|obtained|"
                        r"achieved|true|(?<!\bground )truth|"
                        r"(?:result|answer|estimate|value|fit|effect|number|it|this|that|you)\s+should\s+(?:be|give|come\s+out)|"
-                       r"was|were|gave|reaches|reached|"
+                       r"was|were|gave|reaches|reached|got(?=[^.;]{0,40}?[=≈])|"
                        r"scor(?:e|es|ed)|compare (?:with|to)|tolerance|matches|agrees?|"
                        # "within 0.03 of the best" selects among candidates: a setting, not a result's tolerance
                        r"within(?!\s+[-+−]?[\d.,]+%?\s+(?:[a-z]+\s+)?of\s+(?:the\s+)?(?:best|top|optimum|maximum|"
@@ -105,7 +105,10 @@ _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|rou
                     r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample)\s*#?\s*$", re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
 _NOT_INPUT = re.compile(r"\bnot\s+(?:an?\s+)?(?:input|setting|parameter)s?\b|\bnot\s+part\s+of\s+(?:this|the\s+"
-                        r"(?:task|run|analysis|fit|data))\b|\b(?:is|as|for|just)\s+context\b", re.I)
+                        r"(?:task|run|analysis|fit|data))\b|\b(?:is|as|for|just)\s+context\b|"
+                        # "the blinding offset (0.0137 in S8) is still applied; don't try to remove it"
+                        r"\b(?:don't|do\s+not)\s+(?:try\s+to\s+)?(?:remove|undo|correct|change|touch)\s+(?:it|this|that|them)\b|"
+                        r"\bleave\s+(?:it|them)\s+(?:alone|as\s+(?:it\s+is|they\s+are))\b", re.I)
 #: a setting's word: an aside that has one is no mere description ("(seed 4)", "(5 folds)", "(σ = 0.1)")
 _SETTING_WORD = re.compile(r"\b(?:seeds?|folds?|steps?|walkers|draws|iterations|epochs|prior|threshold|cut|"
                            r"tolerance|level)\b|[=<>≤≥]", re.I)
@@ -248,6 +251,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     out: list[StatedNumber] = []
     names = sorted({n for f in files for n in (f, f.rsplit("/", 1)[-1])}, key=len, reverse=True)
     text = re.sub(r"(?m)^\s*#.*$", " ", text)  # a heading names the task ("# IHDP replication 3")
+    text = re.sub(r"(?m)^\s*\d+(?:\.\d+)+\.?\s+[A-Z][^\n.!?]{0,80}$", " ", text)  # a numbered section: "4.2 Constant w"
     for sentence in _sentences(text):
         flat = " ".join(sentence.split())
         if _CITED_SUBJECT.match(flat) or _NOT_INPUT.search(flat):
@@ -288,6 +292,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if re.match(r"\s*[:.]\d", after) or re.search(r"\d[:/]$", before) or _MONTH.match(after) or \
                     _MONTH.search(before[-12:]):
                 continue  # a time, a ratio written "3:1" or a date
+            if re.search(r"[\w/.-]+\.[A-Za-z][A-Za-z0-9]{0,5}`?,\s*$", flat[:match.start()]) and \
+                    re.match(r"\s+[A-Za-z]+\b", after):
+                continue  # "an lcparam file, data/x.txt, 60 objects": an aside on what the file holds
             if _COUNTED.search(before[-24:]) or _IN_FILE.match(flat[match.end():]):
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
             if _READOUT.search(before):

@@ -98,7 +98,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     method itself (no front matter names it), every number of the prose must be accounted for
     (:func:`cmbagent.agents._numbers.unaccounted_numbers`): one no argument took asks which setting it is."""
     from cmbagent.agents._stated import stated_requirements, values_in
-    from cmbagent.tools.methods import get_method
+    from cmbagent.tools.methods import get_method, path_arguments
 
     spec = get_method(method)
     used = [v for value in understood.arguments.values() for v in values_in(value)]
@@ -142,6 +142,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             if requirement.kind == "argument" and requirement.source == "text" and requirement.argument \
                     and requirement.relation == "equals":
                 quoted.setdefault(requirement.argument, []).append(_whole_sentence(requirement.text, text))
+        kinds = path_arguments(method)
         values: list[float] = []
         read_at: list[tuple[float, str, str, bool]] = []  # value, its sentence, its argument's words, a list's item
         for name, value in understood.arguments.items():
@@ -152,6 +153,9 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
             listed = isinstance(value, (list, tuple))
             if listed:
                 read_at.append((float(len(value)), "", words, False))
+                if kinds.get(name) == "input":  # further files of one kind: "three chains" counts the first too
+                    singles = sum(1 for n, v in understood.arguments.items() if kinds.get(n) == "input" and isinstance(v, str))
+                    read_at.append((float(len(value) + singles), "", words, False))
             # a symmetric bound states its other end too: clipping 0.05 keeps propensities in [0.05, 0.95]
             mirrored = re.search(rf"\b1\s*[-−]\s*`?{re.escape(name)}\b", spec.argument_docs.get(name, ""))
             for v in values_in(value):

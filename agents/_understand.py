@@ -265,6 +265,16 @@ def _negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(window))
 
 
+def _in_file_note(text: str, start: int) -> bool:
+    """Whether ``start`` lies in brackets that describe a file ("(data/needles.csv: needle, question, plus literal
+    questions)", "data/needles.csv (needle, ...)"): what the file holds, not what the run should do."""
+    opened = text.rfind("(", 0, start)
+    if opened < 0 or text.find(")", opened, start) != -1:
+        return False
+    return re.match(r"\(\s*`?[\w./-]+\.[A-Za-z0-9]{1,6}`?\s*[:,;]", text[opened:]) is not None or \
+        re.search(r"[\w/.-]+\.[A-Za-z][A-Za-z0-9]{0,5}`?\s*$", text[:opened]) is not None  # "data/x.csv (needle, ...)"
+
+
 def _words_pattern(value: str) -> str:
     """A pattern for the words of a choice as prose writes them: ``MountainCarContinuous-v0`` as "mountain car
     (continuous)", ``random_forest`` as "random forest(s)", ``Pendulum-v1`` as "pendulum", ``gradient_boosting``
@@ -683,7 +693,7 @@ class _Reader:
         for value, patterns in (declared.items() if isinstance(declared, dict) else ()):
             for pattern in patterns:
                 match = next((m for m in re.finditer(pattern, self.text, re.I)
-                              if not _negated(self.text, m.start())), None)
+                              if not _negated(self.text, m.start()) and not _in_file_note(self.text, m.start())), None)
                 if match is not None:
                     hits.setdefault(value, match.start())
                     break
@@ -1222,6 +1232,9 @@ class _Reader:
             inputs = {n: k for n, k in self.paths.items() if k == "input"}
             mapped, self.unplaced = map_files(self.text, self.profiles, inputs, self.spec.argument_docs,
                                               self.spec.required, self.args)
+            listed = {n for n in inputs if n not in self.args and "array" in _types(self.spec.arguments[n])}
+            # a list of files (``more_chains``) takes the files that number the one another argument took
+            mapped = [m for m in mapped if m.argument not in listed or m.sure]
             for item in mapped:
                 if item.sure:
                     self.args[item.argument] = item.value
@@ -1234,6 +1247,7 @@ class _Reader:
                     self.questions.append(
                         f"which file is the {argument_role(item.argument, self.spec.argument_docs.get(item.argument, ''))}"
                         f" ({options})? add `{item.argument}: <file>` under `arguments:` in the front matter")
+            self.numbered_files(listed)
             return
         used = {v for v in self.args.values() if isinstance(v, str)}
         free = [f for f in self.data_files if f not in used]
@@ -1253,6 +1267,27 @@ class _Reader:
                 continue
             self.record(name, chosen, f"input file {chosen}", confidence=0.7)
             free.remove(chosen)
+
+    def numbered_files(self, listed: set[str]) -> None:
+        """Files that differ from a placed input only by their number ("chain_2.txt", "chain_3.txt" beside
+        "chain_1.txt") go, in the order the text names them, to the one list-of-files argument left (``more_chains``:
+        "three separate chains of one run")."""
+        unread = [n for n in listed if n not in self.args]
+        if len(unread) != 1 or not self.unplaced:
+            return
+
+        def pattern(file: str) -> str:
+            return re.sub(r"\d+", "#", file.rsplit("/", 1)[-1])
+
+        placed = {pattern(v) for k, v in self.args.items() if self.paths.get(k) == "input" and isinstance(v, str)}
+        siblings = [f for f in self.unplaced if pattern(f) in placed]
+        if not siblings:
+            return
+        where = {f: (self.text.find(f.rsplit("/", 1)[-1]) % (len(self.text) + 1), f) for f in siblings}
+        siblings.sort(key=lambda f: where[f])
+        self.record(unread[0], siblings, f"files numbered like the {pattern(siblings[0])} one: {', '.join(siblings)}",
+                    confidence=0.85)
+        self.unplaced = [f for f in self.unplaced if f not in siblings]
 
     def table(self) -> FileProfile | None:
         """The profile of the table the method reads (its ``data`` argument's file, else the first table)."""

@@ -161,3 +161,62 @@ def test_trimming_and_redrawn_splits_in_plain_words(tmp_path: Path) -> None:
     arguments = reading.understanding.arguments
     assert arguments["clipping"] == pytest.approx(0.02) and arguments["n_rep"] == 4, arguments
     assert reading.clear, reading.unread  # 98% is the same setting's other end, not a number left over
+
+
+def _chain(path: Path, seed: int) -> Path:
+    rng = np.random.default_rng(seed)
+    samples = rng.normal([0.31, 0.81], [0.02, 0.03], size=(600, 2))
+    lines = ["# weight minuslogL Omega_m sigma8"]
+    lines += [f"1 {0.5 * float(np.sum(((s - [0.31, 0.81]) / [0.02, 0.03]) ** 2)):.4f} {s[0]:.5f} {s[1]:.5f}"
+              for s in samples]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_files_numbered_like_the_chain_are_the_further_chains(tmp_path: Path) -> None:
+    """Four chains of one run named one by one: the first is the chain, the rest ``more_chains`` in the text's
+    order, and "four" counts them (it sets nothing); "don't try to undo it" makes its sentence's number context."""
+    chains = [_chain(tmp_path / f"lens_run_{i}.txt", i) for i in (4, 1, 2, 3)]
+    text = ("The lensing run produced four chains: data/lens_run_1.txt, data/lens_run_3.txt, data/lens_run_2.txt and "
+            "data/lens_run_4.txt (weight and minus log-likelihood first). Drop the first quarter of each, then give "
+            "the pooled means and the Gelman-Rubin statistic between them. A shift of 0.012 in sigma8 was applied "
+            "for blinding; don't try to undo it.")
+    reading = _reading(text, chains)
+    arguments = reading.understanding.arguments
+    assert reading.method == "cosmology.summarize_chain"
+    assert arguments["chain"] == "data/lens_run_1.txt"
+    assert arguments["more_chains"] == ["data/lens_run_3.txt", "data/lens_run_2.txt", "data/lens_run_4.txt"]
+    assert reading.clear, (reading.unread, reading.understanding.questions)
+
+
+def test_what_a_file_holds_and_a_numbered_section_set_nothing(tmp_path: Path) -> None:
+    data, _ = _make.hubble_bins(tmp_path)
+    text = (f"3.1 Flat model with a cosmological constant\n\nPlease fit the binned moduli, data/{data.name}, 31 bins, "
+            "with 40 walkers. (Ana got Ωm = 0.29 last spring, with half of them.)")
+    reading = _reading(text, [data])
+    assert reading.method == "cosmology.fit_supernovae"
+    assert reading.understanding.arguments["n_walkers"] == 40
+    assert reading.clear, reading.unread  # 3.1, 31, 0.29 and "half" describe; 40 is the setting
+
+
+def test_a_choice_in_a_files_description_is_not_a_request(tmp_path: Path) -> None:
+    needles = tmp_path / "harbour_needles.csv"
+    needles.write_text("needle,question,answer,literal_question,avoid\n"
+                       "Mara lives next to the Tower Bridge.,Which character has been to London?,Mara,"
+                       "Which character lives in London?,London\n")
+    text = (f"My five needles are in data/{needles.name} (needle, question, answer, plus literal questions and the "
+            "word to avoid). Build the latent-association haystack benchmark at 1,000 and 2,000 tokens, leaving out "
+            "the literal control questions; BM25 only.")
+    reading = _reading(text, [needles])
+    assert reading.method == "lm.nolima"
+    assert reading.understanding.arguments.get("literal_controls") is False, reading.understanding.questions
+
+
+def test_field_words_for_rare_labels_and_behaviour_noise() -> None:
+    anomaly = read_task(text="Weakly supervised anomaly comparison on the X/y archive, with only a fifth of the "
+                             "spurious alarms in the training split revealed.")
+    assert anomaly.method == "anomaly.wsad_dt" and anomaly.understanding.arguments["label_ratio"] == pytest.approx(0.2)
+    world = read_task(text="Log 80 episodes of the pendulum with action noise a quarter of the action range, then "
+                           "train the return-conditioned diffusion world model on windows of 10 steps.")
+    assert world.method == "rl.diffusion_world_model"
+    assert world.understanding.arguments["behaviour_noise"] == pytest.approx(0.25)
