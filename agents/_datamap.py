@@ -359,6 +359,11 @@ def _tokens(text: str) -> list[str]:
                                                                           "their", "his", "her", "its", "s"}]
 
 
+def _stem_of(word: str) -> str:
+    """A word without its inflection: "crazing" and "craze" are both "craz"."""
+    return re.sub(r"(?:ation|ing|ion|ed|es|er|e|s)$", "", word) if len(word) > 4 else word
+
+
 def match_phrase(phrase: str, column: str) -> float:
     """How well a prose phrase ("years of schooling", "earnings in 1974", "not having a degree") names the
     column ``column`` (``educ``, ``re74``, ``nodegree``): 1 the same name; 0.9 a word of the phrase begins
@@ -380,8 +385,9 @@ def match_phrase(phrase: str, column: str) -> float:
             continue
         if len(word) >= 4 and len(col_letters) >= 3 and (word.startswith(col_letters) or col_letters.startswith(word)
                                                         or (len(name_parts[0]) >= 3 and word.startswith(name_parts[0]))
-                                                        or word[:5] == col_letters[:5]):
-            score = max(score, 0.9)  # "fertiliser" names ``fert_kg``, "tutoring" ``tutored``
+                                                        or word[:5] == col_letters[:5]
+                                                        or (len(name_parts[0]) >= 4 and _stem_of(word) == _stem_of(name_parts[0]))):
+            score = max(score, 0.9)  # "fertiliser" names ``fert_kg``, "tutoring" ``tutored``, "crazing" ``craze_pct``
         elif len(word) >= 4 and len(col_letters) >= 3 and word[:4] == col_letters[:4]:
             score = max(score, 0.7)  # four letters alike only: "distance" is not ``district``
         elif len(word) >= 5 and word in col_letters:
@@ -606,6 +612,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
         for column in columns:  # a column named after the role itself ("treatment", "outcome", "label", "y")
             if re.fullmatch(rf"{role}s?|{name}|{role[:5]}\w*", column.name, re.I) and scores.get(column.name, 0) < 0.7:
                 scores[column.name], why[column.name] = 0.7, f"the column is called {column.name}"
+            elif name.endswith("weight") and _WEIGHT_NAME.search(column.name) and column.numeric and \
+                    scores.get(column.name, 0) < 0.7 and cue_pattern.search(text):  # "the design weights": `wt_frame`
+                scores[column.name], why[column.name] = 0.7, f"{column.name} is named as a weight"
         fits = {c.name: c for c in columns if _content_fits(role, c, binary_treatment=binary_treatment)}
         scores = {k: v for k, v in scores.items() if k in fits}
         if role == "treatment":  # a 0/1 column is the usual treatment: it wins a tie
@@ -652,6 +661,10 @@ def _leftover_by_meaning(items: Sequence[str], columns: Sequence[str]) -> list[s
     return [columns[j] for j in order]
 
 
+#: a column named as a weight (``wt_frame``, ``base_weight``, ``wgt``): weights, never a variable to weight on
+_WEIGHT_NAME = re.compile(r"(?:^|_)(?:wt|wgt|weights?)(?:_|$)", re.I)
+
+
 def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str],
                     cues: Sequence[str] = ()) -> Mapped | None:
     """A list argument (covariates, features) from the phrase after its cue (its role's words or ``cues``):
@@ -661,7 +674,8 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
     cue_pattern = _cue_pattern(role, name, cues)
     # "one row per applicant" lists no `applicant`: a column called an id, or a first column numbering the rows
     names = [c.name for i, c in enumerate(table.columns)
-             if not (identifier(c) and (i == 0 or _ID_NAME.fullmatch(c.name)))]
+             if not (identifier(c) and (i == 0 or _ID_NAME.fullmatch(c.name)))
+             and not (role == "covariates" and _WEIGHT_NAME.search(c.name) and not _named(text, c.name))]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
         if cue is None:

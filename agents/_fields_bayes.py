@@ -21,7 +21,8 @@ _ALONE_AFTER = r"(?![.,]?\d)(?!\s*(?:[-–—…]|\.\.|\bto\b|\bor\b|\band\b|,)\
 #: torsion.csv")
 #: where the text names the inputs: "predict y from a and b", "regress y on a and b", "with a and b as inputs"
 _INPUTS = [
-    r"\bpredict(?:s|ed|ing)?\s+(?:the\s+)?`?[\w.-]+`?(?:\s+(?:in|of)\s+`?[\w./-]+`?)?\s+(?:from|using|with|given)\b",
+    r"\bpredict(?:s|ed|ing)?\s+(?:the\s+)?(?:(?!from\b|using\b|with\b|given\b)[\w-]+\s+){0,2}?`?[\w.-]+`?"
+    r"(?:\s+(?:in|of)\s+`?[\w./-]+`?)?\s+(?:from|using|with|given)\b",  # "predict tile shrinkage from"
     r"\bregress(?:ion\s+of|ing|es)?\s+`?[\w.-]+`?\s+(?:on|against)\b",
     r"\b(?:as|are)\s+(?:the\s+)?(?:inputs|predictors|features|regressors|explanatory\s+variables)\b",
     r"\b(?:inputs|predictors|features|regressors)\s*(?::|are\b|=)",
@@ -122,7 +123,7 @@ field_words(
         # "length scale 0.15", "output scale 1", "noise 0.1" are read by the arguments' own names
         "output_scale": [rf"\b(?:signal|amplitude)\s+(?:scale|sd|standard\s+deviation)\s*(?:of\s+|=\s*|:\s*)?"
                          rf"({_NUM})\b{_ALONE_AFTER}"],
-        "max_context": [r"\bcontexts?\s+of\s+up\s+to\s+(\d+)\s+points\b",
+        "max_context": [r"\bcontexts?\s+of\s+(?:up\s+to|at\s+most|no\s+more\s+than)\s+(\d+)\s+points\b",
                         rf"\bmax(?:imum)?\s+context\s+(?:size\s+)?(?:of\s+|=\s*|:\s*)?(\d+){_ALONE_AFTER}"],
     },
 )

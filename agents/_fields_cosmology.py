@@ -96,7 +96,10 @@ field_words(
                        r"`([A-Za-z_][\w.]*`(?:\s*(?:,|and)\s*`[A-Za-z_][\w.]*`)*)",
                        # "I only need Ω_m and σ_8": symbols, read only when each is spelled below
                        r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\s+(?:the\s+)?"
-                       r"((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)"],
+                       r"((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)",
+                       # "intervals for Ω_m and σ8 only", "just Ω_m and S_8"
+                       r"\b(?:for|of|on)\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)\s+only\b",
+                       r"\bjust\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)+)\b(?!\s+(?:the|a|an)\b)"],
     },
     # the chain's parameter names as the method normalises them (omega_m -> Omega_m), as prose writes them
     spellings={"parameters": {

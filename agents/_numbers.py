@@ -82,7 +82,7 @@ _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:pl
                         r"^\W*(?:(?:so|ok(?:ay)?|right|well),?\s+)?(?:here|below|above)\s*(?:is|are|'s)\b|"  # "Here are 60 ..."
                         r"\b(?:is|are)\s+(?:stored\s+|given\s+|listed\s+|kept\s+)?in\s+(?:the\s+file\s+)?"
                         r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|"
-                        r"\b(?:says|ha(?:s|ve|d)(?!\s+to\b)|contains?|holds?|consists? of|comprises?|includes?|"
+                        r"\b(?:says|(?<!should )(?<!must )(?<!would )(?<!will )(?<!to )(?<!shall )ha(?:s|ve|d)(?!\s+to\b)|contains?|holds?|consists? of|comprises?|includes?|"
                         r"there (?:are|is|were)|"
                         r"recorded|collected|observed|spans?|spanning|covers?|covering|lists?|listing|gives|"
                         r"columns?|rows|entries|records|each row|per row|measured at)\b", re.I)
@@ -92,6 +92,8 @@ _MONTH = re.compile(r"\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z
                     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+$")
 #: a definite count of what the data hold ("the 40 deep-field supernovae", "all 24 bins", "each of the 12 sites");
 #: "the first 30%" is a setting (a burn-in, a cut), not a count
+#: "the 20 most isolated rows", "the 5 best models": a selection the run makes, not a count of what the data hold
+_SELECTS = re.compile(r"\s+(?:most|least|best|worst|top|highest|lowest|largest|smallest)\b", re.I)
 _COUNTED = re.compile(r"\b(?:the|these|those|our|all|its|their|his|her)\s+$", re.I)
 #: "45 storm petrels in `petrels.csv`", "240 image patches (`patches.csv`": what a named file holds
 _IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\w-]*\s+){1,4}"
@@ -295,7 +297,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if re.search(r"[\w/.-]+\.[A-Za-z][A-Za-z0-9]{0,5}`?,\s*$", flat[:match.start()]) and \
                     re.match(r"\s+[A-Za-z]+\b", after):
                 continue  # "an lcparam file, data/x.txt, 60 objects": an aside on what the file holds
-            if _COUNTED.search(before[-24:]) or _IN_FILE.match(flat[match.end():]):
+            if (_COUNTED.search(before[-24:]) and not _SELECTS.match(after)) or _IN_FILE.match(flat[match.end():]):
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
             if _READOUT.search(before):
                 continue  # where a result is read off: "write down D_ℓ^TT at ℓ = 1000", "report S(t) at t = 5"

@@ -487,7 +487,7 @@ class _Reader:
                                  if p.strip(" `'\"")]
                         if "`" not in match.group(1) and self.words.spellings.get(name):  # "Ω_m and σ_8"
                             spelled = [self.words.spell(name, item) for item in value]
-                            value = [v for v in spelled if v] if all(spelled) else None
+                            value = [self.as_written(v) for v in spelled if v] if all(spelled) else None
                     if value == [] or (value is not None and not self.names_columns(name, value)):
                         value = None
                 if value is not None:
@@ -510,6 +510,15 @@ class _Reader:
         if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
             return True
         return all(v in columns for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+
+    def as_written(self, name: str) -> str:
+        """A canonical parameter name as the data write it: ``sigma_8`` is the column ``sigma8`` of a chain whose
+        header has no underscore (the name itself when no column differs from it only so)."""
+        columns = self.table_columns()
+        if name in columns:
+            return name
+        same = [c for c in columns if c.replace("_", "").lower() == name.replace("_", "").lower()]
+        return same[0] if len(same) == 1 else name
 
     def spent_at(self, span: tuple[int, int]) -> bool:
         """Whether the text at ``span`` was already read as another argument's value ("32 importance samples"
@@ -1338,6 +1347,14 @@ class _Reader:
                                       f"({', '.join(binary_columns[:6])}); add `{name}: <column>` under "
                                       "`arguments:` in the front matter")
         self.absent_defaults(col_args, table)
+        for name in scalars:  # the text asks for the column ("starting from the design weights") but names none
+            said = self.asked(name) if name not in self.args and name not in self.spec.required else None
+            labelled = said is not None and any(re.search(p + r"\s*#?\d", said, re.I) for p in self.declared_cues(name))
+            if said is not None and not labelled and not any(f"{name!r}" in q for q in self.questions):
+                options = ", ".join(table.column_names[:14]) + (", ..." if len(table.column_names) > 14 else "")
+                self.questions.append(f"which column is {name!r}? the text asks for it (“{clip_quote(said, 90)}”) but "
+                                      f"names none the reader could tell; columns of {table.name}: {options}; add "
+                                      f"`{name}: <column>` under `arguments:` in the front matter")
         for name in col_args:
             if "array" not in _types(self.spec.arguments[name]) or self.confidence.get(name) == 1.0:
                 continue  # the front matter's list stands
@@ -1480,7 +1497,7 @@ class _Reader:
             self.confidence[item.argument], self.evidence[item.argument] = item.confidence, item.evidence
             self.requirements.append(Requirement(kind="argument", text=item.evidence[:240], source="text",
                                                  method=self.spec.name, argument=item.argument, value=item.value))
-        elif required or (isinstance(item.value, list) and item.alternatives):
+        elif required or (isinstance(item.value, list) and item.alternatives) or self.asked(item.argument):
             # a list the text writes out with items no column fits is asked about even where the method has a
             # default: running on the default would drop what the text listed
             options = ", ".join(table.column_names[:14]) + (", ..." if len(table.column_names) > 14 else "")

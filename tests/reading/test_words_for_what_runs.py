@@ -220,3 +220,64 @@ def test_field_words_for_rare_labels_and_behaviour_noise() -> None:
                            "train the return-conditioned diffusion world model on windows of 10 steps.")
     assert world.method == "rl.diffusion_world_model"
     assert world.understanding.arguments["behaviour_noise"] == pytest.approx(0.25)
+
+
+def test_the_most_isolated_rows_standing_in_as_labels_is_a_setting() -> None:
+    from cmbagent.agents._numbers import stated_numbers
+
+    assert [n.values[0] for n in stated_numbers("Keep the 12 most suspicious meters as labels.", (), ())] == [12.0]
+    reading = read_task(text="Nobody labelled the attached pump readings. Run the weakly supervised detector with the "
+                             "15 most isolated pumps standing in as the labelled anomalies, seed 3.")
+    assert reading.method == "anomaly.wsad_dt"
+    assert reading.understanding.arguments["n_labeled"] == 15, (reading.understanding.arguments, reading.unread)
+
+
+def test_only_these_parameters_of_a_chain(tmp_path: Path) -> None:
+    chain = _chain(tmp_path / "dune_chain.txt", 7)
+    reading = _reading(f"Means and 95% intervals of data/{chain.name} for Ω_m and σ8 only, after dropping the first "
+                       "tenth as burn-in.", [chain])
+    assert reading.method == "cosmology.summarize_chain"
+    # σ8 as the chain's header writes it (``sigma8``), which is how the method names it
+    assert reading.understanding.arguments["parameters"] == ["Omega_m", "sigma8"], reading.understanding.arguments
+
+
+def test_inputs_named_in_words_and_what_the_network_should_have(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    n = 70
+    table = _table(tmp_path / "glaze_runs.csv", {
+        "kiln_temp_c": rng.uniform(1100, 1250, n).round(0), "soak_min": rng.uniform(5, 30, n).round(1),
+        "batch_kg": rng.uniform(10, 40, n).round(1), "craze_pct": rng.uniform(0, 9, n).round(2)})
+    text = (f"From data/{table.name}, predict glaze crazing from kiln temperature and soak time with a network fitted "
+            "beforehand to data sets drawn from a Gaussian-process prior; leave batch mass out. The network should "
+            "have training contexts of at most 48 points.")
+    reading = _reading(text, [table])
+    arguments = reading.understanding.arguments
+    assert reading.method == "bayes.pfn_regression"
+    assert arguments["columns"] == ["kiln_temp_c", "soak_min"] and arguments["max_context"] == 48, arguments
+
+
+def _survey(folder: Path, weights: tuple[str, ...]) -> tuple[Path, Path]:
+    rng = np.random.default_rng(6)
+    n = 150
+    columns: dict[str, np.ndarray] = {"resp": np.arange(n), "age_band": rng.choice(["18-34", "35-54", "55+"], n)}
+    columns |= {w: rng.uniform(0.5, 2.0, n).round(3) for w in weights}
+    columns["q_ferry"] = rng.choice(["yes", "no"], n)
+    survey = _table(folder / "quay_survey.csv", columns)
+    margins = folder / "quay_margins.csv"
+    margins.write_text("variable,level,share\nage_band,18-34,0.3\nage_band,35-54,0.35\nage_band,55+,0.35\n")
+    return survey, margins
+
+
+def test_design_weights_are_taken_from_the_one_weight_column_and_asked_about_among_two(tmp_path: Path) -> None:
+    text = ("Our resident survey, data/quay_survey.csv, over-represents older people. Rake it to the town's census "
+            "margins in data/quay_margins.csv, starting from the design weights, and give the weighted answer shares "
+            "for the ferry question.")
+    one = _reading(text, list(_survey(tmp_path, ("wt_base",))))
+    assert one.method == "alignment.survey_benchmark"
+    assert one.understanding.arguments.get("design_weight") == "wt_base", one.understanding.questions
+    assert "wt_base" not in one.understanding.arguments.get("covariates", [])
+    (tmp_path / "two").mkdir()
+    two = _reading(text, list(_survey(tmp_path / "two", ("wt_ferry_list", "wt_quay_visitors"))))
+    assert "design_weight" not in two.understanding.arguments
+    assert any("design_weight" in q for q in two.understanding.questions), two.understanding.questions
+    assert "wt_quay_visitors" not in two.understanding.arguments.get("covariates", [])
