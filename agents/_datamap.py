@@ -413,6 +413,8 @@ def match_phrase(phrase: str, column: str) -> float:
         hits = sum(1 for p in parts if p in words or (p[:-1] if p.endswith("s") and len(p) > 3 else p) in singular)
         if hits:
             score = max(score, min(0.95, 0.8 + 0.05 * (hits - 1)))
+    if len(words) == 1 and len(name_parts) > 1 and len(words[0]) >= 4 and words[0] == name_parts[-1]:
+        score = max(score, 0.85)  # the name's head noun alone: "round" for ``survey_round``
     if score >= 0.6 and col_digits and not any(w.isdigit() for w in words) and len(col_letters) <= 3:
         score *= 0.8  # "earnings" alone could be any of re74, re75, re78
     if col_digits and any(w.isdigit() and (w == col_digits[-1] or w.endswith(col_digits[-1])) for w in words):
@@ -421,6 +423,8 @@ def match_phrase(phrase: str, column: str) -> float:
 
 
 _LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|"
+                       # "margins for age band and home island, and a file of answers ...": the next file's description
+                       r",?\s+and\s+(?:a|an|the|one)\s+(?:[\w-]+\s+){0,2}?(?:file|table|list|sheet|archive|csv)\b|"
                        r",\s+(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap)\b|"
                        r",\s+(?:starting|beginning|using|keeping|taking|while|where|which)\b|"
                        # "on age_band, region and owns_dog using logistic weights that start from base_wt"
@@ -616,6 +620,8 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                     scores.get(column.name, 0) < 0.7 and cue_pattern.search(text):  # "the design weights": `wt_frame`
                 scores[column.name], why[column.name] = 0.7, f"{column.name} is named as a weight"
         fits = {c.name: c for c in columns if _content_fits(role, c, binary_treatment=binary_treatment)}
+        if name.endswith("weight") and any(_WEIGHT_NAME.search(c) for c in fits):
+            fits = {k: c for k, c in fits.items() if _WEIGHT_NAME.search(k)}  # weights are the columns named so
         scores = {k: v for k, v in scores.items() if k in fits}
         if role == "treatment":  # a 0/1 column is the usual treatment: it wins a tie
             scores = {k: v + (0.04 if fits[k].binary else 0.0) for k, v in scores.items()}
@@ -686,6 +692,10 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
         tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
         head, colon, rest = tail.partition(": ")
         tail = rest if colon and "," not in head else tail
+        bracket = re.match(r"[^,;()]*\(([^()]*(?:,|\band\b)[^()]*)\)", tail)
+        if bracket is not None and len(tail[:bracket.start(1)].split()) >= 2:
+            tail = bracket.group(1)  # "the same two questions (service reliability and fares), one row per ...":
+            # the list is what the brackets hold
         if re.search(r"\b(?:all|every|the)\s+(?:other|remaining|rest of the)\s+(?:columns?|variables?|features?|"
                      r"covariates?)\b|\beverything else\b", tail, re.I):
             return Mapped(name, [n for n in names if n not in taken], 0.85, f"“{clause.strip()[:90]}”")

@@ -55,6 +55,8 @@ field_words(
                        r"(?:[^.;:]|\.(?=\w)){0,100}?\son(?=\s)"],
         # the wave: "three annual rounds (2022 to 2024, in the column round)", "weighting each round separately"
         "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+`?([A-Za-z_]\w*)`?",
-                 r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b"],
+                 r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b",
+                 # "two rounds, 2023 and 2024, with a round column"
+                 r"\bwith\s+(?:an?\s+|the\s+|its\s+)?((?:survey\s+)?(?:rounds?|waves?|years?))\s+column\b"],
     },
 )

@@ -84,6 +84,10 @@ field_words(
           r"\btransformer\b": 0.8},
     data=regression_table,
     arguments={
+        # "a logistic regression of germination on the two inputs": the inputs' count
+        "n_features": [r"\bon\s+(?:the\s+|its\s+|those\s+|these\s+)?(two|three|four|five|[1-9])\s+"
+                       r"(?:inputs|features|predictors|covariates|regressors)\b",
+                       (r"\bon\s+both\s+(?:inputs|features|predictors|covariates|regressors)\b", 2)],
         # the first family whose words match wins: a mixture's words are the most specific, a line's the least
         "family": {
             "gaussian_mixture_1d": [r"\bmixture\b", r"\bbimodal\b",

@@ -62,6 +62,9 @@ field_words(
                    r"(?:split(?:ting|s)?|fold\s+assignment|partition)\s+twice\b", 2),
                   r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+(\w+)\s+times\b",
                   (r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+twice\b", 2)],
+        # the nuisance learner in words: "the neural-network learner", "small neural networks" (an MLP); the other
+        # learners are read by their own words ("random forests", "gradient-boosted trees", "lasso")
+        "learner": {"mlp": [r"\bneural[- ]net(?:work)?s?\b", r"\bmulti-?layer\s+perceptrons?\b"]},
         # trimming the propensities: "trim the propensity scores so they stay between 5% and 95%"
         "clipping": [r"\b(?:trim|clip|bound|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?"
                      r"[^.;]{0,40}?\bbetween\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",

@@ -188,6 +188,11 @@ field_words(
                         r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?low[- ]?(?:ℓ|ell|l)\s+"
                         r"(?:TT|temperature)", False)],
     },
+    # the CMB fit is flat: a free curvature is a model it does not have
+    unoffered={"model": {"a curved universe (Ω_k free)": [
+        r"\b(?:spatial\s+)?curvature\b[^.;]{0,40}?\b(?:free|varied|vary|sampled|open)\b",
+        r"(?:Ω|Omega)_?\{?k\}?[^.;]{0,30}?\b(?:free|varied|vary|sampled)\b",
+        r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness)?\b"]}},
     cues={r"\bband[- ]?powers?\b": 3.0, r"\bplik\w*": 3.0, r"\blikelihood\b": 1.0, r"\bCobaya\b": 1.5,
           # "constrain H0 from Planck", not "... with a prior from Planck" (a supernova fit's prior)
           r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bfrom\s+(?:the\s+)?"

@@ -51,7 +51,7 @@ field_words(
                  rf"(?:β|\bbeta)\s*=\s*(\d*\.?\d+){_ALONE_AFTER}",
                  rf"\bmembrane\s+(?:decay|leak)\s*(?:of\s+|=\s*|:\s*)?(0?\.\d+|1(?:\.0+)?){_ALONE_AFTER}",
                  (r"\bnon-?leaky\b", 1.0),
-                 (r"\bno\s+leak(?:age)?\b", 1.0)],
+                 (r"\bno\s+(?:membrane\s+)?leak(?:age)?\b", 1.0)],
         "reset": {
             "zero": [r"\breset\w*\s+(?:\w+\s+){0,2}?to\s+(?:zero|0)\b", r"\b(?:zero|hard)[- ]reset\b"],
             "subtract": [r"\breset\w*\s+by\s+subtract", r"\bsubtract(?:ive|ion)?[- ]reset\b", r"\bsoft[- ]reset\b",
@@ -61,7 +61,7 @@ field_words(
         # the half-width of the input box [−b, b]^d
         "box": [rf"\[\s*[-−–]\s*({_NUM})\s*,\s*\+?\s*\1\s*\]",
                 # "each input coordinate between −2 and 2", "inputs ranging from -1.5 to 1.5"
-                rf"\b(?:inputs?|coordinates?|components?)\s+(?:[\w-]+\s+){{0,2}}?(?:between|from|within)\s+[-−–]\s*"
+                rf"\b(?:inputs?|coordinates?|components?)\s+(?:[\w-]+\s+){{0,3}}?(?:between|from|within)\s+[-−–]\s*"
                 rf"({_NUM})\s+(?:and|to)\s+\+?\s*\1\b",
                 rf"\bbox\s+(?:of\s+)?half[- ]width\s*(?:of\s+|=\s*|:\s*)?({_NUM}){_ALONE_AFTER}"],
         "samples": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+(?:sampled|random|sample|Monte[- ]Carlo)\s+(?:inputs|points)\b",

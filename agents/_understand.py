@@ -698,6 +698,15 @@ class _Reader:
         boolean = "boolean" in _types(schema) and isinstance(declared, dict)
         if not (_choices(schema) or "string" in _types(schema) or numeric or boolean):
             return False  # a mapping of phrases for a mapping argument (priors) names keys, not values
+        for other, patterns in self.words.unoffered.get(name, {}).items():  # "Ω_k as a free seventh parameter"
+            match = next((m for p in patterns for m in re.finditer(p, self.text, re.I)
+                          if not _negated(self.text, m.start()) or re.search(r"assum", m.group(0))), None)
+            if match is not None:
+                offered = ", ".join(map(str, _choices(schema)))
+                self.questions.append(f"the task asks for {other} (“{clip_quote(self.sentence_of(match.start()), 90)}”), "
+                                      f"which {self.spec.name} does not offer as `{name}` (it offers {offered}); say "
+                                      "whether to go on without it, or use another method")
+                return False
         hits: dict[Any, int] = {}
         for value, patterns in (declared.items() if isinstance(declared, dict) else ()):
             for pattern in patterns:
@@ -785,9 +794,9 @@ class _Reader:
                 if match is not None:
                     found.setdefault(value, match.start())
                     break
-        # "against isolation forest and DevNet only (XGBOD is too slow)": a choice named in the aside after "only"
-        # is the one left out
-        for aside in re.finditer(r"\bonly\s*\(([^()]*)\)", self.text, re.I):
+        # "against isolation forest and DevNet only (XGBOD is too slow)", "the only baselines we want are DevNet and
+        # an isolation forest (the PCs choke on XGBOD)": a choice named in the aside after "only" is the one left out
+        for aside in re.finditer(r"\bonly\b[^.;()]{0,80}?\(([^()]*)\)", self.text, re.I):
             found = {v: at for v, at in found.items() if not aside.start(1) <= at < aside.end(1)}
         for other, patterns in self.words.unoffered.get(name, {}).items():  # "compared with local outlier factor"
             match = next((m for p in patterns for m in re.finditer(p, self.text, re.I)

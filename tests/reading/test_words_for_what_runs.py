@@ -281,3 +281,59 @@ def test_design_weights_are_taken_from_the_one_weight_column_and_asked_about_amo
     assert "design_weight" not in two.understanding.arguments
     assert any("design_weight" in q for q in two.understanding.questions), two.understanding.questions
     assert "wt_quay_visitors" not in two.understanding.arguments.get("covariates", [])
+
+
+def test_learner_and_baselines_in_plain_words(tmp_path: Path) -> None:
+    table = _clinics(tmp_path)
+    causal = _reading(f"From data/{table.name}: the average effect of `coached` on `hba1c_change`, adjusting for "
+                      "`age_y`, with small neural networks as the nuisance models.", [table])
+    assert causal.understanding.arguments["learner"] == "mlp", causal.understanding.arguments
+    anomaly = read_task(text="Weakly supervised anomaly detection on the attached X/y archive, with 10 labelled "
+                             "faults. The only baselines I need are an isolation forest and DevNet (our laptops "
+                             "cannot run XGBOD).")
+    assert anomaly.method == "anomaly.wsad_dt"
+    assert anomaly.understanding.arguments["baselines"] == ["iforest", "devnet"], anomaly.understanding.arguments
+
+
+def test_a_survey_in_rounds_with_a_list_in_brackets(tmp_path: Path) -> None:
+    rng = np.random.default_rng(9)
+    n = 160
+    survey = _table(tmp_path / "bridge_rounds.csv", {
+        "resp": np.arange(n), "poll_round": rng.choice([2022, 2024], n), "base_wt": rng.uniform(0.5, 2, n).round(3),
+        "age_band": rng.choice(["18-34", "35-54", "55+"], n), "q_tolls": rng.choice(["for", "against"], n),
+        "q_cycle_lane": rng.choice(["for", "against"], n)})
+    margins = tmp_path / "bridge_margins.csv"
+    margins.write_text("variable,level,share\nage_band,18-34,0.3\nage_band,35-54,0.35\nage_band,55+,0.35\n")
+    answers = tmp_path / "bridge_bot.csv"
+    answers.write_text("question,answer\nq_tolls,for\nq_cycle_lane,against\n")
+    text = ("Three files, in this order: the bridge survey (two polls, 2022 and 2024, with a round column), the "
+            "census margins for age band, and a file of answers from our chatbot to the same two questions (tolls "
+            "and the cycle lane), one row per answer. Rake each round to the margins from the base weights already "
+            "in the survey, and say how far the chatbot sits from the weighted public.")
+    files = [survey, margins, answers]
+    reading = _reading(text, files)
+    arguments = reading.understanding.arguments
+    assert reading.method == "alignment.survey_benchmark"
+    assert arguments.get("wave") == "poll_round" and arguments.get("design_weight") == "base_wt", arguments
+    assert arguments.get("questions") in (None, ["q_tolls", "q_cycle_lane"]), arguments
+    assert "q_tolls" not in arguments.get("covariates", []), arguments
+
+
+def test_the_count_of_inputs_and_a_leakless_neuron_in_words() -> None:
+    icl = read_task(text="Full posterior of a logistic regression of `hatched` on the two inputs, computed by the "
+                         "transformer that learns inference in context rather than by MCMC.")
+    assert icl.method == "bayes.icl_posterior" and icl.understanding.arguments["n_features"] == 2
+    snn = read_task(text="Count the input regions of a spiking network with no membrane leak and a reset to zero: one "
+                         "layer of 4 neurons, latencies 1 and 2, inputs in the box from −1.5 to 1.5.")
+    assert snn.method == "theory.lif_snn_regions", snn.method
+    assert snn.understanding.arguments["beta"] == 1.0 and snn.understanding.arguments["box"] == 1.5, \
+        snn.understanding.arguments
+
+
+def test_a_model_the_method_does_not_have_is_a_question() -> None:
+    reading = read_task(text="With the Planck band powers that ship with the tool, fit ΛCDM with the curvature left "
+                             "free; I want the Ω_k posterior.")
+    assert reading.method == "cosmology.fit_cmb"
+    assert not reading.clear
+    assert any("Ω_k free" in q and "does not offer" in q for q in reading.understanding.questions), \
+        reading.understanding.questions
