@@ -101,7 +101,7 @@ def solar_fridges(out: Path) -> None:
     temp = rng.normal(31, 3, n)
     doses = rng.gamma(4, 150, n)
     outages = rng.poisson(6, n)
-    fridge = rng.binomial(1, expit(-0.3 + 0.02 * (dist - 45) + 0.1 * (temp - 31) + 0.08 * (outages - 6)))
+    fridge = rng.binomial(1, expit(-0.3 + 0.012 * (dist - 45) + 0.06 * (temp - 31) + 0.05 * (outages - 6)))
     waste = np.clip(8 - 3 * fridge + 0.04 * (dist - 45) + 0.3 * (temp - 31) + 0.4 * (outages - 6)
                     + rng.normal(0, 2, n), 0, None)
     table(out / "clinic_cold_chain_waste.csv", {
@@ -330,13 +330,14 @@ def beetles(out: Path) -> None:
 
 @writer
 def wing_lengths(out: Path) -> None:
-    """Wing lengths (mm) of 52 warblers caught at a ringing station: two overlapping groups."""
+    """Wing lengths of 52 warblers caught at a ringing station, as deviations (mm) from a field-guide mean of
+    65 mm: two overlapping groups (first-years about -1.6, adults about +1.8), each with sd 1."""
     rng = np.random.default_rng(11116)
     n = 52
     young = rng.random(n) < 0.5
     table(out / "ringing_station_wings.csv", {
-        "ring": [f"X{i:03d}" for i in range(n)], "wing_mm": np.where(young, 63.5, 67.0) + rng.normal(0, 1.2, n)},
-        {"wing_mm": ".1f"})
+        "ring": [f"X{i:03d}" for i in range(n)], "wing_dev_mm": np.where(young, -1.6, 1.8) + rng.normal(0, 1.0, n)},
+        {"wing_dev_mm": ".2f"})
 
 
 @writer
@@ -364,7 +365,7 @@ def radome(out: Path) -> None:
     phi = np.arctan2(v[:, 1], v[:, 0])
     loss = 1.5 + 0.8 * v[:, 2] ** 2 + 0.5 * (1 - v[:, 2] ** 2) ** 1.5 * np.cos(3 * phi) + rng.normal(0, 0.1, n)
     table(out / "radome_direction_loss.csv", {"ux": v[:, 0], "uy": v[:, 1], "uz": v[:, 2], "loss_db": loss},
-          {"ux": ".5f", "uy": ".5f", "uz": ".5f", "loss_db": ".4f"})
+          {"ux": ".9f", "uy": ".9f", "uz": ".9f", "loss_db": ".4f"})
 
 
 # ------------------------------------------------------------------------------------------------ cosmology
