@@ -46,7 +46,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind5": ROOT / "tests" / "understanding_blind5",
         "blind6": ROOT / "tests" / "understanding_blind6",
         "blind7": ROOT / "tests" / "understanding_blind7", "blind8": ROOT / "tests" / "understanding_blind8",
-        "blind9": ROOT / "tests" / "understanding_blind9", "blind10": ROOT / "tests" / "understanding_blind10"}
+        "blind9": ROOT / "tests" / "understanding_blind9", "blind10": ROOT / "tests" / "understanding_blind10",
+        "blind11": ROOT / "tests" / "understanding_blind11"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:
