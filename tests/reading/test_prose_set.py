@@ -134,15 +134,49 @@ def test_seventh_blind_set_does_not_fall_below_its_measured_level() -> None:
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_eighth_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind8: written blind (December 2026, session 8) and not tuned on; the ratchet is its first
-    measure, so a change that lets one more of its tasks run silently wrong fails here (look at the task only to find
-    the cause; a rule made to pass it spends the set)."""
+def test_eighth_blind_set_does_not_fall_below_its_measured_level() -> None:
+    """tests/understanding_blind8: written blind (December 2026, session 8), measured once with the reader of that
+    moment, then spent (session 9) on the rules that ended its silent wrong runs."""
     folder = SET.parent / "understanding_blind8"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # first measure, 2026-12-05 session 8 (the reader with blind7 half spent: before its field words, after its
-    # clause rule and a crash fix the set found): 45 tasks, method 0.96, arguments 0.11 (4 of 36), silent wrong 3,
-    # asked 35; the same after blind7 was spent
+    # first measure, 2026-12-05 session 8: 45 tasks, method 0.96, arguments 0.11 (4 of 36), silent wrong 3, asked
+    # 35. After the rules it was spent on (column lists in words, with an unmappable item asked about; a bracket
+    # naming the column; a Python file named in the prose; files numbered like the chain; a choice in a file's
+    # description; numbered sections; field words): method 0.96, arguments 0.39 (14 of 36), silent wrong 0, asked 28
     assert scored.method_accuracy >= 0.95, summary
-    assert len(scored.silent_wrong) <= 3, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+    assert scored.argument_accuracy >= 0.38, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_ninth_and_tenth_blind_sets_do_not_fall_below_their_measured_levels() -> None:
+    """tests/understanding_blind9 and _blind10: written blind (December 2026, session 9), each measured with the
+    reader of that moment, then spent in turn (session 9) on the rules that ended their silent wrong runs."""
+    # blind9, first measure (the reader of session 9's start): 45 tasks, method 0.96, arguments 0.06 (2 of 36), silent
+    # wrong 5; after blind8 was spent 4. Spent on: "the N most isolated" rows as pseudo-labels, a chain's parameters
+    # "for Ω_m and σ8 only", inputs after "predict <two words> from", "should have" requests, weights and design
+    # weights, an optional column asked for but not named: method 0.98, arguments 0.14 (5 of 36), silent wrong 0.
+    # blind10, first measure: method 0.91, arguments 0.15 (5 of 34), silent wrong 7; after blind8 and blind9 were spent
+    # 6. Spent on: learners and baselines in words, a survey's round column, lists in brackets, the count of inputs, a
+    # leakless neuron, a CMB model the fit does not offer: method 0.93, arguments 0.32 (11 of 34), silent wrong 0.
+    for name, method, arguments in (("understanding_blind9", 0.97, 0.13), ("understanding_blind10", 0.93, 0.31)):
+        folder = SET.parent / name
+        scored = score(lambda t, f=folder: read_offline(t, f), load_set(folder))
+        summary = f"{name}: {scored.summary()}"
+        assert scored.method_accuracy >= method, summary
+        assert scored.argument_accuracy >= arguments, summary
+        assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_eleventh_blind_set_does_not_fall_below_its_first_measure() -> None:
+    """tests/understanding_blind11: written blind (December 2026, session 9) and not tuned on; the ratchet is its
+    measure with the reader that ended session 9, so a change that lets one more of its tasks run silently wrong fails
+    here (look at the task only to find the cause; a rule made to pass it spends the set)."""
+    folder = SET.parent / "understanding_blind11"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # measured with the reader of session 9's start: 45 tasks, method 0.93, arguments 0.20 (7 of 35), silent wrong 6;
+    # with the reader after blind8, blind9 and blind10 were spent: method 0.93, arguments 0.23 (8 of 35), silent
+    # wrong 4, asked 28
+    assert scored.method_accuracy >= 0.93, summary
+    assert len(scored.silent_wrong) <= 4, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
