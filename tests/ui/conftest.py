@@ -53,8 +53,11 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium under Playwright's sync API, per test module: while it is open, the API keeps an asyncio loop
+    running in this thread, so a test of another module that calls ``asyncio.run`` (the AutoGen and idea tests)
+    would fail after it on the same worker; per module, it is closed before pytest moves on."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
