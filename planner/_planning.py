@@ -129,13 +129,20 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     unsettled: list[str] = []
     if settling is not None:
         unsettled = [*settling.missing, *settling.questions, *(reading.unread if reading.method == brief.method else [])]
-        if unsettled:
-            notes.append(finding(
-                "task.reading_unsettled", f"code's reading of the task left {len(unsettled)} point(s) open that the "
-                f"task analyst's arguments now decide: " + "; ".join(clip(q, 200) for q in unsettled[:4])
-                + (f"; and {len(unsettled) - 4} more" if len(unsettled) > 4 else ""),
-                method=brief.method, questions=unsettled[:12],
-                arguments={k: v for k, v in brief.arguments.items() if k != "output_dir"}))
+    if not task.method and brief.method and reading.choice.status != "chosen":
+        # the method itself: code's reading found none that fits, or could not tell between candidates, and the
+        # analyst picked one (SmolLM2 chose the spiking-network regions for a therapy-hours question)
+        what = "found no method that fits" if reading.choice.status == "none" else "could not tell which method fits"
+        shown = "; ".join(c.line() for c in reading.choice.top(3)) or "no candidate"
+        unsettled.insert(0, f"code's reading of the task {what} (best: {shown}); the task analyst chose "
+                            f"{brief.method}")
+    if unsettled:
+        notes.append(finding(
+            "task.reading_unsettled", f"code's reading of the task left {len(unsettled)} point(s) open that the "
+            f"task analyst's choices now decide: " + "; ".join(clip(q, 200) for q in unsettled[:4])
+            + (f"; and {len(unsettled) - 4} more" if len(unsettled) > 4 else ""),
+            method=brief.method, questions=unsettled[:12],
+            arguments={k: v for k, v in brief.arguments.items() if k != "output_dir"}))
     understood = reading.understanding
     if understood is not None and reading.method == brief.method:
         notes += [finding("task.assumed", f"{name}: {how}", argument=name, value=brief.arguments.get(name))

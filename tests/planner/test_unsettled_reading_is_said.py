@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -102,3 +103,46 @@ def test_a_settled_reading_adds_no_warning(tmp_path: Path) -> None:
                        executor=InMemoryExecutor, config={"models": {"retries": 1, "timeout": 30}})
     run = json.loads((result.run_dir / "run.json").read_text())
     assert "task.reading_unsettled" not in [f["code"] for f in run.get("findings", [])]
+
+
+class AnalystPicks(SmallModel):
+    """An analyst that names a method code's reading did not settle on (SmolLM2 chose a spiking-network method for a
+    question no method of the catalogue answers)."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__()
+        self.method = method
+
+    def reply(self, agent: str, sid: str, user: str) -> object:
+        if agent == "task_analyst":
+            from cmbagent.state import TaskBrief
+
+            return TaskBrief(title="Strength", objective="Fit the strengths.", method=self.method, arguments={})
+        if agent == "planner":
+            from cmbagent.state import MethodCall, Plan, PlanStep
+
+            return Plan(steps=[PlanStep(id="s1", title="Fit", goal="Fit the strengths.", agent="method_operator",
+                                        method=MethodCall(name=self.method, arguments={}))])
+        return super().reply(agent, sid, user)
+
+
+def test_a_method_code_could_not_settle_on_holds_the_plan(tmp_path: Path) -> None:
+    from cmbagent.agents import read_task
+
+    rng = np.random.default_rng(3)
+    (tmp_path / "rod_strengths.csv").write_text(
+        "rod,strength_mpa\n" + "".join(f"{i},{v:.1f}\n" for i, v in enumerate(rng.weibull(6.0, 40) * 300)))
+    text = ("# Glass rods\n\nFit a two-parameter Weibull distribution to the breaking strengths in "
+            "`rod_strengths.csv` and give the modulus with a bootstrap interval.\n")
+    (tmp_path / "task.md").write_text(text)
+    reading = read_task(text=text)
+    assert reading.choice.status != "chosen" and reading.choice.top(3), reading.choice
+    picked = reading.choice.top(3)[0].method
+    with FakeLLMServer(fn=AnalystPicks(picked)) as server:
+        result = solve(tmp_path / "task.md", run_dir=tmp_path / "run", executor=InMemoryExecutor, config=_CONFIG,
+                       model=f"openai-compatible:fake-model@{server.openai_url}")
+    assert result.status == "awaiting_approval"
+    assert not [s for s in result.steps if s.get("status") == "done"]
+    understanding = json.loads((result.run_dir / "run.json").read_text())["understanding"]
+    assert any("code's reading of the task" in q and f"the task analyst chose {picked}" in q
+               for q in understanding["open"]), understanding
