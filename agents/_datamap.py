@@ -48,13 +48,26 @@ _ROLE_PATTERNS = {role: re.compile(p, re.I) for role, p in FILE_ROLE_WORDS.items
 #: roles a file's own name gives it, besides the words above ("shape_labels.csv" holds labels)
 _NAME_ROLES = {"labels": re.compile(r"\blabels?\b", re.I), "targets": re.compile(r"\btargets?\b", re.I)}
 
+#: the subject of "how much does X change Y": X is what was done (the treatment), Y what it changed; the cue is X
+#: itself, so its own words name the column ("how much does terracing change yield" names `terraced`)
+_AGENT_OF_CHANGE = (
+    r"(?:(?:" + "|".join(rf"(?<=\bhow much {verb} )" for verb in ("does", "did", "do", "would", "will"))
+    + r")(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,2}?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
+    r"|affect|improve|boost|shift|alter|move|add to|take off)\b)"
+    # the indirect question: "quantify how much the installed battery capacity on a feeder changes the minutes"
+    r"|(?<=\bhow much )(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:changes|changed|raises|raised"
+    r"|lifts|increases|increased|lowers|lowered|reduces|reduced|cuts|affects|affected|improves|improved|boosts"
+    r"|boosted|shifts|shifted|alters|altered|moves|moved|adds to|added to)\b))")
+_AGENT = re.compile(_AGENT_OF_CHANGE, re.I)
+
 #: words that say which column plays an argument's role ("cue"), per kind of column argument
 COLUMN_CUES: dict[str, str] = {
     "treatment": r"\btreat\w*|\bassign\w*|\bprogram\w*|\bintervention\w*|\bexposure\b|\bexposed\b|\bpolicy\b|"
                  r"\beligib\w*|\bparticipat\w*|\benrol\w*|\breceiv\w*|\btook part\b|\bsubsid\w*|\btutor\w*|"
                  r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*|"
                  r"\b(?:set|chosen|decided|applied|given) by\b|"  # "`dose` was set by the farmers"
-                 r"\bgot\b|\bwere (?:sent|given|offered)\b",  # "some patients got SMS reminders (`sms` = 1)"
+                 r"\bgot\b|\bwere (?:sent|given|offered)\b|"  # "some patients got SMS reminders (`sms` = 1)"
+                 + _AGENT_OF_CHANGE,
     "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
                r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
@@ -572,9 +585,14 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             cue = cue_pattern.search(clause)
             if cue is None:
                 continue
-            phrase = _role_phrase(clause, cue)
-            stop = others.search(clause, cue.end())
-            segment = clause[cue.end(): stop.start() if stop else len(clause)]
+            # "how much does terracing change yield": the cue is the treatment's own words, what follows is the outcome
+            agent = _AGENT.match(clause, cue.start()) if role == "treatment" else None
+            if agent is not None and agent.end() == cue.end():
+                phrase, segment = cue.group(0), ""  # what follows "how much does X change" is the outcome's
+            else:
+                phrase = _role_phrase(clause, cue)
+                stop = others.search(clause, cue.end())
+                segment = clause[cue.end(): stop.start() if stop else len(clause)]
             # the first column named after the cue that can play the role ("kg per plant, `fruit_kg`": the
             # identifier `plant` cannot be an outcome)
             named_after = sorted((segment.find(c.name), c.name) for c in columns if _named(segment, c.name)

@@ -28,6 +28,10 @@ _CAUSAL_EFFECT = {
     r"\bcausal effect\b": 1.5,
     r"\b(?:raise|raises|raised|increase|increases|lower|lowers|reduce|reduces)\b[^.?!]{0,60}\bby how much\b": 1.0,
     r"\bhow much (?:does|did|do)\b": 0.8,
+    # the indirect question: "tell me how much the wall length on a plot raises coffee yield"
+    r"\bhow much (?:the |a |an )?[\w-]+(?: [\w-]+){0,5}? (?:changes|changed|raises|raised|lowers|lowered|reduces|"
+    r"reduced|increases|increased|affects|affected|improves|improved)\b": 0.8,
+    r"\bpartially[- ]linear (?:model|regression)\b": 1.5,
     r"\buplift\b": 1.5,
     r"\bpropensit": 1.2,
     r"\bobservational\b": 0.8,

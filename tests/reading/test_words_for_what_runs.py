@@ -337,3 +337,52 @@ def test_a_model_the_method_does_not_have_is_a_question() -> None:
     assert not reading.clear
     assert any("Ω_k free" in q and "does not offer" in q for q in reading.understanding.questions), \
         reading.understanding.questions
+
+
+def _terraces(folder: Path, *, continuous: bool = False) -> Path:
+    """Coffee plots: terracing (0/1, or metres of stone wall when ``continuous``), yield and three covariates."""
+    rng = np.random.default_rng(11)
+    n = 400
+    slope = rng.uniform(2, 35, n)
+    acidity = rng.normal(5.6, 0.5, n)
+    altitude = rng.uniform(900, 2100, n)
+    if continuous:
+        treated = np.clip(rng.normal(slope * 3, 20, n), 0, None)
+    else:
+        treated = (rng.random(n) < 1 / (1 + np.exp(-(slope - 18) / 6))).astype(int)
+    yield_ = 0.8 + 0.0002 * altitude + 0.3 * (acidity - 5.6) - 0.01 * slope + 0.25 * treated + rng.normal(0, 0.3, n)
+    columns: dict[str, np.ndarray] = {"plot": np.arange(1, n + 1), "slope_deg": slope.round(1),
+                                      "soil_ph": acidity.round(2), "altitude_m": altitude.round(0)}
+    columns["wall_m" if continuous else "terraced"] = treated.round(1) if continuous else treated
+    columns["coffee_t_ha"] = yield_.round(3)
+    return _table(folder / "coffee_plots.csv", columns)
+
+
+def test_how_much_does_x_change_y_names_x_as_the_treatment(tmp_path: Path) -> None:
+    """"How much does terracing change coffee yield": terracing is what was done, yield what it changed (the
+    treatment was asked about, 55% sure, when only the 0/1 column's content pointed at it)."""
+    table = _terraces(tmp_path)
+    text = (f"`{table.name}` has one row per coffee plot. Farmers chose to terrace the steeper plots, so a raw "
+            f"comparison is biased. How much does terracing change coffee yield per hectare on average? Adjust for "
+            f"slope, soil acidity and altitude, use five folds, and give me an interval.")
+    reading = _reading(text, [table])
+    assert reading.method == "causal.dml_ate", reading.method
+    arguments = reading.understanding.arguments
+    assert arguments["treatment"] == "terraced" and arguments["outcome"] == "coffee_t_ha", arguments
+    assert not reading.understanding.questions, reading.understanding.questions
+
+
+def test_a_continuous_treatment_in_how_much_does_x_change_y_is_not_the_outcome(tmp_path: Path) -> None:
+    """With a dose any numeric column can be the treatment; the words after the treatment ("raise coffee yield")
+    are the outcome's, so they do not make the yield column a candidate treatment.  The indirect question ("how
+    much the wall length raises") reads the same way."""
+    table = _terraces(tmp_path, continuous=True)
+    text = (f"The plots are in {table.name}. Tell me how much the wall length on a plot raises coffee yield per hectare. Wall "
+            f"length is a continuous amount, not a yes/no, so fit the partially linear model, adjusting for slope, "
+            f"soil acidity and altitude.")
+    reading = _reading(text, [table])
+    arguments = reading.understanding.arguments
+    assert arguments.get("treatment") == "wall_m", (arguments, reading.understanding.questions)
+    assert arguments.get("outcome") == "coffee_t_ha", arguments
+    # the "not" of "not a yes/no" ends at ", so": the model is the one stated after it
+    assert arguments.get("model") == "plr", arguments
