@@ -72,7 +72,7 @@ class FieldWords:
     def spell(self, argument: str, item: str) -> str | None:
         """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
         for value, patterns in self.spellings.get(argument, {}).items():
-            if any(re.fullmatch(p, item.strip(" `'\""), re.I) for p in patterns):
+            if any(re.fullmatch(p, re.sub(r"^(?:the|a|an)\s+", "", item.strip(" `'\"")), re.I) for p in patterns):
                 return value
         return None
 

@@ -99,15 +99,25 @@ field_words(
                        r"((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)",
                        # "intervals for Ω_m and σ8 only", "just Ω_m and S_8"
                        r"\b(?:for|of|on)\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)\s+only\b",
-                       r"\bjust\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)+)\b(?!\s+(?:the|a|an)\b)"],
+                       r"\bjust\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)+)\b(?!\s+(?:the|a|an)\b)",
+                       # "summarise just the matter density and the dark-energy equation of state w": names in words,
+                       # read only when each is spelled below
+                       r"\b(?:summari[sz]e|report|need|want|quote|give\s+me)\s+(?:just|only)\s+((?:the\s+)?[^.;:?()`]{3,100}?)"
+                       r"(?=\s*[.;:?(]|\s+(?:from|in)\s+(?:it|them|(?:the|this|that|each|our)\s+[\w-]+)\b)"],
     },
     # the chain's parameter names as the method normalises them (omega_m -> Omega_m), as prose writes them
     spellings={"parameters": {
-        "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"O_?m"], "Omega_b": [r"(?:Ω|Omega|omega)_?\{?b\}?"],
-        "Omega_k": [r"(?:Ω|Omega|omega)_?\{?k\}?"], "Omega_L": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|L|de)\}?"],
-        "sigma_8": [r"(?:σ|sigma)_?\{?8\}?"], "S_8": [r"S_?\{?8\}?"], "h": [r"h"],
-        "H0": [r"H_?\{?0\}?", r"H₀"], "w": [r"w_?\{?0\}?", r"w"], "wa": [r"w_?\{?a\}?"], "n_s": [r"n_?\{?s\}?"],
-        "tau": [r"τ", r"tau"], "M": [r"M(?:_B)?"],
+        # and in words: "the matter density", "the dark-energy equation of state w", "the clustering amplitude"
+        "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"O_?m", r"(?:total\s+)?matter\s+density(?:\s+parameter)?"],
+        "Omega_b": [r"(?:Ω|Omega|omega)_?\{?b\}?", r"baryon\s+density(?:\s+parameter)?"],
+        "Omega_k": [r"(?:Ω|Omega|omega)_?\{?k\}?", r"(?:spatial\s+)?curvature(?:\s+density|\s+parameter)?"],
+        "Omega_L": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|L|de)\}?", r"dark[- ]energy\s+density(?:\s+parameter)?"],
+        "sigma_8": [r"(?:σ|sigma)_?\{?8\}?", r"(?:clustering|fluctuation)\s+amplitude"], "S_8": [r"S_?\{?8\}?"],
+        "h": [r"h"], "H0": [r"H_?\{?0\}?", r"H₀", r"Hubble\s+(?:constant|rate|parameter)"],
+        "w": [r"w_?\{?0\}?", r"w", r"(?:dark[- ]energy\s+)?equation[- ]of[- ]state(?:\s+(?:parameter\s+)?w_?0?)?"],
+        "wa": [r"w_?\{?a\}?"], "n_s": [r"n_?\{?s\}?", r"(?:scalar\s+)?spectral\s+index"],
+        "tau": [r"τ", r"tau", r"(?:reionization\s+|reionisation\s+)?optical\s+depth"],
+        "M": [r"M(?:_B)?", r"absolute\s+magnitude"],
     }},
 )
 

@@ -118,7 +118,10 @@ field_words(
                        r"(?:uniformly\s+)?at\s+random\b",
                        r"\brandom(?:ly\s+(?:chosen|selected))?\s+quer(?:y|ies)\b",
                        r"\brandom\s+(?:query\s+)?selection\b",
-                       r"\bwithout\s+active\s+(?:query\s+)?selection\b"],
+                       r"\bwithout\s+active\s+(?:query\s+)?selection\b",
+                       # "60 queries each, chosen at random rather than actively"
+                       r"\b(?:chosen|selected|picked|drawn|asked)\s+(?:uniformly\s+)?at\s+random\s+(?:rather\s+than|"
+                       r"instead\s+of|not)\s+(?:actively|by\s+active)"],
             "active": [r"(?<!instead of )(?<!rather than )(?<!without )\bactive(?:ly)?\s+(?:query\s+)?"
                        r"(?:selection|selected|chosen|learning)\b",
                        r"\bquer(?:y|ies)\s+(?:are\s+|were\s+)?(?:chosen|selected)\s+actively\b",

@@ -242,6 +242,19 @@ def _year(value: float, raw: str, before: str, after: str) -> bool:
     return previous is None or re.fullmatch(r"(?:19|20)\d\d", previous.group(1)) is not None
 
 
+_DIGITS_SCALED = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b", re.I)
+
+
+def scaled_digits(text: str) -> str:
+    """``text`` with a number in digits and a scale word written as one number ("20 thousand sample points" as
+    "20000 sample points", "1.5 million steps" as "1500000 steps"): what the reader and the number check both
+    read, so neither takes the 20 alone."""
+    def whole(match: re.Match[str]) -> str:
+        value = float(match.group(1)) * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[match.group(2).lower()]
+        return str(int(value)) if value == int(value) else match.group(0)
+    return _DIGITS_SCALED.sub(whole, text)
+
+
 def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = ()) -> list[StatedNumber]:
     """The numbers of ``text`` that may set something (see the module docstring for what is left out);
     ``nouns`` are the words of the method's argument names ("needles" of ``n_needles``): a small number
@@ -249,7 +262,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     counted = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in nouns if len(n) > 2)
     counted_nouns = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:(?:{_COUNT_WORDS})\b"
                                + (rf"|(?:{counted})(?:e?s)?\b)" if counted else ")"), re.I)
-    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    text = scaled_digits(re.sub(r"```.*?```", " ", text, flags=re.S))
     out: list[StatedNumber] = []
     names = sorted({n for f in files for n in (f, f.rsplit("/", 1)[-1])}, key=len, reverse=True)
     text = re.sub(r"(?m)^\s*#.*$", " ", text)  # a heading names the task ("# IHDP replication 3")

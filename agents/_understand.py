@@ -39,7 +39,7 @@ from cmbagent.agents._datamap import (
     map_files,
     sentences,
 )
-from cmbagent.agents._numbers import WORD_NUMBER, word_value
+from cmbagent.agents._numbers import WORD_NUMBER, scaled_digits, word_value
 from cmbagent.profiles import FileProfile
 from cmbagent.state import Requirement
 
@@ -374,7 +374,8 @@ class _Reader:
     def __init__(self, spec: Any, text: str, given: Mapping[str, Any], data_files: Sequence[str],
                  columns: Mapping[str, Sequence[str]], paths: Mapping[str, str],
                  profiles: Sequence[FileProfile] | None = None):
-        self.spec, self.text = spec, text
+        self.spec, self.text = spec, scaled_digits(text)  # "20 thousand" is one number, 20000
+        text = self.text
         self.phrases = argument_phrases(spec)
         from cmbagent.agents._fields import words_of
 
@@ -511,7 +512,8 @@ class _Reader:
         first = self.spec.argument_docs.get(name, "").split(". ")[0].lower()
         if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
             return True
-        return all(v in columns for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+        known = set(columns) | self.chain_names(columns)
+        return all(v in known for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
 
     def as_written(self, name: str) -> str:
         """A canonical parameter name as the data write it: ``sigma_8`` is the column ``sigma8`` of a chain whose
@@ -520,7 +522,20 @@ class _Reader:
         if name in columns:
             return name
         same = [c for c in columns if c.replace("_", "").lower() == name.replace("_", "").lower()]
-        return same[0] if len(same) == 1 else name
+        if len(same) == 1:
+            return same[0]
+        ours = self.chain_names([name])
+        if ours and name not in self.chain_names(columns) and ours <= self.chain_names(columns):
+            return ours.pop()  # the chain reader's name: CosmoSIS's "…--w" is w0
+        return name
+
+    def chain_names(self, columns: Sequence[str]) -> set[str]:
+        """The names a chain's columns go by in :func:`cosmology.summarize_chain` (none for other methods)."""
+        if self.spec.name != "cosmology.summarize_chain":
+            return set()
+        from cmbagent.tools.methods.cosmology._summary import parameter_name
+
+        return {parameter_name(c) for c in columns}
 
     def spent_at(self, span: tuple[int, int]) -> bool:
         """Whether the text at ``span`` was already read as another argument's value ("32 importance samples"
@@ -1087,6 +1102,31 @@ class _Reader:
                 out.append((offset + item.start() + 0.5, ranked[0][1], False))
         return out
 
+    @staticmethod
+    def unplaced_items(segment: str, columns: Sequence[str], placed: Sequence[float]) -> list[str]:
+        """The items of a listed segment that name no column, by name or in words (``placed``: where
+        :meth:`worded_items` placed one): a noun of a word or two ("education"), not a pronoun or a count."""
+        from cmbagent.agents._datamap import match_phrase
+
+        items = list(re.finditer(r"[^,;]+?(?=,|;|\band\b|\bor\b|$)", segment))
+        named = [i for i in items if any(i.start() <= at < i.end() for at in placed) or any(
+            re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", i.group(0), re.I) for c in columns)]
+        if len(items) < 2 or not named or any(len(i.group(0).split()) > 4 for i in items):
+            return []  # a list of short items, some of them columns ("on education and district")
+        out = []
+        for item in items:
+            words = re.sub(r"^\s*(?:and|or)\s+", "", item.group(0)).strip(" .`'\"")
+            words = re.sub(r"^(?:the|a|an|their|its|our)\s+", "", words, flags=re.I)
+            if not words or item in named or any(match_phrase(words, c) >= 0.5 for c in columns):
+                continue
+            if re.fullmatch(r"[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?", words) and words.lower() not in {
+                    "them", "these", "those", "it", "both", "each", "everything", "all", "so", "then", "others",
+                    "the rest", "more", "less", "similar"} and not re.search(
+                    r"\b(?:labels?|columns?|values?|variables?|rows?|data|files?|features?|names?|measures?|"
+                    r"measurements?|scores?|counts?)$", words, re.I):  # what a file holds, not one of its columns
+                out.append(words)
+        return out
+
     def anaphoric_list(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
         """A list of columns named once and then referred to by its count ("four site measurements: water_temp_c,
         ph, canopy_pct and elevation_m ... a regression of infection on those four"): the one list argument left
@@ -1211,8 +1251,17 @@ class _Reader:
                     if not mentions:
                         continue
                     if after_cue:  # "on age band, region and tenure": an item written in words is a column too
-                        mentions = sorted([*mentions, *self.worded_items(clause[cue.end():end], columns, taken,
-                                                                         {c for _, c, _ in mentions}, cue.end())])
+                        worded = self.worded_items(clause[cue.end():end], columns, taken,
+                                                   {c for _, c, _ in mentions}, cue.end())
+                        mentions = sorted([*mentions, *worded])
+                        # "rake on education and district" where no file has education: running on district alone
+                        # would drop what the text listed, so it is a question
+                        for item in self.unplaced_items(clause[cue.end():end], columns, [m[0] - cue.end() for m in worded]):
+                            self.questions.append(
+                                f"the text lists “{item}” for {name!r} (“{clip_quote(clause.strip(), 90)}”), but no "
+                                f"column of the data holds it (columns: {', '.join(columns[:14])}); name the column, "
+                                f"or say to go on without it: add `{name}: [<column>, ...]` under `arguments:` in "
+                                "the front matter")
                     chosen += [c for _, c, _ in mentions if c not in chosen]
                     quotes["in"].append(sentence)
                     continue

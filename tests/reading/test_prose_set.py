@@ -168,15 +168,17 @@ def test_ninth_and_tenth_blind_sets_do_not_fall_below_their_measured_levels() ->
         assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_eleventh_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind11: written blind (December 2026, session 9) and not tuned on; the ratchet is its
-    measure with the reader that ended session 9, so a change that lets one more of its tasks run silently wrong fails
-    here (look at the task only to find the cause; a rule made to pass it spends the set)."""
+def test_eleventh_blind_set_does_not_fall_below_its_measured_level() -> None:
+    """tests/understanding_blind11: written blind (December 2026, session 9), measured unseen, then spent (session
+    10) on the rules that ended its silent wrong runs."""
     folder = SET.parent / "understanding_blind11"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
     # measured with the reader of session 9's start: 45 tasks, method 0.93, arguments 0.20 (7 of 35), silent wrong 6;
     # with the reader after blind8, blind9 and blind10 were spent: method 0.93, arguments 0.23 (8 of 35), silent
-    # wrong 4, asked 28
-    assert scored.method_accuracy >= 0.93, summary
-    assert len(scored.silent_wrong) <= 4, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+    # wrong 4, asked 28. Spent on: a weighting list with a variable no file holds (a question), chain parameters in
+    # words under the chain reader's names, "N thousand", queries "at random rather than actively": method 0.96,
+    # arguments 0.31 (11 of 35), silent wrong 0, asked 29
+    assert scored.method_accuracy >= 0.95, summary
+    assert scored.argument_accuracy >= 0.31, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]

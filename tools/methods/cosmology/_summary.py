@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from cmbagent.exceptions import DataError
 
-__all__ = ["Chain", "load_chain", "summarize_samples", "weighted_quantile"]
+__all__ = ["Chain", "load_chain", "parameter_name", "summarize_samples", "weighted_quantile"]
 
 Array = NDArray[np.float64]
 
@@ -90,11 +90,18 @@ class Chain:
     walkers: int | None = None  # an ensemble sampler's walkers, interleaved row by row (CosmoSIS '#walkers=16')
 
 
+def parameter_name(column: str) -> str:
+    """The name a chain's column goes by in the summary ("cosmological_parameters--w" and "w" are ``w0``,
+    "omega_m" is ``Omega_m``); CosmoSIS's "h0" is ``h`` here (:func:`load_chain` makes it ``H0`` when its values
+    are in km/s/Mpc)."""
+    short = column.split("--")[-1].strip()
+    return "H0" if short == "H0" else _ALIASES.get(short.lower(), short)
+
+
 def _canonical(name: str, values: Array) -> str:
-    short = name.split("--")[-1].strip()
-    if short == "H0":
+    canonical = parameter_name(name)
+    if canonical == "H0":
         return "H0"
-    canonical = _ALIASES.get(short.lower(), short)
     # CosmoSIS calls little h "h0"; a column of values in km/s/Mpc is the Hubble constant itself
     if canonical == "h" and float(np.median(values)) > 5.0:
         return "H0"
