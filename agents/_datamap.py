@@ -39,8 +39,9 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
                r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"
                r"(?:each|every)\b",
-    "needles": r"\bneedles?\b",
-    "haystack": r"\bhaystack\b|background text",
+    # "bury the needles in our logbook, data/log.txt": the file the needles go in is the haystack
+    "needles": r"\bneedles?\b(?!\s+(?:in|into|inside|within)\b)",
+    "haystack": r"\bhaystack\b|background text|\bneedles?\s+(?:in|into|inside|within)\b",
     "code": r"\blog[_ ]?prob|\bdensity function\b|python file",
     "adapters": r"\badapters?\b",
 }
@@ -440,6 +441,8 @@ _LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to esti
                        r",?\s+and\s+(?:a|an|the|one)\s+(?:[\w-]+\s+){0,2}?(?:file|table|list|sheet|archive|csv)\b|"
                        r",\s+(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap)\b|"
                        r",\s+(?:starting|beginning|using|keeping|taking|while|where|which)\b|"
+                       # "adjusting for age and the acuity score, since the sickest ...": a reason, not an item
+                       r",\s+(?:since|because|as|so|given\s+that|otherwise|but|though|although)\s|"
                        # "on age_band, region and owns_dog using logistic weights that start from base_wt"
                        r"\s(?:using|with|via|by\s+means\s+of|through)\s+(?:a\s+|an\s+|the\s+)?(?:\w+[\s-]+){0,3}?"
                        r"(?:weights?|weighting|model|regression|method|procedure|raking|calibration)\b")
@@ -496,6 +499,7 @@ def sentences(text: str) -> list[str]:
     """The text cut into sentences and list items (a decimal point, "et al." and "e.g." end no sentence)."""
     parts = re.split(r"(?<=[.!?;])(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bFig\.)(?<!\bEq\.)"
                      r"(?<!\bno\.)(?<!\bSec\.)(?<!\bp\.)\s+(?=[A-Z(*`\"'ΩΛ\d-])"
+                     r"|(?<=[?!])\s+(?=[a-z])"  # "... change readmission within 72 hours? data/icu.csv has ..."
                      r"|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
     return [p.strip() for p in parts if p and p.strip()]
 

@@ -68,6 +68,9 @@ class FieldWords:
     #: choices of the field the method does not offer, per argument: a name -> patterns ("local outlier factor"
     #: for an anomaly method's ``baselines``); a text that asks for one is asked back, never run without it
     unoffered: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: per input file argument, what keeps the method from reading a file as it is (a profile -> the reason, or
+    #: None): two distance-modulus columns the fit cannot choose between; such a file is asked about, never run
+    layout: dict[str, Callable[[FileProfile], str | None]] = field(default_factory=dict)
 
     def spell(self, argument: str, item: str) -> str | None:
         """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
@@ -83,7 +86,8 @@ _WORDS: dict[str, FieldWords] = {}
 def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, float] | None = None,
                 data: DataFit | None = None, arguments: dict[str, Any] | None = None,
                 spellings: dict[str, dict[str, list[str]]] | None = None,
-                unoffered: dict[str, dict[str, list[str]]] | None = None) -> FieldWords:
+                unoffered: dict[str, dict[str, list[str]]] | None = None,
+                layout: dict[str, Callable[[FileProfile], str | None]] | None = None) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -101,7 +105,7 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
             for pattern in patterns:
                 re.compile(pattern, re.I)
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
-                       spellings=dict(spellings or {}), unoffered=dict(unoffered or {}))
+                       spellings=dict(spellings or {}), unoffered=dict(unoffered or {}), layout=dict(layout or {}))
     _WORDS[method] = entry
     return entry
 

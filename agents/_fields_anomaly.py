@@ -10,7 +10,8 @@ _RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|atta
          r"(?:broken|cracked|failed|damaged)\s+\w+|failures?|"
          r"failures?|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+)")
 _COUNT = r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)"
-_SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth))"
+_SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth)|" \
+         r"(?:one|1)\s+in\s+(?:\d+|five|ten|twenty|fifty|a\s+hundred))"
 _UNLABELLED = r"unlabell?ed\s+(?:training\s+)?(?:data|set|rows|part|traffic|readings|records|points|samples|pool|" \
               r"examples|transactions|flows)"
 
@@ -44,7 +45,7 @@ field_words(
             rf"\blabels?\s+(?:for|of)\s+(?:just\s+|only\s+)?{_COUNT}\s+of\s+the\s+(?:\w+\s+)?{_RARE}",
             # "the engineers confirmed only 12 defective wafers", "reveal fifteen labels", "label 20 of the faults"
             rf"\b(?:confirmed|labell?ed|flagged|tagged|verified)\s+(?:only\s+|just\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
-            rf"\breveal\w*\s+(?:the\s+labels?\s+of\s+)?(?:only\s+|just\s+)?{_COUNT}\s+(?:labels?\b|(?:\w+\s+)?{_RARE})",
+            rf"\breveal\w*\s+(?:the\s+labels?\s+of\s+)?(?:only\s+|just\s+)?{_COUNT}\s+(?:of\s+the\s+)?(?:labels?\b|(?:\w+\s+)?{_RARE})",
         ],
         "label_ratio": [  # "only a tenth of the intrusions carry a label", "label 5% of the anomalies"
             rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"
@@ -62,7 +63,11 @@ field_words(
                   r"\b(?:paper's|paper’s|authors'|authors’)\s+(?:own\s+)?clean\s+(?:setting|protocol|set-?up)\b",
                   # "the clean setup of the method's original paper", "keep every faulty unit out of the unlabelled part"
                   r"\bclean\s+(?:setting|protocol|set-?up)\s+of\s+the\s+(?:\w+(?:'s|’s)\s+)?(?:original\s+)?paper\b",
-                  rf"\b(?:keep|leave)\s+(?:every|all|each|the)\s+{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}"],
+                  rf"\b(?:keep|leave)\s+(?:every|all|each|the)\s+{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}",
+                  # "keep the unlabelled training pool clean", "the faulty units whose labels are hidden are dropped"
+                  rf"\b(?:keep|leave)\w*\s+the\s+{_UNLABELLED}\s+clean\b",
+                  rf"\b{_RARE}\s+whose\s+labels?\s+(?:are|is|were|was)\s+hidden\s+(?:should\s+be\s+|are\s+|is\s+)?"
+                  r"(?:dropped|removed|excluded|left\s+out)"],
             1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
                   rf"\bhidden\s+{_RARE}\s+(?:among|in)\s+the\s+unlabell?ed\b"],
         },

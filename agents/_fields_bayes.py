@@ -199,8 +199,11 @@ field_words(
         "dim": [rf"\b(?:funnel|Gaussian|target|density|banana)\s*,?\s+in\s+(\d+|{_WORD})\s+dimensions\b",
                 rf"\b(\d+|{_WORD})-dimensional\s+(?:funnel|Gaussian|target|banana|density)\b",
                 r"\b(\d+)-?D\s+(?:funnel|Gaussian|target|density)\b",
-                rf"\bdimension\s*(?:d\s*)?(?:=\s*|of\s+)?(\d+)\b{_ALONE_AFTER}"],
-        "n_proposal": [rf"\b(\d[\d,]*|{_WORD})\s+importance\s+samples\b",
+                rf"\bdimension\s*(?:d\s*)?(?:=\s*|of\s+)?(\d+)\b{_ALONE_AFTER}",
+                # "it has three parameters (mean age, log scatter, slope)": a log density's dimension
+                rf"\b(?:it|which|that|the\s+(?:model|posterior|density|function))\s+(?:has|takes)\s+(\d+|{_WORD})\s+"
+                r"(?:free\s+|model\s+)?parameters\b"],
+        "n_proposal": [rf"\b(\d[\d,]*|{_WORD})\s+importance\s+(?:samples|draws)\b",
                        r"\bimportance\s+samples?\s*(?:per\s+\w+\s*)?(?:=|:|of)\s*(\d+)",
                        r"\b(\d+)\s+proposals?\s+(?:per|for\s+each)\b"],
         "kernel": {

@@ -72,6 +72,9 @@ field_words(
         # trimming the propensities: "trim the propensity scores so they stay between 5% and 95%"
         "clipping": [r"\b(?:trim|clip|bound|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?"
                      r"[^.;]{0,40}?\bbetween\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",
+                     # "cut the propensity scores off at 5% and 95%"
+                     r"\b(?:cut|clip|trim|cap|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?\s+"
+                     r"(?:off\s+)?at\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",
                      r"\bpropensit\w*(?:\s+scores?)?\s+(?:are\s+|is\s+)?(?:trimmed|clipped|bounded|truncated)\s+"
                      r"(?:to\s+(?:the\s+)?(?:range\s+|interval\s+)?|at\s+)(\d+(?:\.\d+)?\s*%|0?\.\d+)\b"],
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
@@ -155,8 +158,9 @@ field_words(
                             r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+R(?:²|\^?2|-squared)"],
         "higher_is_worse": [r"\b(?:more|higher)\s+(?:[\w-]+\s+){0,3}?(?:is|are|means?)\s+worse\b",
                             r"\bhigh(?:er)?\s+(?:values|scores|outcomes)\s+(?:mark|indicate|mean)\s+(?:the\s+)?worse"],
-        "prediction": [r"\brisk\s+scores?\b", r"\bpredict(?:ed|ion|ions|s)\b"],
-        "outcome": [r"\bthat\s+followed\b", r"\b(?:realised|realized|actual|observed|subsequent)\b", r"\boutcomes?\b"],
+        "prediction": [r"\brisk\s+scores?\b", r"\bpredict(?:ed|ion|ions|s)\b", r"\bforecast(?:s|ed)?\b"],
+        "outcome": [r"\bthat\s+followed\b", r"\b(?:realised|realized|actual(?:ly)?|observed|subsequent)\b",
+                    r"\boutcomes?\b"],
     },
 )
 

@@ -3,6 +3,7 @@ their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from cmbagent.agents._fields import chain_file, field_words, supernova_table
@@ -26,6 +27,24 @@ def supernova_data(files: Sequence[FileProfile]) -> float:
         return -1.0
     return fit
 
+def _distance_columns(profile: FileProfile) -> str | None:
+    """Why the supernova fit cannot read a table as it is: no column it reads the distances from by name, and
+    several that could hold them ("mu_salt2" and "mu_bayesn", from two light-curve fitters)."""
+    from cmbagent.tools.methods.cosmology._io import CSV_COLUMNS
+
+    if profile.kind not in {"table", "headerless"}:
+        return None
+    names = {c.lower() for c in profile.column_names}
+    if names & {*CSV_COLUMNS["mu"], *CSV_COLUMNS["mb"]}:
+        return None
+    candidates = [c for c in profile.column_names if re.match(r"(?:mu|distmod|dist_mod|m_?b)(?:[_-]|$)", c, re.I)]
+    if len(candidates) < 2:
+        return None
+    return (f"the table has {len(candidates)} columns that may hold the distances ({', '.join(candidates)}) and the "
+            f"fit reads only one named {', '.join(CSV_COLUMNS['mu'][:2])} or {CSV_COLUMNS['mb'][1]}; say which one "
+            "is meant (a copy of the file with that column renamed runs)")
+
+
 field_words(
     "cosmology.fit_supernovae",
     intents=(
@@ -41,6 +60,7 @@ field_words(
           r"\bredshifts?\b": 1.0, r"\bconstant w\b|\bw\s*(?:is\s+)?free\b": 1.5,
           r"\bbinned (?:supernova|SN|magnitudes|distance)": 2.0, r"\bstandard candles?\b": 2.0, r"\bluminosity distance\b": 1.5},
     data=supernova_data,
+    layout={"data": lambda profile: _distance_columns(profile)},
     arguments={
         # the method's own phrases come first; these add the ways prose wraps and words them
         "model": {
@@ -48,7 +68,10 @@ field_words(
                         r"\bw_?0\s*[-–—/,]?\s*(?:and\s+)?w_?a\b", r"\bw\s*\(\s*(?:a|z)\s*\)\s*="],
             "wcdm": [r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
                      r"\bw\s+(?:as\s+)?a\s+free\s+(?:parameter|constant)\b",
-                     r"\bw\b,?\s+(?:taken|held|kept|assumed|treated|fixed)\s+(?:as\s+|to\s+be\s+)?constant\b"],
+                     r"\bw\b,?\s+(?:taken|held|kept|assumed|treated|fixed)\s+(?:as\s+|to\s+be\s+)?constant\b",
+                     # "a flat model in which w does not evolve with redshift", "a non-evolving w"
+                     r"\bw\s+(?:that\s+|which\s+)?(?:does\s+not|doesn't|do\s+not|never|cannot|can't)\s+(?:evolve|vary|change)\b",
+                     r"\b(?:non-?|un)(?:evolving|varying)\s+(?:dark[- ]energy\s+)?(?:w|equation[- ]of[- ]state)\b"],
             "lcdm": [r"\bwithout\s+(?:assuming\s+)?flatness\b", r"\b(?:free|spatial)\s+curvature\b",
                      r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness|\s+universe|\s+geometry)?\b",
                      r"\bopen\s+or\s+closed\b", r"\bis\s+the\s+universe\s+flat\b"],
@@ -57,6 +80,9 @@ field_words(
         },
         "free_h0": [rf"\bsampl\w*\s+{_H0}", rf"\b{_H0}\s+(?:as\s+)?(?:a\s+)?(?:free|fitted|sampled)\s+parameter\b",
                     rf"\b{_H0}\s+as\s+a\s+parameter\b",
+                    # "the Hubble constant as an actual parameter of the chain rather than marginalised away"
+                    rf"\b{_H0}\s+as\s+an?\s+(?:actual|real|proper|genuine|separate|explicit)\s+parameter\b",
+                    rf"\b{_H0}\b[^.;]{{0,60}}\brather\s+than\s+(?:being\s+)?marginali[sz]ed\b",
                     rf"\b(?:fit|measure|constrain|estimate|determine|infer)\w*\s+(?:for\s+)?{_H0}(?![\w-])",
                     # "letting H0 float", "H0 free"; "H0 not sampled", "keep H0 fixed"
                     rf"\b(?:let\w*|allow\w*)\s+{_H0}\s+(?:to\s+)?(?:float|vary|be\s+free|free)\b",
@@ -100,6 +126,9 @@ field_words(
                        # "intervals for Ω_m and σ8 only", "just Ω_m and S_8"
                        r"\b(?:for|of|on)\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)\s+only\b",
                        r"\bjust\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)+)\b(?!\s+(?:the|a|an)\b)",
+                       # "but only for H0 and sigma8 (that is all the referee asked about)"
+                       r"\bonly\s+(?:for|of|on)\s+((?:[^\s,.;:`()]+)(?:\s*(?:,|and)\s*(?!(?:after|before|then|with|but|"
+                       r"dropping|discarding|removing|using|so|please|once)\b)[^\s,.;:`()]+)+)",
                        # "summarise just the matter density and the dark-energy equation of state w": names in words,
                        # read only when each is spelled below
                        r"\b(?:summari[sz]e|report|need|want|quote|give\s+me)\s+(?:just|only)\s+((?:the\s+)?[^.;:?()`]{3,100}?)"
@@ -163,7 +192,9 @@ field_words(
                  r"\b(?:out\s+to|through|as\s+far\s+as|until)\s+(?:multipole\s+)?(?:ℓ|ell|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)"
                  r"(?!\d|\.\d)",
                  r"(?:ℓ|\bell)\s*(?:≤|<=)\s*(\d[\d,]*)(?!\d|\.\d)",
-                 r"\b(?:up\s+to|out\s+to|through|as\s+far\s+as)\s+(?:a\s+)?multipoles?\s+(?:of\s+)?(\d[\d,]*)(?!\d|\.\d)"],
+                 r"\b(?:up\s+to|out\s+to|through|as\s+far\s+as)\s+(?:a\s+)?multipoles?\s+(?:of\s+)?(\d[\d,]*)(?!\d|\.\d)",
+                 # "take it up to a maximum multipole of 2000"
+                 r"\b(?:maximum|highest|largest|top)\s+multipole\s+(?:of\s+|=\s*|at\s+)?(?:ℓ\s*=\s*)?(\d[\d,]*)(?!\d|\.\d)"],
         # "recompute the same model with CLASS", "cross check it with class as well"
         "cross_check": {"class": [r"\b(?:second|other)\s+Boltzmann\s+(?:code|solver)\b",  # CAMB computes first
                                   r"\b(?:re)?(?:comput|calculat|check|cross[- ]check|compar|redo|repeat)\w*\b[^.;]{0,40}?"
@@ -202,7 +233,18 @@ field_words(
     unoffered={"model": {"a curved universe (Ω_k free)": [
         r"\b(?:spatial\s+)?curvature\b[^.;]{0,40}?\b(?:free|varied|vary|sampled|open)\b",
         r"(?:Ω|Omega)_?\{?k\}?[^.;]{0,30}?\b(?:free|varied|vary|sampled)\b",
-        r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness)?\b"]}},
+        r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness)?\b"],
+        # nor does it sample the extensions of ΛCDM: N_eff, the neutrino mass, a running index, the lensing amplitude
+        **{f"{what} free": [rf"\b(?:{words})\b[^.;]{{0,40}}?\b(?:free|varied|vary|varying|sampled|float|floated|"
+                            r"floating|open)\b",
+                            rf"\b(?:free|freeing|vary|varying|sample|sampling|float|floating|let)\s+(?:the\s+)?(?:{words})\b"]
+           for what, words in (
+               ("N_eff", r"N_?\{?eff\}?|effective\s+number\s+of\s+(?:relativistic\s+species|neutrino\s+species|"
+                         r"neutrinos|relativistic\s+degrees)"),
+               ("the neutrino mass", r"(?:sum\s+of\s+(?:the\s+)?)?neutrino\s+mass(?:es)?|Σ\s*m_?ν|m_?ν"),
+               ("a running spectral index", r"running\s+(?:of\s+the\s+)?(?:scalar\s+)?(?:spectral\s+)?index|"
+                                            r"dn_?s\s*/\s*d\s*ln\s*k|n_?run"),
+               ("the lensing amplitude", r"A_?\{?L\}?|A_?lens|lensing\s+amplitude"))}}},
     cues={r"\bband[- ]?powers?\b": 3.0, r"\bplik\w*": 3.0, r"\blikelihood\b": 1.0, r"\bCobaya\b": 1.5,
           # "constrain H0 from Planck", not "... with a prior from Planck" (a supernova fit's prior)
           r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bfrom\s+(?:the\s+)?"

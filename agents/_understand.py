@@ -156,6 +156,10 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
     text = " ".join(raw.split()).strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()  # "a\nquarter"
     if text in _WORD_FRACTIONS:
         return _WORD_FRACTIONS[text]
+    odds = re.fullmatch(r"(one|a|1)\s+(?:\w+\s+)?in\s+(\w+)", text)  # "one in ten", "1 in 20", "one seam in five"
+    if odds and fraction:
+        whole = float(odds.group(2)) if odds.group(2).isdigit() else word_value(odds.group(2))
+        return 1.0 / whole if whole and whole > 1 else None
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
     share = re.fullmatch(r"(\d[\d,]*)\s+of\s+(?:its|the|all|our|their)?\s*(\d[\d,]*)", text)
@@ -1102,28 +1106,42 @@ class _Reader:
                 out.append((offset + item.start() + 0.5, ranked[0][1], False))
         return out
 
+    def layouts(self) -> None:
+        """A file the method cannot read as it is (its field's ``layout`` checks) is a question: running would fail
+        on it, or read a column the text did not choose."""
+        for name, check in self.words.layout.items():
+            placed = self.args.get(name)
+            profile = next((p for p in self.profiles or () if p.name == placed), None)
+            reason = check(profile) if profile is not None else None
+            if reason:
+                self.questions.append(f"{placed}: {reason}")
+
     @staticmethod
-    def unplaced_items(segment: str, columns: Sequence[str], placed: Sequence[float]) -> list[str]:
+    def unplaced_items(segment: str, columns: Sequence[str], placed: Sequence[float],
+                       free: Sequence[str] | None = None) -> list[str]:
         """The items of a listed segment that name no column, by name or in words (``placed``: where
-        :meth:`worded_items` placed one): a noun of a word or two ("education"), not a pronoun or a count."""
+        :meth:`worded_items` placed one; ``free``: the columns no other argument took, which words may still
+        mean): a noun phrase of up to six words ("education"), not a pronoun or what a file holds."""
         from cmbagent.agents._datamap import match_phrase
 
         items = list(re.finditer(r"[^,;]+?(?=,|;|\band\b|\bor\b|$)", segment))
         named = [i for i in items if any(i.start() <= at < i.end() for at in placed) or any(
             re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", i.group(0), re.I) for c in columns)]
-        if len(items) < 2 or not named or any(len(i.group(0).split()) > 4 for i in items):
+        if len(items) < 2 or not named or any(
+                len(re.sub(r"^\s*(?:and|or)\s+(?:the\s+)?", "", i.group(0)).split()) > 6 for i in items):
             return []  # a list of short items, some of them columns ("on education and district")
         out = []
         for item in items:
             words = re.sub(r"^\s*(?:and|or)\s+", "", item.group(0)).strip(" .`'\"")
             words = re.sub(r"^(?:the|a|an|their|its|our)\s+", "", words, flags=re.I)
-            if not words or item in named or any(match_phrase(words, c) >= 0.5 for c in columns):
+            if not words or item in named or any(match_phrase(words, c) >= 0.5 for c in (
+                    columns if free is None else free)):
                 continue
-            if re.fullmatch(r"[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?", words) and words.lower() not in {
+            if re.fullmatch(r"[A-Za-z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,5}", words) and words.lower() not in {
                     "them", "these", "those", "it", "both", "each", "everything", "all", "so", "then", "others",
                     "the rest", "more", "less", "similar"} and not re.search(
-                    r"\b(?:labels?|columns?|values?|variables?|rows?|data|files?|features?|names?|measures?|"
-                    r"measurements?|scores?|counts?)$", words, re.I):  # what a file holds, not one of its columns
+                    r"\b(?:labels?|columns?|values?|variables?|rows?|data|files?|features?|names?|measurements?)$",
+                    words, re.I):  # what a file holds, not one of its columns
                 out.append(words)
         return out
 
@@ -1256,7 +1274,9 @@ class _Reader:
                         mentions = sorted([*mentions, *worded])
                         # "rake on education and district" where no file has education: running on district alone
                         # would drop what the text listed, so it is a question
-                        for item in self.unplaced_items(clause[cue.end():end], columns, [m[0] - cue.end() for m in worded]):
+                        for item in self.unplaced_items(clause[cue.end():end], columns, [m[0] - cue.end() for m in worded],
+                                                        free=[c for c in columns if c not in taken and not re.search(
+                                                            rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)]):
                             self.questions.append(
                                 f"the text lists “{item}” for {name!r} (“{clip_quote(clause.strip(), 90)}”), but no "
                                 f"column of the data holds it (columns: {', '.join(columns[:14])}); name the column, "
@@ -1646,6 +1666,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
             reader.columns_for(name, spec.arguments[name], taken - shared, exclusions_only=name in reader.args)
     reader.anaphoric_list(col_args, given)
     reader.files()
+    reader.layouts()
     reader.data_columns(col_args)
     reader.other_table_columns(col_args)
     reader.bracketed_columns(col_args, given)
@@ -1658,7 +1679,10 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
 def _close_after(gap: str) -> bool:
     """Whether the words between a single column's cue and a column name leave the name the cue's object: no
     comma, semicolon or bracket between them, no "on" that opens the next role ("the effect of the programme on
-    earn22": earn22 is no treatment), and at most four words ("on the log of", "of being")."""
+    earn22": earn22 is no treatment), and at most four words ("on the log of", "of being"); a bracket that opens on
+    the name says which column the cue's words mean ("the income they actually realised (realised_income)")."""
+    if re.fullmatch(r"(?:\s+[A-Za-z-]+){0,2}\s*\(\s*`?", gap):  # "actually harvested (harvested_yield)"
+        return True
     return not re.search(r"[,;:()]|\b(?:on|upon)\s", gap) and len(re.findall(r"[^\W\d_][\w'-]*", gap)) <= 4
 
 

@@ -182,3 +182,20 @@ def test_eleventh_blind_set_does_not_fall_below_its_measured_level() -> None:
     assert scored.method_accuracy >= 0.95, summary
     assert scored.argument_accuracy >= 0.31, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_twelfth_blind_set_does_not_fall_below_its_measured_level() -> None:
+    """tests/understanding_blind12: written blind (December 2026, session 10), measured unseen, then spent (session
+    10) on the rules that ended its silent wrong runs."""
+    folder = SET.parent / "understanding_blind12"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # first measure (the reader after the treatment cue "how much does X change Y", before blind11 was spent): 45
+    # tasks, method 0.91, arguments 0.08 (3 of 38), silent wrong 13 (three of them tasks that should ask), asked 26;
+    # unchanged after blind11 was spent. Spent on: a question mark before a lower-case path ends a sentence, a bracket
+    # right after the cue's words names the column, a listed covariate no column holds (a question), N_eff free and
+    # two distance columns (questions), settings said in passing: method 0.98, arguments 0.34 (13 of 38), silent
+    # wrong 0, asked 29
+    assert scored.method_accuracy >= 0.97, summary
+    assert scored.argument_accuracy >= 0.34, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
