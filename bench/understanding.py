@@ -47,7 +47,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind6": ROOT / "tests" / "understanding_blind6",
         "blind7": ROOT / "tests" / "understanding_blind7", "blind8": ROOT / "tests" / "understanding_blind8",
         "blind9": ROOT / "tests" / "understanding_blind9", "blind10": ROOT / "tests" / "understanding_blind10",
-        "blind11": ROOT / "tests" / "understanding_blind11", "blind12": ROOT / "tests" / "understanding_blind12"}
+        "blind11": ROOT / "tests" / "understanding_blind11", "blind12": ROOT / "tests" / "understanding_blind12",
+        "blind13": ROOT / "tests" / "understanding_blind13"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:
