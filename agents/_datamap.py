@@ -53,7 +53,7 @@ _NAME_ROLES = {"labels": re.compile(r"\blabels?\b", re.I), "targets": re.compile
 #: itself, so its own words name the column ("how much does terracing change yield" names `terraced`)
 _AGENT_OF_CHANGE = (
     r"(?:(?:" + "|".join(rf"(?<=\bhow much {verb} )" for verb in ("does", "did", "do", "would", "will"))
-    + r")(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,2}?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
+    + r")(?:the |a |an |their |its |each )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
     r"|affect|improve|boost|shift|alter|move|add to|take off)\b)"
     # the indirect question: "quantify how much the installed battery capacity on a feeder changes the minutes"
     r"|(?<=\bhow much )(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:changes|changed|raises|raised"
@@ -386,7 +386,8 @@ def match_phrase(phrase: str, column: str) -> float:
     phrase_l, col = phrase.lower().strip(" `'\""), column.lower()
     if phrase_l == col or phrase_l.replace(" ", "_") == col or phrase_l.replace(" ", "") == col:
         return 1.0
-    words = _tokens(phrase_l)
+    # a possessor is not what the phrase names: "a route's average lateness" names the lateness, not the route
+    words = _tokens(re.sub(r"\b[a-z]+['’]s\b", " ", phrase_l)) or _tokens(phrase_l)
     col_letters = re.sub(r"[^a-z]", "", col)
     col_digits = re.findall(r"\d+", col)
     name_parts = [t for t in re.split(r"[_\W\d]+", col) if t] or [""]
@@ -424,7 +425,9 @@ def match_phrase(phrase: str, column: str) -> float:
         score = max(score, 0.85)
     if len(parts) > 1:
         singular = {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
-        hits = sum(1 for p in parts if p in words or (p[:-1] if p.endswith("s") and len(p) > 3 else p) in singular)
+        # a part a word begins with counts too: "lateness" names ``mins_late``
+        hits = sum(1 for p in parts if p in words or (p[:-1] if p.endswith("s") and len(p) > 3 else p) in singular
+                   or (len(p) >= 4 and any(w.startswith(p) for w in words)))
         if hits:
             score = max(score, min(0.95, 0.8 + 0.05 * (hits - 1)))
     if len(words) == 1 and len(name_parts) > 1 and len(words[0]) >= 4 and words[0] == name_parts[-1]:

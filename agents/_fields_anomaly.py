@@ -36,7 +36,9 @@ field_words(
             rf"\btop\s+{_COUNT}\s+(?:[\w-]+\s+){{0,3}}?(?:as\s+)?pseudo[- ]?(?:labels|labell?ed|anomal)",
             # "let the 20 most isolated bearings stand in as the labelled anomalies"
             rf"\b{_COUNT}\s+most\s+(?:isolated|anomalous|outlying|suspicious|unusual|extreme)\s+(?:[\w-]+\s+){{0,2}}?"
-            r"(?:stand(?:s|ing)?\s+in|serv(?:e|es|ing)|act(?:s|ing)?|count(?:s|ing)?|as\s+(?:the\s+)?(?:pseudo[- ]?)?label)",
+            r"(?:stand(?:s|ing)?\s+in|serv(?:e|es|ing)|act(?:s|ing)?|count(?:s|ing)?|as\s+(?:the\s+)?(?:pseudo[- ]?)?label|"
+            # "take the twenty most isolated claims as the seed anomalies"
+            r"as\s+(?:the\s+)?(?:seed|pseudo[- ]?|stand-in|proxy)\s*(?:labels?|anomal\w*|positives?|cases?))",
             rf"\blabels?\s+(?:of|for)\s+(?:just\s+|only\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
             rf"\b(?:only|just)\s+{_COUNT}\s+(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,4}}?(?:are|is|were|was)\s+"
             r"(?:labell?ed|known|confirmed|flagged|tagged)\b",

@@ -186,6 +186,8 @@ field_words(
         "Approximate the posterior of a Bayesian logistic regression with a variational family richer than a Gaussian.",
     ),
     cues={r"\bvariational\b": 2.5, r"\bELBO\b": 2.0, r"\bsemi-implicit\b": 3.0, r"\bfunnel\b": 1.5,
+          # "fitted with the importance-sampled semi-implicit VI"
+          r"(?-i:\b(?:SI)?VI\b)": 2.0, r"\bimportance[- ]sampl\w*\b": 1.0,
           r"\bbanana\b": 1.5, r"\bunnormali[sz]ed (?:density|log-density)\b": 2.0, r"\blog[- ]density\b": 1.0},
     data=lambda files: 0.0,
     arguments={

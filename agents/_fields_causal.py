@@ -31,7 +31,7 @@ _CAUSAL_EFFECT = {
     # the indirect question: "tell me how much the wall length on a plot raises coffee yield"
     r"\bhow much (?:the |a |an )?[\w-]+(?: [\w-]+){0,5}? (?:changes|changed|raises|raised|lowers|lowered|reduces|"
     r"reduced|increases|increased|affects|affected|improves|improved)\b": 0.8,
-    r"\bpartially[- ]linear (?:model|regression)\b": 1.5,
+    r"\bpartially[- ]linear\b": 1.5, r"\bbinary[- ]treatment\b": 0.8,
     r"\buplift\b": 1.5,
     r"\bpropensit": 1.2,
     r"\bobservational\b": 0.8,
@@ -135,7 +135,11 @@ field_words(
     cues={r"\bworst[- ]off\b": 3.0, r"\bscreening capacity\b": 2.5, r"\bcapacity\b": 1.0,
           r"\btarget(?:ing)? (?:the )?(?:poorest|most vulnerable|neediest|disadvantaged|at-risk)": 2.0,
           r"\bprediction[- ]access ratio\b": 3.0, r"\bexpand(?:ing)? (?:the )?capacity\b": 2.0,
-          r"\bbetter (?:predictor|prediction model|risk model)\b": 1.0, r"\breach(?:es|ing)? (?:more )?people\b": 1.0},
+          r"\bbetter (?:predictor|prediction model|risk model)\b": 1.0, r"\breach(?:es|ing)? (?:more )?people\b": 1.0,
+          # "would it pay more to enlarge the scheme or to improve the model?"
+          r"\b(?:enlarg|expand|grow|widen|extend|scal)\w*\s+(?:the\s+)?(?:scheme|programme|program|capacity|service|"
+          r"intervention|budget)\b[^.?]{0,40}?\bor\s+(?:to\s+)?(?:improv|sharpen|refin|retrain)\w*\s+(?:the\s+)?"
+          r"(?:model|predictor|prediction|forecast|screen)": 2.5},
     data=optional_table,
     arguments={
         # the capacity: the share the programme can reach ("can visit 15% of its households")

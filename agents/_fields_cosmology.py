@@ -112,7 +112,7 @@ field_words(
         "burn_in_fraction": [
             rf"\bfirst\s+{_FRACTION}(?![\w%])[^.;]{{0,60}}?\b{_BURN}\b",  # "the first 30% of the samples are burn-in"
             rf"\b{_BURN}\s+(?:fraction\s+)?(?:of|is|=|:)\s*(?:the\s+first\s+)?{_FRACTION}(?![\w%])",
-            rf"\b(?:discard|drop|remove|throw\s+away|cut|skip|ignore)\w*\s+(?:the\s+)?first\s+{_FRACTION}(?![\w%])",
+            rf"\b(?:discard|drop|remov|throw\w*\s+(?:away|out)|cut|skip|ignor)\w*\s+(?:the\s+)?first\s+{_FRACTION}(?![\w%])",
             # "treat the first 1,200 of its 3,000 samples as burn-in": a share of 0.4
             rf"\bfirst\s+(\d[\d,]*\s+of\s+(?:its|the|all|our)\s+\d[\d,]*)\s+(?:samples|steps|draws|points|rows|"
             rf"iterations)\b[^.;]{{0,30}}?\b{_BURN}\b",
@@ -127,8 +127,8 @@ field_words(
                        r"\b(?:for|of|on)\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)\s+only\b",
                        r"\bjust\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)+)\b(?!\s+(?:the|a|an)\b)",
                        # "but only for H0 and sigma8 (that is all the referee asked about)"
-                       r"\bonly\s+(?:for|of|on)\s+((?:[^\s,.;:`()]+)(?:\s*(?:,|and)\s*(?!(?:after|before|then|with|but|"
-                       r"dropping|discarding|removing|using|so|please|once)\b)[^\s,.;:`()]+)+)",
+                       r"\b(?:only|just)\s+(?:for|of|on)\s+((?:[^\s,.;:`()?!]+)(?:\s*(?:,|and)\s*(?!(?:after|before|then|with|"
+                       r"but|dropping|discarding|removing|using|so|please|once)\b)[^\s,.;:`()?!]+)+)",
                        # "summarise just the matter density and the dark-energy equation of state w": names in words,
                        # read only when each is spelled below
                        r"\b(?:summari[sz]e|report|need|want|quote|give\s+me)\s+(?:just|only)\s+((?:the\s+)?[^.;:?()`]{3,100}?)"

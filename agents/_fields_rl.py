@@ -81,6 +81,14 @@ field_words(
                          (r"\b(?:only|just)\s+(?:want\s+|need\s+)?the\s+world[- ]model\s+diagnostics\b", 0),
                          (r"\bwithout\s+(?:the\s+)?(?:offline\s+)?policy\s+(?:comparison|training|learning)\b", 0)],
     },
+    # the world model runs two small continuous-control tasks; a task that names another is asked back
+    unoffered={"environment": {
+        f"the {name} environment": [rf"\b{pattern}(?:[-_]v\d)?\b"] for name, pattern in (
+            ("Hopper", r"hopper"), ("HalfCheetah", r"half[\s_-]*cheetah"), ("Walker2d", r"walker[\s_-]*2d"),
+            ("Ant", r"Ant(?=-v\d)"), ("Humanoid", r"humanoid"), ("Reacher", r"reacher"), ("Swimmer", r"swimmer"),
+            ("InvertedPendulum", r"inverted[\s_-]*(?:double[\s_-]*)?pendulum"), ("LunarLander", r"lunar[\s_-]*lander"),
+            ("BipedalWalker", r"bipedal[\s_-]*walker"), ("CarRacing", r"car[\s_-]*racing"),
+            ("CartPole", r"cart[\s_-]*pole"), ("Acrobot", r"acrobot"))}},
 )
 
 field_words(
