@@ -1134,6 +1134,8 @@ class _Reader:
         for item in items:
             words = re.sub(r"^\s*(?:and|or)\s+", "", item.group(0)).strip(" .`'\"")
             words = re.sub(r"^(?:the|a|an|their|its|our)\s+", "", words, flags=re.I)
+            if re.match(r"(?:with|without|for|in|at|on|by|from|to|into|using|via|as|per|over|under)\b", words, re.I):
+                continue  # "…, with an interval": a phrase about the whole, not an item
             if not words or item in named or any(match_phrase(words, c) >= 0.5 for c in (
                     columns if free is None else free)):
                 continue
