@@ -30,7 +30,7 @@ def supernova_data(files: Sequence[FileProfile]) -> float:
 def _distance_columns(profile: FileProfile) -> str | None:
     """Why the supernova fit cannot read a table as it is: no column it reads the distances from by name, and
     several that could hold them ("mu_salt2" and "mu_bayesn", from two light-curve fitters)."""
-    from cmbagent.tools.methods.cosmology._io import CSV_COLUMNS
+    from cmbagent.tools.methods.cosmology import CSV_COLUMNS
 
     if profile.kind not in {"table", "headerless"}:
         return None

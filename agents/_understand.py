@@ -537,7 +537,7 @@ class _Reader:
         """The names a chain's columns go by in :func:`cosmology.summarize_chain` (none for other methods)."""
         if self.spec.name != "cosmology.summarize_chain":
             return set()
-        from cmbagent.tools.methods.cosmology._summary import parameter_name
+        from cmbagent.tools.methods.cosmology import parameter_name
 
         return {parameter_name(c) for c in columns}
 

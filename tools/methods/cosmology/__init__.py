@@ -15,6 +15,7 @@ from __future__ import annotations
 from cmbagent.tools.methods._registry import family
 from cmbagent.tools.methods.cosmology._background import DistanceGrid, expansion_rate
 from cmbagent.tools.methods.cosmology._io import (
+    CSV_COLUMNS,
     FORMATS,
     SNData,
     detect_format,
@@ -24,7 +25,7 @@ from cmbagent.tools.methods.cosmology._io import (
 )
 from cmbagent.tools.methods.cosmology._likelihood import DEFAULT_PRIORS, MODELS, SNLikelihood
 from cmbagent.tools.methods.cosmology._sampler import SamplerSettings, run_emcee, split_rhat
-from cmbagent.tools.methods.cosmology._summary import load_chain, summarize_samples
+from cmbagent.tools.methods.cosmology._summary import load_chain, parameter_name, summarize_samples
 from cmbagent.tools.methods.cosmology.planck import fit_cmb
 from cmbagent.tools.methods.cosmology.spectra import cmb_spectra
 from cmbagent.tools.methods.cosmology.supernovae import fit_supernovae, summarize_chain
@@ -38,6 +39,7 @@ FAMILY = family(
 )
 
 __all__ = [
+    "CSV_COLUMNS",
     "DEFAULT_PRIORS",
     "FAMILY",
     "FORMATS",
@@ -54,6 +56,7 @@ __all__ = [
     "fit_supernovae",
     "load_chain",
     "load_sn_data",
+    "parameter_name",
     "read_covariance",
     "run_emcee",
     "split_rhat",
