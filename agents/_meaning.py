@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 
 from cmbagent.agents._fields import words_of
+from cmbagent.agents._patterns import compiled
 from cmbagent.profiles import FileProfile
 
 __all__ = ["CHOOSE", "MARGIN", "Candidate", "MethodChoice", "choose_method", "embedder", "sentences_of"]
@@ -185,7 +186,7 @@ def _cue_spans(specs: Sequence[Any], text: str) -> dict[str, list[tuple[int, int
     spans: dict[str, list[tuple[int, int]]] = {}
     for spec in specs:
         spans[spec.name] = [m.span() for pattern, weight in words_of(spec.name).cues.items() if weight >= 2.0
-                            for m in re.finditer(pattern, text, re.I)]
+                            for m in compiled(pattern, re.I).finditer(text)]
     return spans
 
 
@@ -197,7 +198,7 @@ def _word_hits(spec: Any, text: str, keyword_share: dict[str, int],
     spectra method's phrase) is no vote for the Planck fit."""
     score, found = 0.0, []
     for pattern, weight in words_of(spec.name).cues.items():
-        match = re.search(pattern, text, re.I)
+        match = compiled(pattern, re.I).search(text)
         if match:
             score += weight
             found.append(match.group(0).strip())
@@ -205,12 +206,12 @@ def _word_hits(spec: Any, text: str, keyword_share: dict[str, int],
     for keyword in spec.keywords:
         if keyword.lower() in seen:
             continue
-        hits = [m.span() for m in re.finditer(r"(?<![A-Za-z0-9])" + re.escape(keyword) + r"(?![A-Za-z0-9])", text, re.I)]
+        hits = [m.span() for m in compiled(r"(?<![A-Za-z0-9])" + re.escape(keyword) + r"(?![A-Za-z0-9])", re.I).finditer(text)]
         # claimed: inside a longer phrase of another method (the same words as its phrase are both methods')
         if any(not any(a <= start and end <= b and b - a > end - start + 3 for a, b in claimed) for start, end in hits):
             score += 1.5 / keyword_share.get(keyword.lower(), 1)
             found.append(keyword)
-    if re.search(r"\b" + re.escape(spec.name) + r"\b", text):
+    if compiled(r"\b" + re.escape(spec.name) + r"\b").search(text):
         score += 6.0
         found.append(spec.name)
     return score, found

@@ -16,6 +16,7 @@ Neither ever downloads anything: both read the package's own model folder.  chro
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -61,11 +62,21 @@ def _thread_limit(threads: int | None) -> Any:
 
     if threads is None:
         return contextlib.nullcontext()
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl comes with the literature extra
+    controller = _controller()
+    if controller is None:  # pragma: no cover - threadpoolctl comes with the literature extra
         return contextlib.nullcontext()
-    return threadpool_limits(limits=threads)
+    return controller.limit(limits=threads)
+
+
+@functools.lru_cache(maxsize=1)
+def _controller() -> Any:
+    """One threadpoolctl controller per process: finding the loaded BLAS libraries anew on every call cost more
+    than embedding a short sentence."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # pragma: no cover
+        return None
+    return ThreadpoolController()
 
 
 class MiniLMEmbedder:
