@@ -41,7 +41,10 @@ field_words(
                        r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b"],
         "model": {"linear_svm": [r"\blinear\s+(?:kernel\s+)?SVM\b", r"\blinear\s+support[- ]vector"],
                   "rbf_svm": [r"\b(?:RBF|Gaussian|radial)(?:[- ]kernel)?\s+SVM\b", r"\bkernel\s+SVM\b",
-                              r"\b(?:RBF|Gaussian|radial)[- ]kernel\s+support[- ]vector"],
+                              r"\b(?:RBF|Gaussian|radial)[- ]kernel\s+support[- ]vector",
+                              # "an SVM on a radial basis function kernel", "radial-basis-function SVM"
+                              r"\bSVMs?\s+(?:with|on|using)\s+(?:an?\s+)?(?:RBF|Gaussian|radial)\b",
+                              r"\bradial[- ]basis(?:[- ]function)?(?:[- ]kernel)?\s+SVM"],
                   "random_forest": [r"\brandom[\s-]+forests?\b"],
                   "mlp": [r"\bMLP\b", r"\bmulti-?layer\s+perceptron\b"],
                   "logistic": [r"\blogistic\s+regression\b"]},

@@ -43,6 +43,14 @@ _FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\
 #: a rate as odds: "one in ten", "one answer in ten", "1 in 20" (N up to a thousand, not a year)
 _ODDS = re.compile(rf"\b(?:one|1)\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?in\s+(?:every\s+)?"
                    rf"((?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*|[1-9]\d{{0,2}})\b(?![.,]\d)", re.I)
+#: a rate as a ratio: "one old edit for every two new ones", "3 synthetic per 4 logged" (N / M)
+_NUMBER_WORDS = rf"(?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*|\d+(?:\.\d+)?"
+_FOR_EVERY = re.compile(rf"\b({_NUMBER_WORDS})\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?(?:for|per)\s+(?:every\s+|each\s+)?"
+                        rf"({_NUMBER_WORDS})\b(?![.,]\d)", re.I)
+#: a count of repetitions in a word: "redo the fold assignment twice" (not "twice as many", a ratio)
+_TIMES = re.compile(r"\b(twice|thrice)\b(?!\s+as\b)", re.I)
+#: a ratio in words: "half as many old edits as new ones", "twice as many", "three times as many" (N)
+_AS_MANY = re.compile(rf"\b(half|twice|(?:{_NUMBER_WORDS})\s+times)\s+as\s+(?:many|much)\b", re.I)
 #: a part of a whole: "1,200 of its 3,000" (a share, or a count of what is taken)
 _PART_OF = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+of\s+(?:its|the|all|our|their)\s+(\d{1,3}(?:,\d{3})+|\d+)"
                       r"(?![\w.,]\d)")
@@ -186,6 +194,14 @@ class StatedNumber:
     start: int = 0  # where it stands in ``sentence``
 
 
+def _number_value(raw: str) -> float | None:
+    """A number written in digits or in words ("2", "two", "twenty-five")."""
+    raw = raw.strip()
+    if raw[:1].isdigit():
+        return float(raw)
+    return word_value(raw)
+
+
 def word_value(words: str) -> float | None:
     """The value of a number written in words ("four thousand", "twenty-five"); None when it is not one."""
     total, current, seen = 0, 0, False
@@ -227,7 +243,7 @@ def _meanings(raw: str) -> tuple[float, ...]:
 _COUNT_WORDS = (r"seeds?|folds?|walkers|chains|repeats|repetitions|runs|restarts|replicates|resamples|bootstraps?|"
                 r"layers|heads|epochs|trials|components|clusters|neighbou?rs|splits|samples|draws|times|steps|"
                 r"iterations|evaluations|queries|points|trees|estimators|units|tokens|particles|realisations|"
-                r"realizations|simulations|permutations|batches|rounds|episodes")
+                r"realizations|simulations|permutations|batches|rounds|episodes|updates|passes")
 _COUNT_NOUNS = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:{_COUNT_WORDS})\b", re.I)
 
 
@@ -283,6 +299,20 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if 0 < part <= whole and not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(match.group(0), (part / whole, part), flat, match.start()))
                 clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
+        for match in [*_FOR_EVERY.finditer(clean), *_AS_MANY.finditer(clean)]:  # a ratio: N/M, not the N or M
+            if match.re is _FOR_EVERY:
+                n, m = (_number_value(g) for g in match.groups())
+                value = n / m if n is not None and m and m >= 2 else None
+            else:
+                word = match.group(1).lower()
+                value = 0.5 if word == "half" else 2.0 if word == "twice" else _number_value(word.rsplit(None, 1)[0])
+            if value is not None and not any(a <= match.start() < b for a, b in described):
+                out.append(StatedNumber(match.group(0), (value,), flat, match.start()))
+                clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
+        for match in _TIMES.finditer(clean):
+            if not any(a <= match.start() < b for a, b in described):
+                out.append(StatedNumber(match.group(0), (2.0 if match.group(1).lower() == "twice" else 3.0,), flat,
+                                        match.start()))
         for match in _ODDS.finditer(clean):  # "one answer in ten", "1 in 20": a rate of 1/N, not the N
             n = word_value(match.group(1)) if not match.group(1)[0].isdigit() else float(match.group(1))
             if n is not None and n >= 2 and not any(a <= match.start() < b for a, b in described):

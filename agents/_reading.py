@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from cmbagent.agents._by_meaning import place_numbers
 from cmbagent.agents._meaning import MethodChoice, choose_method
 from cmbagent.agents._understand import Understanding, understand
 from cmbagent.profiles import FileProfile
@@ -98,7 +99,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     method itself (no front matter names it), every number of the prose must be accounted for
     (:func:`cmbagent.agents._numbers.unaccounted_numbers`): one no argument took asks which setting it is."""
     from cmbagent.agents._stated import stated_requirements, values_in
-    from cmbagent.tools.methods import get_method, path_arguments
+    from cmbagent.tools.methods import get_method
 
     spec = get_method(method)
     used = [v for value in understood.arguments.values() for v in values_in(value)]
@@ -130,56 +131,9 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     out += contradicted_words(spec, understood, text)
     if chosen:
         out += unread_referents(spec, understood, text)
-        from cmbagent.agents._numbers import unaccounted_numbers
-
-        # what the run will use: the arguments as read and the lengths of their lists ("five seeds (0–4)"); a
-        # default, or a number of an argument's documentation, counts where the sentence names that argument
-        # a small whole number read from a sentence of the text accounts for that sentence's number only ("the L0
-        # penalty weight doubled to 2" is not read because a planted head of another sentence is 2); a distinctive
-        # value (0.05, 68.0) restated elsewhere is the same setting, and so is a list's length ("those two heads")
-        quoted: dict[str, list[str]] = {}
-        for requirement in understood.requirements:
-            if requirement.kind == "argument" and requirement.source == "text" and requirement.argument \
-                    and requirement.relation == "equals":
-                quoted.setdefault(requirement.argument, []).append(_whole_sentence(requirement.text, text))
-        kinds = path_arguments(method)
-        values: list[float] = []
-        read_at: list[tuple[float, str, str, bool]] = []  # value, its sentence, its argument's words, a list's item
-        for name, value in understood.arguments.items():
-            # the argument's own words restate it anywhere ("a three-dimensional input" for ``input_dim``), and
-            # they alone give a list's length ("those two heads" for two planted heads, not "a weight of 2")
-            stems = [re.escape(t[:4]) for t in name.lower().split("_") if len(t) >= 3 and t not in _FILLER]
-            words = rf"\b(?:{'|'.join(stems)})" if stems else r"(?!)"
-            listed = isinstance(value, (list, tuple))
-            if listed:
-                read_at.append((float(len(value)), "", words, False))
-                if kinds.get(name) == "input":  # further files of one kind: "three chains" counts the first too
-                    singles = sum(1 for n, v in understood.arguments.items() if kinds.get(n) == "input" and isinstance(v, str))
-                    read_at.append((float(len(value) + singles), "", words, False))
-            # a symmetric bound states its other end too: clipping 0.05 keeps propensities in [0.05, 0.95]
-            mirrored = re.search(rf"\b1\s*[-−]\s*`?{re.escape(name)}\b", spec.argument_docs.get(name, ""))
-            for v in values_in(value):
-                if mirrored and 0 < v < 1:
-                    values.append(round(1 - v, 12))
-                if quoted.get(name) and float(v).is_integer() and abs(v) <= 20:
-                    read_at += [(v, quote, words, listed) for quote in quoted[name]]
-                else:
-                    values.append(v)
-        gated: list[tuple[float, str]] = []
-        for name, schema in spec.arguments.items():
-            pattern = _name_pattern(name)
-            if pattern is None or name in understood.arguments:
-                continue
-            # an example of the documentation ("e.g. {"Omega_m": {"mean": 0.3, ...}}") is no value the run uses
-            doc = _EXAMPLE.sub(" ", spec.argument_docs.get(name, ""))
-            documented_here = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])", doc)
-            gated += [(v, pattern) for v in [*values_in(schema.get("default")), *map(float, documented_here)]]
         asked = " ".join(out)
-        nouns = {t for name in spec.arguments for t in name.lower().split("_") if t not in _FILLER}
         numeric = ", ".join(name for name, schema in spec.arguments.items() if _numeric(schema)) or "none"
-        for number in unaccounted_numbers(text, values, data_files, gated,
-                                          " ".join([spec.description, *spec.argument_docs.values()]), nouns,
-                                          placed=read_at):
+        for number in unaccounted(spec, understood, text, data_files):
             if f"“{number.sentence[:40]}" in asked:
                 continue  # its sentence is asked about already
             out.append(f"the task states {number.raw} (“{number.sentence[:90]}”), which the offline reader put into "
@@ -187,6 +141,61 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
                        f"`method: {method}` in the front matter (its numeric arguments: {numeric}), or take it "
                        f"out of the task if none of them is meant — {method} cannot do it otherwise")
     return out
+
+
+def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Sequence[str]) -> list[Any]:
+    """The numbers of the prose that no argument as read accounts for
+    (:func:`cmbagent.agents._numbers.unaccounted_numbers`), each a :class:`~cmbagent.agents._numbers.StatedNumber`."""
+    from cmbagent.agents._numbers import unaccounted_numbers
+    from cmbagent.agents._stated import values_in
+    from cmbagent.tools.methods import path_arguments
+
+    method = spec.name
+    # what the run will use: the arguments as read and the lengths of their lists ("five seeds (0–4)"); a
+    # default, or a number of an argument's documentation, counts where the sentence names that argument
+    # a small whole number read from a sentence of the text accounts for that sentence's number only ("the L0
+    # penalty weight doubled to 2" is not read because a planted head of another sentence is 2); a distinctive
+    # value (0.05, 68.0) restated elsewhere is the same setting, and so is a list's length ("those two heads")
+    quoted: dict[str, list[str]] = {}
+    for requirement in understood.requirements:
+        if requirement.kind == "argument" and requirement.source == "text" and requirement.argument \
+                and requirement.relation == "equals":
+            quoted.setdefault(requirement.argument, []).append(_whole_sentence(requirement.text, text))
+    kinds = path_arguments(method)
+    values: list[float] = []
+    read_at: list[tuple[float, str, str, bool]] = []  # value, its sentence, its argument's words, a list's item
+    for name, value in understood.arguments.items():
+        # the argument's own words restate it anywhere ("a three-dimensional input" for ``input_dim``), and
+        # they alone give a list's length ("those two heads" for two planted heads, not "a weight of 2")
+        stems = [re.escape(t[:4]) for t in name.lower().split("_") if len(t) >= 3 and t not in _FILLER]
+        words = rf"\b(?:{'|'.join(stems)})" if stems else r"(?!)"
+        listed = isinstance(value, (list, tuple))
+        if listed:
+            read_at.append((float(len(value)), "", words, False))
+            if kinds.get(name) == "input":  # further files of one kind: "three chains" counts the first too
+                singles = sum(1 for n, v in understood.arguments.items() if kinds.get(n) == "input" and isinstance(v, str))
+                read_at.append((float(len(value) + singles), "", words, False))
+        # a symmetric bound states its other end too: clipping 0.05 keeps propensities in [0.05, 0.95]
+        mirrored = re.search(rf"\b1\s*[-−]\s*`?{re.escape(name)}\b", spec.argument_docs.get(name, ""))
+        for v in values_in(value):
+            if mirrored and 0 < v < 1:
+                values.append(round(1 - v, 12))
+            if quoted.get(name) and float(v).is_integer() and abs(v) <= 20:
+                read_at += [(v, quote, words, listed) for quote in quoted[name]]
+            else:
+                values.append(v)
+    gated: list[tuple[float, str]] = []
+    for name, schema in spec.arguments.items():
+        pattern = _name_pattern(name)
+        if pattern is None or name in understood.arguments:
+            continue
+        # an example of the documentation ("e.g. {"Omega_m": {"mean": 0.3, ...}}") is no value the run uses
+        doc = _EXAMPLE.sub(" ", spec.argument_docs.get(name, ""))
+        documented_here = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])", doc)
+        gated += [(v, pattern) for v in [*values_in(schema.get("default")), *map(float, documented_here)]]
+    nouns = {t for name in spec.arguments for t in name.lower().split("_") if t not in _FILLER}
+    documentation = " ".join([spec.description, *spec.argument_docs.values()])
+    return unaccounted_numbers(text, values, data_files, gated, documentation, nouns, placed=read_at)
 
 
 def _whole_sentence(quote: str, text: str) -> str:
@@ -403,6 +412,11 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
     if choice.method is not None:
         reading.understanding = understand(choice.method, text, given, list(data_files), columns=columns,
                                            profiles=profiles)
+        if choice.status != "named":  # the prose's settings in its own words, where the rules read none
+            from cmbagent.tools.methods import get_method
+
+            spec = get_method(choice.method)
+            place_numbers(spec, reading.understanding, unaccounted(spec, reading.understanding, text, data_files))
         reading.unread = unread(reading.understanding, text, data_files, choice.method,
                                 chosen=choice.status != "named")
     if choice.status == "ask":

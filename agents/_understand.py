@@ -40,6 +40,7 @@ from cmbagent.agents._datamap import (
     sentences,
 )
 from cmbagent.agents._numbers import WORD_NUMBER, scaled_digits, word_value
+from cmbagent.agents._patterns import compiled
 from cmbagent.profiles import FileProfile
 from cmbagent.state import Requirement
 
@@ -107,6 +108,8 @@ class Understanding:
     unplaced: list[str] = field(default_factory=list)  # input files no argument of the method takes
     #: what the text leaves open and code filled by a stated rule (argument -> how), shown as a note in the run
     assumed: dict[str, str] = field(default_factory=dict)
+    #: numbers put into arguments by meaning (argument -> the clause and similarity), a note in the run
+    by_meaning: dict[str, str] = field(default_factory=dict)
 
     @property
     def clear(self) -> bool:
@@ -269,6 +272,13 @@ def _negated(text: str, start: int) -> bool:
     window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s|,\s*(?:so|but|hence|thus|therefore)\s",
                       text[max(0, start - 25):start])[-1]
     return bool(_NEGATION.search(window))
+
+
+def _left_out(text: str, start: int, end: int) -> bool:
+    """Whether the words at ``start:end`` are what a "leave ... out" around them leaves out ("Leave plain continual
+    fine-tuning out")."""
+    return bool(re.search(r"\bleav(?:e|ing)\s+(?:[\w-]+\s+){0,3}$", text[max(0, start - 40):start], re.I)
+                and re.match(r"\s+(?:\w+\s+)?out\b", text[end:end + 24]))
 
 
 def _in_file_note(text: str, start: int) -> bool:
@@ -601,7 +611,7 @@ class _Reader:
             item = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|{_NUMBER})"
             pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b|\bover\b)?\s*\[?\s*(?:"
                        rf"{span}|({item}(?:\s*,\s*{item})*(?:{join}{item})?))(?!\w|\.\d)")
-            for match in re.finditer(pattern, self.text, re.I):
+            for match in compiled(pattern, re.I).finditer(self.text):
                 numbers = (match.start(1), match.end(2)) if match.group(1) else match.span(3)
                 if _negated(self.text, match.start()) or self.spent_at(numbers):
                     continue
@@ -639,7 +649,7 @@ class _Reader:
                                 rf"{number}\s+{cap}s?\b")
             patterns += self.doc_patterns(name, number, kinds)
             for pattern in patterns:
-                for match in re.finditer(pattern, self.text, re.I):
+                for match in compiled(pattern, re.I).finditer(self.text):
                     cast_value = _cast(match.group(1).replace(",", ""), kinds, fraction=fraction)
                     if cast_value is None or isinstance(cast_value, str) or _negated(self.text, match.start()) \
                             or self.spent_at(match.span(1)):
@@ -810,8 +820,10 @@ class _Reader:
             patterns = list(declared.get(value, ())) if isinstance(declared, dict) else []
             patterns += [rf"(?<![\w-]){re.escape(value)}(?![\w-])" if free else _words_pattern(value)]
             for pattern in patterns:
-                match = next((m for m in re.finditer(pattern, self.text, re.I) if not _negated(self.text, m.start())),
-                             None)
+                matches = list(re.finditer(pattern, self.text, re.I))
+                if any(_left_out(self.text, m.start(), m.end()) for m in matches):
+                    break  # "leave plain continual fine-tuning out": not chosen, wherever else its words appear
+                match = next((m for m in matches if not _negated(self.text, m.start())), None)
                 if match is not None:
                     found.setdefault(value, match.start())
                     break

@@ -147,6 +147,9 @@ def analyse(rt: Runtime, state: RunState) -> Any:
     if understood is not None and reading.method == brief.method:
         notes += [finding("task.assumed", f"{name}: {how}", argument=name, value=brief.arguments.get(name))
                   for name, how in understood.assumed.items() if brief.arguments.get(name) == understood.arguments.get(name)]
+        notes += [finding("task.read_by_meaning", f"{name} = {brief.arguments.get(name)!r}: {how}", argument=name,
+                          value=brief.arguments.get(name))
+                  for name, how in understood.by_meaning.items() if brief.arguments.get(name) == understood.arguments.get(name)]
     rt.folder.update_run(understanding=_reading_record(reading, brief, unsettled))
     noted = record_findings(rt, state, notes) if notes else {}
     # plans may name only the method code chose surely and the run uses (as only the front matter's otherwise)
@@ -229,7 +232,7 @@ def _reading_record(reading: Any, brief: TaskBrief, unsettled: list[str]) -> dic
                                       "evidence": understood.evidence.get(name, "")}
                                for name in understood.arguments}
         record.update(questions=list(understood.questions), unplaced=list(understood.unplaced),
-                      assumed=dict(understood.assumed))
+                      assumed=dict(understood.assumed), by_meaning=dict(understood.by_meaning))
     return record
 
 

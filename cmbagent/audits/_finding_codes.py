@@ -100,6 +100,12 @@ _code("task.assumed", Severity.NOTE,
       "If another choice is meant, state it in the task (a sentence naming it, or the front matter's "
       "`arguments:`).")
 
+_code("task.read_by_meaning", Severity.NOTE,
+      "A number of the task's prose was put into a method argument by meaning: no rule read it, and its clause "
+      "is clearly closest, by the embedding model, to that argument's name and documentation. The value is "
+      "what the text states; the argument it went to is the reading's judgement.",
+      "If the number sets another argument, state it in the front matter's `arguments:`.")
+
 _code("task.method_from_reading", Severity.NOTE,
       "The task analyst (a language model) named no method, and code's reading of the task chose one surely "
       "by meaning, words and data; the run used code's choice and plans may name only that method.",

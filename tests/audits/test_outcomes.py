@@ -28,7 +28,7 @@ DECIDED = {
     # facts the report states
     "method.note": "fact", "method.known_shortfall": "fact", "method.loses_to_baseline": "fact",
     "method.argument_defaulted": "fact", "method.model_choices": "fact", "report.summary_replaced": "fact",
-    "plan.aimless_steps": "fact", "task.requirements_dropped": "fact", "task.assumed": "fact",
+    "plan.aimless_steps": "fact", "task.requirements_dropped": "fact", "task.assumed": "fact", "task.read_by_meaning": "fact",
     "task.requirements_disagree": "caveat", "task.method_from_reading": "fact",
     "plan.method_step_added": "fact", "task.method_disagrees": "caveat", "task.reading_unsettled": "caveat",
     "audit.failed": "fact",

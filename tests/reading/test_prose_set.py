@@ -61,7 +61,8 @@ def test_blind_set_does_not_fall_below_its_measured_level() -> None:
     # After the rules the fifth and sixth blind sets were spent on (session 7: a served model's address, a declined
     # part of the work, "keep concurrency at 2", a documented count in words, "return guidance at 2"), 0.32 (8 of 25)
     assert scored.method_accuracy >= 0.85, summary
-    assert scored.argument_accuracy >= 0.32, summary
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): 0.36 (9 of 25)
+    assert scored.argument_accuracy >= 0.36, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -79,7 +80,8 @@ def test_fourth_blind_set_does_not_fall_below_its_measured_level() -> None:
     # columns in brackets: arguments 0.26 (9 of 34), asked 31; after the labelled count in plain words, a choice
     # left out in the aside after "only" and the paper's clean setup: 0.29 (10 of 34), asked 30
     assert scored.method_accuracy >= 0.93, summary
-    assert scored.argument_accuracy >= 0.29, summary
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): 0.35 (12 of 34)
+    assert scored.argument_accuracy >= 0.35, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -114,7 +116,8 @@ def test_sixth_blind_set_does_not_fall_below_its_measured_level() -> None:
     # numbers; a detector the method does not offer is asked about; settings in its words): method 0.95, arguments
     # 0.33 (12 of 36), silent wrong 0, asked 30
     assert scored.method_accuracy >= 0.95, summary
-    assert scored.argument_accuracy >= 0.33, summary
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): 0.39 (14 of 36)
+    assert scored.argument_accuracy >= 0.38, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -130,7 +133,8 @@ def test_seventh_blind_set_does_not_fall_below_its_measured_level() -> None:
     # the L0 penalty "halved to", a random-forest model, a share of the total |SHAP| in plain words): method
     # 0.98, arguments 0.29 (10 of 35), silent wrong 0, asked 30 (with list items written "1,000")
     assert scored.method_accuracy >= 0.97, summary
-    assert scored.argument_accuracy >= 0.28, summary
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): 0.34 (12 of 35)
+    assert scored.argument_accuracy >= 0.34, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -159,7 +163,8 @@ def test_ninth_and_tenth_blind_sets_do_not_fall_below_their_measured_levels() ->
     # blind10, first measure: method 0.91, arguments 0.15 (5 of 34), silent wrong 7; after blind8 and blind9 were spent
     # 6. Spent on: learners and baselines in words, a survey's round column, lists in brackets, the count of inputs, a
     # leakless neuron, a CMB model the fit does not offer: method 0.93, arguments 0.32 (11 of 34), silent wrong 0.
-    for name, method, arguments in (("understanding_blind9", 0.97, 0.13), ("understanding_blind10", 0.93, 0.31)):
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): blind10 0.35 (12 of 34)
+    for name, method, arguments in (("understanding_blind9", 0.97, 0.13), ("understanding_blind10", 0.93, 0.35)):
         folder = SET.parent / name
         scored = score(lambda t, f=folder: read_offline(t, f), load_set(folder))
         summary = f"{name}: {scored.summary()}"
@@ -180,7 +185,8 @@ def test_eleventh_blind_set_does_not_fall_below_its_measured_level() -> None:
     # words under the chain reader's names, "N thousand", queries "at random rather than actively": method 0.96,
     # arguments 0.31 (11 of 35), silent wrong 0, asked 29
     assert scored.method_accuracy >= 0.95, summary
-    assert scored.argument_accuracy >= 0.31, summary
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): 0.37 (13 of 35)
+    assert scored.argument_accuracy >= 0.37, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -197,7 +203,8 @@ def test_twelfth_blind_set_does_not_fall_below_its_measured_level() -> None:
     # two distance columns (questions), settings said in passing: method 0.98, arguments 0.34 (13 of 38), silent
     # wrong 0, asked 29
     assert scored.method_accuracy >= 0.97, summary
-    assert scored.argument_accuracy >= 0.34, summary
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): 0.37 (14 of 38)
+    assert scored.argument_accuracy >= 0.36, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -213,7 +220,8 @@ def test_thirteenth_blind_set_does_not_fall_below_its_measured_level() -> None:
     # model lacks (a question), chain parameters "just for ...?", seed anomalies: method 0.91, arguments 0.15 (5 of
     # 33), silent wrong 0, asked 34
     assert scored.method_accuracy >= 0.91, summary
-    assert scored.argument_accuracy >= 0.15, summary
+    # session 11: numbers described rather than named, read by meaning (agents/_by_meaning.py): 0.27 (9 of 33)
+    assert scored.argument_accuracy >= 0.27, summary
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
@@ -225,6 +233,7 @@ def test_fourteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
     # measured with the reader after blind11, blind12 and blind13 were spent: 45 tasks, method 0.93, arguments 0.06
-    # (2 of 35), silent wrong 4, asked 34
+    # (2 of 35), silent wrong 4, asked 34. Session 11, with numbers read by meaning (measured once, not tuned on):
+    # arguments 0.09 (3 of 35), silent wrong 4, asked 33; of its 9 placements by meaning 6 were right
     assert scored.method_accuracy >= 0.93, summary
     assert len(scored.silent_wrong) <= 4, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
