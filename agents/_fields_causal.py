@@ -77,6 +77,9 @@ field_words(
                      r"(?:off\s+)?at\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",
                      r"\bpropensit\w*(?:\s+scores?)?\s+(?:are\s+|is\s+)?(?:trimmed|clipped|bounded|truncated)\s+"
                      r"(?:to\s+(?:the\s+)?(?:range\s+|interval\s+)?|at\s+)(\d+(?:\.\d+)?\s*%|0?\.\d+)\b"],
+        # the interval's level: "a 90% range", "90% confidence intervals", "at the 90% level"
+        "confidence": [r"\b(\d\d(?:\.\d+)?)\s*%\s+(?:CIs?\b|(?:confidence\s+|uncertainty\s+)?(?:intervals?|range|band)\b)",
+                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)\s*%\s+(?:confidence\s+)?level\b"],
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
                         r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
     },

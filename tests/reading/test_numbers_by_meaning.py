@@ -104,3 +104,12 @@ def test_an_svm_on_a_radial_kernel_is_the_rbf_svm() -> None:
                              "an SVM with a Gaussian kernel and probe 64 random directions per sample.")
     assert reading.method == "robustness.class_stability", reading.choice
     assert reading.understanding.arguments.get("model") == "rbf_svm", reading.understanding.arguments
+
+
+def test_a_ninety_percent_range_sets_the_intervals_level() -> None:
+    """The dml method reports the interval at the level asked for: "a 90% range" is read, not asked about."""
+    reading = read_task(text="By how much did the homework club lift maths marks? Adjust for prior attainment and "
+                             "free-school-meal status, use 4 folds, and give a 90% range.")
+    assert reading.method == "causal.dml_ate", reading.choice
+    assert reading.understanding.arguments.get("confidence") == pytest.approx(0.9), reading.understanding.arguments
+    assert not any("90" in q for q in [*reading.unread, *reading.understanding.questions])

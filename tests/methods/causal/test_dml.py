@@ -204,3 +204,19 @@ def test_a_file_without_a_header_is_named_as_such_and_column_names_read_it(tmp_p
     with pytest.raises(UserError, match="available columns: y, d, x1, x2") as error:
         run_method("causal.dml_ate", {**args, "data": str(with_header), "outcome": "Y"})
     assert "header" not in str(error.value)
+
+
+def test_the_interval_at_the_level_asked_for(tmp_path: Path) -> None:
+    """A "90% range" is the estimate ± 1.645 standard errors, beside the 95% interval; a level outside [0.5, 1)
+    is an error that says what to give."""
+    path, _ = _heterogeneous(tmp_path)
+    result = dml_ate(str(path), outcome="y", treatment="d", covariates=["x0", "x1", "x2"], n_folds=3,
+                     confidence=0.9, output_dir=str(tmp_path))
+    ate, se = result.values["ate"]["mean"], result.values["ate"]["std"]
+    low, high = result.values["ci"]
+    assert result.values["ci_level"] == 0.9
+    assert low == pytest.approx(ate - 1.6449 * se, rel=1e-3) and high == pytest.approx(ate + 1.6449 * se, rel=1e-3)
+    assert result.values["ci_95"][0] < low < high < result.values["ci_95"][1]
+    assert "90% CI" in result.summary
+    with pytest.raises(UserError, match="confidence"):
+        dml_ate(str(path), outcome="y", treatment="d", covariates=["x0"], confidence=90, output_dir=str(tmp_path))

