@@ -63,9 +63,9 @@ def clause_of(sentence: str, start: int, raw: str) -> str:
     head = sentence[earlier[-1].end():start] if earlier else sentence[left:start]
     if earlier:  # the first word after the number before is that number's noun ("40 episodes")
         head = re.sub(r"^\s*\S+", " ", head, count=1)
-    tail = sentence[end:later[0].start()] if later else sentence[end:right]
-    if later:  # a number after: its own words lead up to it, so this one keeps a few words only
-        tail = " ".join(tail.split()[:4])
+    tail = _DIGITS.sub(" ", sentence[end:right])
+    if later:  # a number after: its own words lead up to it, so this one keeps a few words only (past a number
+        tail = " ".join(tail.split()[:4])  # inside its noun phrase: "300 rank-2 LoRA adapters")
     words = _DIGITS.sub(" ", f"{head} {raw} {tail}")  # a ratio's own words: "one earlier edit for every four"
     return " ".join(words.split()).strip(" .!?")
 
