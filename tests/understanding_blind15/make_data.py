@@ -164,7 +164,7 @@ def bike_segments(out: Path) -> None:
     aadt = rng.gamma(4, 3000, n)
     width = rng.uniform(6, 20, n)
     slope = rng.uniform(0, 8, n)
-    lane = rng.binomial(1, expit(0.00008 * (aadt - 12000) + 0.15 * (width - 13) - 0.2 * (slope - 4)))
+    lane = rng.binomial(1, expit(0.00004 * (aadt - 12000) + 0.07 * (width - 13) - 0.1 * (slope - 4)))
     inj = np.clip(2.5 - 0.8 * lane + 0.0001 * (aadt - 12000) - 0.05 * (width - 13) + 0.1 * slope
                   + rng.normal(0, 0.6, n), 0, None)
     table(out / "bike_street_segments.csv", {
@@ -366,12 +366,13 @@ def seed_germination(out: Path) -> None:
 
 @writer
 def moth_wingspans(out: Path) -> None:
-    """Wingspans of 40 moths from a light trap, a mix of two species (about 2 sd apart)."""
+    """Wingspans of 40 moths from a light trap as the difference from a field-guide value of 34 mm: an even mix
+    of two species centred near -2 and +2.5 mm, each with a spread of about 1 mm."""
     rng = np.random.default_rng(15117)
     n = 40
     sp = rng.integers(0, 2, n)
-    table(out / "moth_wingspans.csv", {"wingspan_mm": np.where(sp == 0, 31.0, 37.0) + rng.normal(0, 1.6, n)},
-          {"wingspan_mm": ".2f"})
+    table(out / "moth_wingspans.csv", {"wingspan_dev_mm": np.where(sp == 0, -2.0, 2.5) + rng.normal(0, 1.0, n)},
+          {"wingspan_dev_mm": ".2f"})
 
 
 @writer
@@ -458,14 +459,14 @@ def finch_sn(out: Path) -> None:
 
 @writer
 def lensing_chain(out: Path) -> None:
-    """A Cobaya-style weighted chain of a weak-lensing run (weight, minuslogpost, omegam, sigma8, S8), 1,200
-    rows settling over the first tenth."""
+    """A Cobaya-style weighted chain of a weak-lensing run (weight, minuslogpost, omegam, sigma8, S8), 2,000
+    rows settling over the first few percent."""
     rng = np.random.default_rng(15124)
     centre = np.array([0.29, 0.82])
     sd = np.array([0.025, 0.04])
-    x = ar_chain(rng, 1200, centre, sd, np.array([0.36, 0.72]), 60.0)
+    x = ar_chain(rng, 2000, centre, sd, np.array([0.36, 0.72]), 60.0)
     s8 = x[:, 1] * np.sqrt(x[:, 0] / 0.3)
-    weight = rng.integers(1, 4, 1200)
+    weight = rng.integers(1, 4, 2000)
     post = 0.5 * np.sum(((x - centre) / sd) ** 2, axis=1) + 80.0
     lines = ["#    weight  minuslogpost  omegam  sigma8  S8"]
     lines += [f"{w:d} {p:.4f} {r[0]:.5f} {r[1]:.5f} {s:.5f}" for w, p, r, s in zip(weight, post, x, s8, strict=True)]
