@@ -237,3 +237,16 @@ def test_fourteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
     # arguments 0.09 (3 of 35), silent wrong 4, asked 33; of its 8 placements by meaning 6 were right
     assert scored.method_accuracy >= 0.93, summary
     assert len(scored.silent_wrong) <= 4, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_fifteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
+    """tests/understanding_blind15: written blind (December 2026, session 11) and not tuned on; a ratchet at its
+    first measure, as for blind14 (look at a task only to find the cause of a new silent run)."""
+    folder = SET.parent / "understanding_blind15"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # measured with the reader that ended session 11: 45 tasks, method 0.98, arguments 0.17, silent wrong 5, asked
+    # 30; with the reader of session 11's start (before numbers by meaning): method 0.98, arguments 0.14, silent
+    # wrong 6, asked 30
+    assert scored.method_accuracy >= 0.97, summary
+    assert len(scored.silent_wrong) <= 5, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
