@@ -58,7 +58,15 @@ _AGENT_OF_CHANGE = (
     # the indirect question: "quantify how much the installed battery capacity on a feeder changes the minutes"
     r"|(?<=\bhow much )(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:changes|changed|raises|raised"
     r"|lifts|increases|increased|lowers|lowered|reduces|reduced|cuts|affects|affected|improves|improved|boosts"
-    r"|boosted|shifts|shifted|alters|altered|moves|moved|adds to|added to)\b))")
+    r"|boosted|shifts|shifted|alters|altered|moves|moved|adds to|added to)\b)"
+    # the yes/no question: "did planting a winter cover crop reduce soil loss", "does the new feed cut mortality"
+    r"|(?:" + "|".join(rf"(?<=\b{aux} )" for aux in ("did", "does", "do", "will"))
+    + r")(?:the |a |an |their |its |each )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
+    r"|affect|improve|boost|shift|alter|hurt|harm|worsen|prevent|shorten|lengthen|slow)\b)"
+    # the counterfactual: "would soil loss have been lower without the cover crop?"
+    r"|(?<=\bwithout )(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,3}?(?=\s*\?)"
+    # the possessor of an effect: "the crop's effect on soil loss", "a cover-crop effect on erosion"
+    r"|(?:(?<=\bthe )|(?<=\ba )|(?<=\ban ))(?:[\w-]+ )?[\w-]+(?:'s)?(?=\s+effects?\s+on\b))")
 _AGENT = re.compile(_AGENT_OF_CHANGE, re.I)
 
 #: words that say which column plays an argument's role ("cue"), per kind of column argument
@@ -69,7 +77,7 @@ COLUMN_CUES: dict[str, str] = {
                  r"\b(?:set|chosen|decided|applied|given) by\b|"  # "`dose` was set by the farmers"
                  r"\bgot\b|\bwere (?:sent|given|offered)\b|"  # "some patients got SMS reminders (`sms` = 1)"
                  + _AGENT_OF_CHANGE,
-    "outcome": r"\boutcomes?\b|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
+    "outcome": r"\boutcomes?\b|\bwould\s+(?=(?:[\w-]+\s+){1,4}?ha(?:ve|s)\s+been\b)|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
                r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
                r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow much (?:extra|more|additional)\b",
@@ -560,7 +568,7 @@ def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     tail = clause[cue.end():]
     # a question's verb ends it too: "how much extra yield does one more kg of nitrogen buy" -> "yield"
     # "the training on later earnings": what comes after "on" is another role's (the outcome's) phrase
-    stop = re.search(r"[,;()`]|\s(?:and|adjust\w*|control\w*|with|using|for|given|while|does|do|did|would|will|"
+    stop = re.search(r"[,;()`]|\s(?:ha(?:ve|s)\s+been|and|adjust\w*|control\w*|with|using|for|given|while|does|do|did|would|will|"
                      r"could|can|on|upon)\s", tail)
     return tail[: stop.start()] if stop else tail[:80]
 
@@ -594,7 +602,8 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 continue
             # "how much does terracing change yield": the cue is the treatment's own words, what follows is the outcome
             agent = _AGENT.match(clause, cue.start()) if role == "treatment" else None
-            if agent is not None and agent.end() == cue.end():
+            own_words = agent is not None and agent.end() == cue.end()
+            if own_words:
                 phrase, segment = cue.group(0), ""  # what follows "how much does X change" is the outcome's
             else:
                 phrase = _role_phrase(clause, cue)
@@ -624,7 +633,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 elif _named(clause, column.name):
                     value, reason = 0.6, f"named in “{clause.strip()[:90]}”"
                 similar = match_phrase(phrase, column.name) if phrase.strip() else 0.0
-                if 0.85 * similar > value and similar >= 0.6:
+                # the treatment's own words name it well or not at all: "the after-school programme" is not
+                # ``free_school_meals`` for sharing "school"
+                if 0.85 * similar > value and similar >= (0.85 if own_words else 0.6):
                     value, reason = 0.85 * similar, f"“{phrase.strip()[:40]}” reads as {column.name}"
                 told = describes(phrase, described.get(column.name, "")) if phrase.strip() else 0.0
                 if told > value:  # "on net financial assets" and "net total financial assets `net_tfa`"

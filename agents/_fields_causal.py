@@ -35,6 +35,18 @@ _CAUSAL_EFFECT = {
     r"\buplift\b": 1.5,
     r"\bpropensit": 1.2,
     r"\bobservational\b": 0.8,
+    # the same question in any field's words, whatever the treatment and the outcome are called: "did planting a
+    # cover crop reduce soil loss, accounting for rainfall?", "how much less ..., holding slope fixed",
+    # "would yields have been lower without irrigation?"
+    r"\baccount(?:ing|ed)?\s+for\b|\btak(?:en|ing|e)\s+into\s+account\b|\ballowing\s+for\b|\bnet\s+of\b": 1.0,
+    r"\bholding\b[^.?!;]{1,50}?\b(?:fixed|constant|equal)\b": 1.2,
+    r"\bcorrect(?:ing)?\s+for\s+(?:the\s+fact\s+that|(?:the\s+|how\s+(?:the\s+)?)?(?:groups?\s+)?differ)": 1.2,
+    r"\b(?:would|might)\b[^.?!;]{1,60}?\bhave\s+been\b[^.?!;]{1,60}?\b(?:without|had\s+(?:they|it|we)|if\s+(?:they|it|we))\b": 1.5,
+    r"\b(?:did|does|do|has|have|will)\s+(?:[\w'-]+\s+){1,6}?(?:reduce|raise|cut|lower|increase|improve|boost|harm|"
+    r"hurt|change|affect|worsen|shorten|lengthen|prevent)\b[^.?!]*\?": 1.0,
+    r"\b[\w-]+(?:'s)?\s+effects?\s+on\b|\beffects?\s+of\s+[^.?!;]{1,50}?\s+on\b": 1.0,
+    # who got the treatment was not random: "farmers chose where to plant them, and wetter fields got them more often"
+    r"\b(?:chose|chosen|decided|opted|self-selected|picked)\b[^.?!]{0,80}?\bmore\s+(?:often|likely)\b": 1.0,
 }
 
 field_words(
@@ -46,6 +58,10 @@ field_words(
         "Did being assigned to the treatment change the result, once we account for the covariates?",
         "Estimate the causal uplift of the campaign from observational data.",
         "Effect of eligibility on savings, controlling for income, age and education.",
+        # the question without a social scientist's words
+        "Did doing this lower that, once the other factors that differ between the units are accounted for?",
+        "How much would the outcome have changed without the exposure, holding everything else fixed?",
+        "Compare the exposed and unexposed units, correcting for how the two groups differ.",
     ),
     cues=_CAUSAL_EFFECT,
     data=treatment_table,
