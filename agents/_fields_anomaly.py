@@ -22,10 +22,17 @@ field_words(
         "Detect the fraudulent transactions using the handful of cases that were already confirmed.",
         "Weakly supervised anomaly detection with a small number of labelled outliers.",
         "Which of the sensor records are abnormal? We labelled some of them by hand.",
+        "Which machines behave unusually? A few were found broken when they were inspected; the rest were never checked.",
     ),
     cues={r"\banomal(?:y|ies|ous)\b": 3.0, r"\boutliers?\b": 2.0, r"\bfault(?:y|s)?\b": 2.0, r"\bfraud": 2.5,
           r"\babnormal\b": 2.0, r"\b(?:flagged|labell?ed|confirmed) (?:by hand|cases|anomal|fault|outlier)": 1.5,
-          r"\bintrusion\b": 2.0, r"\bdefect": 1.5, r"\bweakly supervised\b": 1.5, r"\bAUC[- ]?PR\b": 0.8},
+          r"\bintrusion\b": 2.0, r"\bdefect": 1.5, r"\bweakly supervised\b": 1.5, r"\bAUC[- ]?PR\b": 0.8,
+          # the same question in plain words: "which turbines look like they are about to fail?", "how unusual",
+          # "behave oddly", "flag the suspicious ones", "the handful we know are broken"
+          r"\b(?:unusual(?:ly)?|odd(?:ly)?|strange(?:ly)?|weird|suspicious|suspect)\b": 1.0,
+          r"\b(?:about|likely|going)\s+to\s+(?:fail|break|go\s+wrong)\b|\bfailing\b": 1.2,
+          r"\b(?:broken|damaged|cracked|worn|failed|faulty)\b[^.?!]{0,60}\b(?:inspect\w*|check\w*|found|known|confirmed)\b|"
+          r"\b(?:inspect\w*|check\w*|found|known|confirmed)\b[^.?!]{0,60}\b(?:broken|damaged|cracked|worn|failed)\b": 1.5},
     data=lambda files: labelled_table(files, rare=True),
     arguments={
         "n_labeled": [  # "the labels of just 8 faulty readings are known", "only 12 confirmed frauds"

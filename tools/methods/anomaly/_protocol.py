@@ -54,7 +54,8 @@ def load_anomaly_data(
     """Read ``(X, y or None, feature names)`` from an ``.npz`` (arrays X, y) or a CSV file.
 
     In a CSV the label column is ``label_column`` or, if not given, the first column named one of
-    ``y, label, class, target, anomaly, outlier``; without one the data are unlabeled.
+    ``y, label, class, target, anomaly, outlier``; without one the data are unlabeled.  Blank cells of a CSV's
+    label column are rows nobody checked: ``y`` is then a float array with NaN there.
     """
     path = Path(path)
     if not path.is_file():
@@ -80,6 +81,14 @@ def load_anomaly_data(
             label_column = next((c for c in frame.columns if str(c).strip().lower() in LABEL_NAMES), None)
         y = frame[label_column].to_numpy() if label_column is not None else None
         features = frame.drop(columns=[label_column]) if label_column is not None else frame
+        if label_column is None:  # 0, 1 and blanks: the labels of a few checked rows, left unnamed
+            for column in features.columns:
+                known = features[column].dropna()
+                if features[column].isna().any() and len(known) and set(known.unique().tolist()) <= {0, 1}:
+                    raise DataError(
+                        f"column {str(column)!r} holds only 0, 1 and blanks, like labels where nobody checked the "
+                        f"blank rows; if it marks the anomalies, pass label={str(column)!r} (front matter: `label: "
+                        f"{column}` under arguments), otherwise fill or drop its blanks")
         bad = [str(c) for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
         if bad:
             raise DataError(
@@ -93,22 +102,31 @@ def load_anomaly_data(
         )
     X = check_features(X, name=f"features of {path.name}")
     if y is not None:
-        y = _binary_labels(y, path.name)
+        y = _binary_labels(y, path.name, blanks=path.suffix != ".npz")
         if y.shape[0] != X.shape[0]:
             raise DataError(f"{path.name}: {X.shape[0]} feature rows but {y.shape[0]} labels")
     return X, y, names
 
 
-def _binary_labels(y: np.ndarray, source: str) -> np.ndarray:
+def _binary_labels(y: np.ndarray, source: str, *, blanks: bool = False) -> np.ndarray:
+    """0/1 labels as integers; with ``blanks`` (a table's label column), blank cells are rows nobody checked and
+    come back as NaN in a float array (the user's own partial labels, see ``_own_labels``)."""
     y = np.asarray(y).ravel()
     if y.dtype.kind in "fc" and np.isnan(y).any():
-        raise DataError(
-            f"{source}: {int(np.isnan(y).sum())} labels are NaN; labels must be 0 (normal) or 1 (anomaly)"
-        )
+        if not blanks:
+            raise DataError(
+                f"{source}: {int(np.isnan(y).sum())} labels are NaN; labels must be 0 (normal) or 1 (anomaly)"
+            )
+        known = set(np.unique(y[~np.isnan(y)]).tolist())
+        if not known <= {0, 1}:
+            raise DataError(f"{source}: labels must be 0 (normal) or 1 (anomaly), blank where nobody checked; "
+                            f"found values {sorted(known)[:10]}")
+        return y.astype(float)
     values = set(np.unique(y).tolist())
     if not values <= {0, 1}:
         raise DataError(
-            f"{source}: labels must be 0 (normal) or 1 (anomaly); found values {sorted(values)[:10]}"
+            f"{source}: labels must be 0 (normal) or 1 (anomaly), blank where nobody checked; found values "
+            f"{sorted(values)[:10]}"
         )
     y = y.astype(int)
     if len(set(y.tolist())) < 2:

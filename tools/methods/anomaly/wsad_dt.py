@@ -98,6 +98,10 @@ def wsad_dt(
     ``n_labeled`` training anomalies keep their label; AUC-ROC and AUC-PR are reported on the test split
     for WSAD-DT and every baseline on the same split. Without labels the model is fitted on all rows with
     the ``n_labeled`` highest IsolationForest scores as pseudo-labeled anomalies, and every row is scored.
+    With the user's own partial labels (a CSV label column with 1 for confirmed anomalies, 0 for rows confirmed
+    normal and blanks for rows nobody checked) the confirmed anomalies are the labels, every row is scored, the
+    unchecked rows are ranked, and the ranking is validated on a hidden third of the confirmed anomalies against
+    IsolationForest; ``n_labeled``, ``label_ratio``, ``unlabeled_anomalies`` and ``baselines`` do not apply.
 
     Measured (issue 7, kept as the default protocol by its owner): under the ADBench protocol WSAD-DT did not beat
     DevNet on thyroid/satellite (nor IsolationForest on satellite) and did on cardio; without unlabeled training
@@ -108,8 +112,9 @@ def wsad_dt(
         data: Path to an .npz (arrays X and optionally y) or a CSV file (numeric features, optional label column).
         n_labeled: Number of training anomalies whose label is revealed (ADBench weak supervision).
         label_ratio: Fraction of training anomalies labeled instead of a count (ceil, at least one).
-        label: Name of the CSV column that marks the anomalies (1) and normal rows (0); found automatically if
-            named y/label/labels/class/target/anomaly/outlier/is_anomaly. Without one the data are unlabeled.
+        label: Name of the CSV column that marks the anomalies (1) and normal rows (0), blank where nobody
+            checked; found automatically if named y/label/labels/class/target/anomaly/outlier/is_anomaly.
+            Without one the data are unlabeled.
         seed: Seed of the split, the labeled subset and every model.
         unlabeled_anomalies: Fraction of the unlabeled training anomalies kept as unlabeled training rows: 1 is
             the ADBench protocol, 0 the WSAD-DT paper's experiments (clean unlabeled set).
@@ -120,6 +125,9 @@ def wsad_dt(
         device: Torch device: auto (CUDA when available), cpu or cuda.
         output_dir: Folder for the figures and the score file.
     """
+    import numpy as np
+
+    from cmbagent.tools.methods.anomaly._own_labels import own_labels_run
     from cmbagent.tools.methods.anomaly._protocol import load_anomaly_data, protocol_run, unlabeled_run
 
     chosen = list(BASELINES) if baselines is None else [b.lower() for b in baselines]
@@ -136,6 +144,8 @@ def wsad_dt(
     settings = {"n_estimators": n_estimators, "epochs": epochs, "device": device}
     if y is None:
         return unlabeled_run(X, Path(data).stem, n_labeled, seed, settings, out, names)
+    if np.isnan(y).any():  # blanks: the user's own partial labels, used as they are
+        return own_labels_run(X, y, Path(data).stem, seed, settings, out)
     split_args = {
         "n_labeled": None if label_ratio is not None else n_labeled,
         "label_ratio": label_ratio,
