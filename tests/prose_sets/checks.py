@@ -3,10 +3,11 @@
 A set measures the reader only if it is sound and really unseen: every expected method and argument is one the
 catalogue accepts, every file is the one the text names, the data regenerate byte for byte from the set's
 ``make_data.py``, and neither the data nor the wording is borrowed from the sets written before it or from the
-examples. A set's ``test_set.py`` describes itself with a ``ProseSet`` and inherits every check::
+examples. A set's ``test_set.py`` describes itself with a ``ProseSet`` (a blind set from the fourth on with
+``blind_set``, which states what those sets promise alike) and inherits every check::
 
     class TestSixthBlindSet(ProseSetChecks):
-        prose_set = ProseSet(Path(__file__).resolve().parent, covered=CATALOGUE_26, min_tasks=40, ...)
+        prose_set = blind_set(__file__, min_tasks=40, min_ask=4, min_texts=220)
 
 The per-task checks are parametrised by task name (``pytest_generate_tests`` below): ``task`` runs over every
 task, ``method_task`` over the tasks that expect a method, ``ask_task`` over the tasks answered with a question.
@@ -17,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -57,6 +58,14 @@ MOST_USED = frozenset({
     "causal.dml_ate", "cosmology.fit_supernovae", "cosmology.fit_cmb", "cosmology.cmb_spectra",
     "alignment.survey_benchmark", "anomaly.wsad_dt", "robustness.class_stability", "cosmology.summarize_chain",
 })
+#: The prose sets (folders under tests/) in the order they were written; a blind set is compared with every other
+#: set, and those written before it must be among the ones found (``blind_set``). A new set is added at the end.
+WRITTEN_IN_ORDER = (
+    "understanding", "understanding_heldout", "understanding_blind", "understanding_blind4", "understanding_blind5",
+    "understanding_blind6", "understanding_blind7", "understanding_blind8", "understanding_blind9",
+    "understanding_blind10", "understanding_blind11", "understanding_blind12", "understanding_blind13",
+    "understanding_blind14", "understanding_blind15",
+)
 
 
 @dataclass(frozen=True)
@@ -121,6 +130,23 @@ class ProseSet:
         return module
 
 
+def blind_set(test_file: str, *, min_tasks: int, min_ask: int, min_texts: int) -> ProseSet:
+    """A blind set from the fourth on, as its ``test_set.py`` (``test_file``, its ``__file__``) describes it.
+
+    What those sets promise alike is stated here once: each was written against ``CATALOGUE_26`` (`cmbagent
+    methods list` when it was written); each has at least 4 tasks that need no method and 10 tasks beyond one per
+    method among ``MOST_USED``; each states no answers; each is compared with every other set and the examples,
+    and the sets written before it (``WRITTEN_IN_ORDER``) must be among those found. A set states what is its own:
+    its size, how many tasks are answered with a question, and how many earlier texts the comparison must find (so
+    that a moved folder cannot pass it)."""
+    folder = Path(test_file).resolve().parent
+    if folder.name not in WRITTEN_IN_ORDER:
+        raise ValueError(f"{folder.name} is not in WRITTEN_IN_ORDER: add it after the sets written before it")
+    before = frozenset(WRITTEN_IN_ORDER[:WRITTEN_IN_ORDER.index(folder.name)])
+    return ProseSet(folder, covered=CATALOGUE_26, min_tasks=min_tasks, min_none=4, min_ask=min_ask,
+                    most_used=MOST_USED, min_extra=10, written_before=before, min_texts=min_texts)
+
+
 def method_of(task: dict[str, Any]) -> str | None:
     method = task["expect"].get("method")
     return None if method in (None, "none") else method
@@ -133,6 +159,35 @@ def words(text: str) -> list[str]:
 def runs(text: str, n: int = SHARED_WORDS) -> list[tuple[str, ...]]:
     w = words(text)
     return [tuple(w[i:i + n]) for i in range(len(w) - n + 1)]
+
+
+def check_prose(text: str, covered: Collection[str], method: str | None) -> None:
+    """No front matter, long enough to be a task, no name of a covered method, no argument of the expected method
+    written as ``name: value``: what every prose set checks of a task's text (the public set, which checks the
+    files a text names in its own way, calls this from its ``test_set.py``)."""
+    assert not text.lstrip().startswith("---"), "front matter"
+    assert len(text.split()) >= 15, "too short to be a task"
+    lowered = text.lower()
+    for name in covered:
+        assert name not in lowered and name.split(".")[1] not in lowered, f"names the method {name}"
+    if method:
+        for arg in get_method(method).arguments:
+            if "_" in arg:  # plain words (data, model, label) are English too
+                assert not re.search(rf"\b{arg}\s*[:=]", text), f"writes the argument {arg!r} as name: value"
+
+
+def check_expected_call(method: str, expect: Mapping[str, Any]) -> None:
+    """The expected arguments and the optional ones (``may_set``) are arguments of ``method`` that pass its schema,
+    and every argument it requires is expected: what every prose set checks of an expected call (the public set,
+    which keeps checks of its own, calls this from its ``test_set.py``)."""
+    spec = get_method(method)  # raises for an unknown method
+    for group in ("arguments", "may_set"):
+        args = expect.get(group, {})
+        assert set(args) <= set(spec.arguments), f"not arguments of {method}: {set(args) - set(spec.arguments)}"
+        problems = argument_problems(method, args, require=False)
+        assert not problems, [str(p) for p in problems]
+    missing = [a for a in spec.required if a not in expect["arguments"]]
+    assert not missing, f"required arguments of {method} the text must determine: {missing}"
 
 
 def digest(root: Path, skip: Collection[str] = NOT_DATA) -> dict[str, str]:
@@ -243,16 +298,7 @@ class ProseSetChecks:
         """No front matter, no method name, no `name: value` argument; exactly the manifest's files named."""
         s = self.prose_set
         text = (s.folder / task["file"]).read_text()
-        assert not text.lstrip().startswith("---"), "front matter"
-        assert len(text.split()) >= 15, "too short to be a task"
-        lowered = text.lower()
-        for name in s.covered:
-            assert name not in lowered and name.split(".")[1] not in lowered, f"names the method {name}"
-        method = method_of(task)
-        if method:
-            for arg in get_method(method).arguments:
-                if "_" in arg:  # plain words (data, model, label) are English too
-                    assert not re.search(rf"\b{arg}\s*[:=]", text), f"writes the argument {arg!r} as name: value"
+        check_prose(text, s.covered, method_of(task))
         named = {n.rstrip("/") for n in re.findall(r"data/[\w./-]+\w/?", text)}
         if task["via"] == "path":
             assert named == set(task["data"]), f"named {sorted(named)}, manifest {task['data']}"
@@ -263,15 +309,8 @@ class ProseSetChecks:
     def test_arguments_pass_the_method_schema(self, method_task: dict[str, Any]) -> None:
         method = method_of(method_task)
         assert method is not None
-        spec = get_method(method)  # raises for an unknown method
         expect = method_task["expect"]
-        for group in ("arguments", "may_set"):
-            args = expect.get(group, {})
-            assert set(args) <= set(spec.arguments), f"not arguments of {method}: {set(args) - set(spec.arguments)}"
-            problems = argument_problems(method, args, require=False)
-            assert not problems, [str(p) for p in problems]
-        missing = [a for a in spec.required if a not in expect["arguments"]]
-        assert not missing, f"required arguments of {method} the text must determine: {missing}"
+        check_expected_call(method, expect)
         assert not set(expect.get("may_set", {})) & set(expect["arguments"]), "an argument both expected and optional"
         for arg, kind in path_arguments(method).items():
             value = expect["arguments"].get(arg)

@@ -1,8 +1,19 @@
 """File writers shared by the prose sets' ``make_data.py`` scripts (numpy and the standard library only).
 
-Every writer fixes its bytes: floats go out in a stated format, arrays with a hand-written header, so that a set's
-``make_data.py`` regenerates its ``data/`` byte for byte on any platform (each set's ``test_set.py`` checks it).
+Every writer fixes its bytes: floats go out in a stated format, arrays with a hand-written header, archives with
+stored members and a fixed date, gzip with no name or time stamp, so that a set's ``make_data.py`` regenerates its
+``data/`` byte for byte on any platform (each set's ``test_set.py`` checks it).
+
 A set's script registers its file writers with a ``Writers`` list and runs them from ``generate``.
+``python tests/<set>/make_data.py`` rewrites the set's ``data/`` and ``--out DIR`` writes elsewhere; the set's
+``test_set.py`` runs ``generate`` into a temporary folder and compares checksums with the committed files. Each
+file is simulated with numpy alone from its own seed; nothing uses cmbagent's code, so that the data do not depend
+on the code they measure.
+
+The last part holds what several sets simulate with (a distance modulus, a settling chain, ordered survey answers,
+a correlated covariance), written once instead of once a set. The sets' bytes depend on their arithmetic, so it does
+not change (every set's byte-for-byte check would fail); a variant that a set needs (another integrator) stays in
+that set's script.
 """
 
 from __future__ import annotations
@@ -116,3 +127,58 @@ def gzip_text(path: Path, text: str) -> None:
     import gzip
 
     path.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+
+
+def write_covariance(path: Path, cov: np.ndarray) -> None:
+    """A square covariance as text, the layout the supernova fits read: N on the first line, then the N*N values
+    one per line (``.6e``)."""
+    path.write_text(f"{cov.shape[0]}\n" + "".join(f"{v:.6e}\n" for v in cov.ravel()))
+
+
+# ---------------------------------------------------------------------------------- what the sets simulate with
+
+C_KM_S = 299792.458  # the speed of light in km/s
+
+
+def distance_modulus(z: np.ndarray, om: float, ode: float | None = None, w0: float = -1.0, wa: float = 0.0,
+                     h0: float = 70.0) -> np.ndarray:
+    """mu = 5 log10(D_L / 10 pc) with matter, CPL dark energy and curvature (flat when ``ode`` is None); a
+    trapezoid on 8001 redshifts, no radiation."""
+    ode = 1.0 - om if ode is None else ode
+    ok = 1.0 - om - ode
+    grid = np.linspace(0.0, float(np.max(z)) * 1.001, 8001)
+    a = 1 / (1 + grid)
+    de = a ** (-3 * (1 + w0 + wa)) * np.exp(-3 * wa * (1 - a))
+    inv = 1.0 / np.sqrt(om * (1 + grid) ** 3 + ode * de + ok * (1 + grid) ** 2)
+    dc = np.concatenate([[0.0], np.cumsum((inv[1:] + inv[:-1]) / 2 * np.diff(grid))])
+    if abs(ok) > 1e-9:
+        s = np.sqrt(abs(ok))
+        dc = np.sinh(s * dc) / s if ok > 0 else np.sin(s * dc) / s
+    return np.asarray(5 * np.log10((1 + z) * np.interp(z, grid, dc) * C_KM_S / h0) + 25)
+
+
+def correlated_cov(z: np.ndarray, err: np.ndarray, floor: float, scale: float) -> np.ndarray:
+    """Diagonal errors plus a smooth correlated floor that decays over ``scale`` in redshift (positive definite):
+    the redshift-correlated systematic a supernova covariance carries."""
+    return np.diag(err ** 2) + floor ** 2 * np.exp(-np.abs(z[:, None] - z[None, :]) / scale)
+
+
+def ar_chain(rng: np.random.Generator, n: int, centre: np.ndarray, sd: np.ndarray, start: np.ndarray,
+             settle: float, rho: float = 0.6) -> np.ndarray:
+    """An autocorrelated chain that starts at ``start`` and settles on ``centre`` over about ``settle`` rows: an
+    MCMC chain with a burn-in and lag-1 autocorrelation ``rho``. The default is the eleventh to fifteenth sets'
+    value; the earlier sets pass their own."""
+    x = np.empty((n, centre.size))
+    state = np.zeros(centre.size)
+    for i in range(n):
+        state = rho * state + np.sqrt(1 - rho ** 2) * rng.normal(size=centre.size)
+        x[i] = centre + np.exp(-i / settle) * (start - centre) + sd * state
+    return x
+
+
+def ordered(rng: np.random.Generator, score: np.ndarray, levels: Sequence[str],
+            cuts: tuple[float, float]) -> list[str]:
+    """Three ordered answers (``levels[0]`` highest) from a latent score plus logistic noise: an ordered-logit
+    survey item, cut at ``cuts``."""
+    noisy = score + rng.logistic(size=score.size)
+    return [levels[0] if s > cuts[1] else levels[1] if s > cuts[0] else levels[2] for s in noisy]

@@ -7,7 +7,6 @@ make_data.py, and every stated answer is what the independent reference computat
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import math
 import re
@@ -18,7 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
-from cmbagent.tools.methods import argument_problems, get_method, path_arguments
+from cmbagent.tools.methods import get_method, path_arguments
+from tests.prose_sets.checks import NOT_DATA, check_expected_call, check_prose, digest, method_of
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -39,7 +39,6 @@ COVERED = [
 TASK_KEYS = {"name", "file", "data", "via", "expect", "issue_case"}
 EXPECT_KEYS = {"method", "arguments", "answer", "unconstrained", "may_set", "ask", "candidates", "why"}
 ANSWER_KEYS = {"value", "equals", "tolerance", "why"}
-NOT_DATA = {"SOURCES.md"}  # documentation inside data/, not made by make_data.py
 
 
 def load(path: Path) -> ModuleType:
@@ -48,11 +47,6 @@ def load(path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def expected_method(task: dict[str, Any]) -> str | None:
-    method = task["expect"].get("method")
-    return None if method in (None, "none") else method
 
 
 def test_manifest_shape() -> None:
@@ -84,7 +78,7 @@ def test_manifest_shape() -> None:
 
 def test_coverage() -> None:
     assert len(TASKS) >= 60
-    counts = {m: sum(expected_method(t) == m for t in TASKS) for m in COVERED}
+    counts = {m: sum(method_of(t) == m for t in TASKS) for m in COVERED}
     assert all(n >= 2 for n in counts.values()), {m: n for m, n in counts.items() if n < 2}
     assert sum(t["expect"].get("method") == "none" for t in TASKS) >= 8
     assert sum(bool(t["expect"].get("ask")) for t in TASKS) >= 4
@@ -111,16 +105,7 @@ def test_every_file_exists_and_is_used() -> None:
 def test_text_is_prose(task: dict[str, Any]) -> None:
     """No front matter, no method name, no argument written as `name: value`; files named as the manifest says."""
     text = (HERE / task["file"]).read_text()
-    assert not text.lstrip().startswith("---"), "front matter"
-    assert len(text.split()) >= 15, "too short to be a task"
-    lowered = text.lower()
-    for method in COVERED:
-        assert method not in lowered and method.split(".")[1] not in lowered, f"names the method {method}"
-    method = expected_method(task)
-    if method:
-        for arg in get_method(method).arguments:
-            if "_" in arg:  # plain words (data, model, label) are English too
-                assert not re.search(rf"\b{arg}\s*[:=]", text), f"writes the argument {arg!r} as name: value"
+    check_prose(text, COVERED, method_of(task))  # the checks every prose set makes of a text
     named = {n.rstrip("/") for n in re.findall(r"data/[\w./-]+\w/?", text)}
     if task["via"] == "path":
         assert named <= set(task["data"]), f"unlisted files {named - set(task['data'])}"
@@ -130,19 +115,12 @@ def test_text_is_prose(task: dict[str, Any]) -> None:
         assert not named, f"a --data task names paths {named}"
 
 
-@pytest.mark.parametrize("task", [t for t in TASKS if expected_method(t)], ids=lambda t: t["name"])
+@pytest.mark.parametrize("task", [t for t in TASKS if method_of(t)], ids=lambda t: t["name"])
 def test_arguments_pass_the_method_schema(task: dict[str, Any]) -> None:
-    method = expected_method(task)
+    method = method_of(task)
     assert method is not None
-    spec = get_method(method)  # raises for an unknown method
     expect = task["expect"]
-    for group in ("arguments", "may_set"):
-        args = expect.get(group, {})
-        assert set(args) <= set(spec.arguments), f"not arguments of {method}: {set(args) - set(spec.arguments)}"
-        problems = argument_problems(method, args, require=False)
-        assert not problems, [str(p) for p in problems]
-    missing = [a for a in spec.required if a not in expect["arguments"]]
-    assert not missing, f"required arguments of {method} the text must determine: {missing}"
+    check_expected_call(method, expect)  # the checks every prose set makes of an expected call
     for arg, kind in path_arguments(method).items():
         value = expect["arguments"].get(arg)
         if kind == "input" and value is not None:
@@ -156,11 +134,6 @@ def test_ask_candidates_exist(task: dict[str, Any]) -> None:
     for cand in task["expect"]["candidates"]:
         assert cand in COVERED, cand
         get_method(cand)
-
-
-def digest(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and p.name not in NOT_DATA}
 
 
 def test_make_data_regenerates_identical_files(tmp_path: Path) -> None:

@@ -1,12 +1,9 @@
 """Write every data file of the tenth blind prose task set, deterministically.
 
-``python tests/understanding_blind10/make_data.py`` rewrites ``tests/understanding_blind10/data/``; ``--out DIR``
-writes elsewhere (``test_set.py`` does that and compares checksums with the committed files). Each file is
-simulated here with numpy alone from its own seed; floats are written with fixed formats so the bytes do not
-depend on the platform; the ``.npz`` archive is stored (uncompressed) with a fixed date (the shared writers in
-``tests/prose_sets/writing.py``). Nothing here uses cmbagent's code. The set states no answers, so no truths file
-is written; the structure built into each file is described in the docstring of its writer (``data/SOURCES.md``
-points here).
+``python tests/understanding_blind10/make_data.py`` rewrites the set's ``data/``; how every set's script runs
+and how its writers fix the bytes: ``tests/prose_sets/writing.py``. The set states no answers, so no truths
+file is written; the structure built into each file is described in the docstring of its writer
+(``data/SOURCES.md`` points here).
 """
 
 from __future__ import annotations
@@ -19,7 +16,18 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.prose_sets.writing import Writers, array, expit, main, npy_bytes, npz, table
+from tests.prose_sets.writing import (
+    Writers,
+    ar_chain,
+    array,
+    expit,
+    main,
+    npy_bytes,
+    npz,
+    ordered,
+    table,
+    write_covariance,
+)
 
 HERE = Path(__file__).resolve().parent
 writer = Writers()
@@ -39,28 +47,6 @@ def distance_modulus(z: np.ndarray, om: float, ode: float | None = None, w0: flo
         s = np.sqrt(abs(ok))
         dc = np.sinh(s * dc) / s if ok > 0 else np.sin(s * dc) / s
     return np.asarray(5 * np.log10((1 + z) * np.interp(z, grid, dc) * C_KM_S / h0) + 25)
-
-
-def write_covariance(path: Path, cov: np.ndarray) -> None:
-    """N on the first line, then the N*N values one per line."""
-    path.write_text(f"{cov.shape[0]}\n" + "".join(f"{v:.6e}\n" for v in cov.ravel()))
-
-
-def ordered(rng: np.random.Generator, score: np.ndarray, levels: list[str], cuts: tuple[float, float]) -> list[str]:
-    """Three ordered answers (levels[0] highest) from a latent score plus logistic noise."""
-    noisy = score + rng.logistic(size=score.size)
-    return [levels[0] if s > cuts[1] else levels[1] if s > cuts[0] else levels[2] for s in noisy]
-
-
-def ar_chain(rng: np.random.Generator, n: int, centre: np.ndarray, sd: np.ndarray, start: np.ndarray,
-             settle: float, rho: float = 0.5) -> np.ndarray:
-    """An autocorrelated chain that starts at ``start`` and settles on ``centre`` over about ``settle`` rows."""
-    x = np.empty((n, centre.size))
-    state = np.zeros(centre.size)
-    for i in range(n):
-        state = rho * state + np.sqrt(1 - rho ** 2) * rng.normal(size=centre.size)
-        x[i] = centre + np.exp(-i / settle) * (start - centre) + sd * state
-    return x
 
 
 # ------------------------------------------------------------------------------------------ causal effects
@@ -462,7 +448,7 @@ def stilt_chain(out: Path) -> None:
     rng = np.random.default_rng(10124)
     centre = np.array([0.305, 0.772, 0.766, 0.963])
     sd = np.array([0.02, 0.018, 0.04, 0.02])
-    x = ar_chain(rng, 2000, centre, sd, np.array([0.42, 0.69, 0.6, 1.01]), 110.0)
+    x = ar_chain(rng, 2000, centre, sd, np.array([0.42, 0.69, 0.6, 1.01]), 110.0, rho=0.5)
     post = 0.5 * np.sum(((x - centre) / sd) ** 2, axis=1) + 412.0
     w = rng.integers(1, 5, x.shape[0])
     lines = ["# weight minuslogpost omegam S8 sigma8 ns"]
@@ -477,7 +463,7 @@ def tern_chains(out: Path) -> None:
     centre = np.array([0.312, -0.92, -0.25])
     sd = np.array([0.012, 0.07, 0.3])
     for k, start in zip("abc", ([0.35, -1.1, 0.4], [0.28, -0.7, -0.9], [0.33, -1.0, 0.1]), strict=True):
-        x = ar_chain(rng, 1100, centre, sd, np.array(start), 40.0)
+        x = ar_chain(rng, 1100, centre, sd, np.array(start), 40.0, rho=0.5)
         post = 0.5 * np.sum(((x - centre) / sd) ** 2, axis=1) + 740.0
         lines = ["# omega_m w0 wa minuslogpost"]
         lines += [f"{r[0]:.5f} {r[1]:.4f} {r[2]:.4f} {p:.3f}" for r, p in zip(x, post, strict=True)]

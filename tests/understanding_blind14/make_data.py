@@ -1,12 +1,9 @@
 """Write every data file of the fourteenth blind prose task set, deterministically.
 
-``python tests/understanding_blind14/make_data.py`` rewrites ``tests/understanding_blind14/data/``; ``--out DIR``
-writes elsewhere (``test_set.py`` does that and compares checksums with the committed files). Each file is
-simulated here with numpy alone from its own seed; floats are written with fixed formats so the bytes do not
-depend on the platform; arrays go out with hand-written ``.npy`` headers (the shared writers in
-``tests/prose_sets/writing.py``). Nothing here uses cmbagent's code. The set states no answers, so no truths file
-is written; the structure built into each file is described in the docstring of its writer (``data/SOURCES.md``
-points here).
+``python tests/understanding_blind14/make_data.py`` rewrites the set's ``data/``; how every set's script runs
+and how its writers fix the bytes: ``tests/prose_sets/writing.py``. The set states no answers, so no truths
+file is written; the structure built into each file is described in the docstring of its writer
+(``data/SOURCES.md`` points here).
 """
 
 from __future__ import annotations
@@ -19,43 +16,22 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.prose_sets.writing import Writers, array, expit, gzip_text, json_lines, main, table
+from tests.prose_sets.writing import (
+    Writers,
+    ar_chain,
+    array,
+    correlated_cov,
+    distance_modulus,
+    expit,
+    gzip_text,
+    json_lines,
+    main,
+    ordered,
+    table,
+)
 
 HERE = Path(__file__).resolve().parent
 writer = Writers()
-C_KM_S = 299792.458
-
-
-def distance_modulus(z: np.ndarray, om: float, ode: float | None = None, w0: float = -1.0, wa: float = 0.0,
-                     h0: float = 70.0) -> np.ndarray:
-    """mu = 5 log10(D_L / 10 pc) with matter, CPL dark energy and curvature (flat when ``ode`` is None)."""
-    ode = 1.0 - om if ode is None else ode
-    ok = 1.0 - om - ode
-    grid = np.linspace(0.0, float(np.max(z)) * 1.001, 8001)
-    a = 1 / (1 + grid)
-    de = a ** (-3 * (1 + w0 + wa)) * np.exp(-3 * wa * (1 - a))
-    inv = 1.0 / np.sqrt(om * (1 + grid) ** 3 + ode * de + ok * (1 + grid) ** 2)
-    dc = np.concatenate([[0.0], np.cumsum((inv[1:] + inv[:-1]) / 2 * np.diff(grid))])
-    if abs(ok) > 1e-9:
-        s = np.sqrt(abs(ok))
-        dc = np.sinh(s * dc) / s if ok > 0 else np.sin(s * dc) / s
-    return np.asarray(5 * np.log10((1 + z) * np.interp(z, grid, dc) * C_KM_S / h0) + 25)
-
-
-def ar_chain(rng: np.random.Generator, n: int, centre: np.ndarray, sd: np.ndarray, start: np.ndarray,
-             settle: float, rho: float = 0.6) -> np.ndarray:
-    """An autocorrelated chain that starts at ``start`` and settles on ``centre`` over about ``settle`` rows."""
-    x = np.empty((n, centre.size))
-    state = np.zeros(centre.size)
-    for i in range(n):
-        state = rho * state + np.sqrt(1 - rho ** 2) * rng.normal(size=centre.size)
-        x[i] = centre + np.exp(-i / settle) * (start - centre) + sd * state
-    return x
-
-
-def correlated_cov(z: np.ndarray, err: np.ndarray, floor: float, scale: float) -> np.ndarray:
-    """Diagonal errors plus a smooth correlated floor (positive definite)."""
-    return np.diag(err ** 2) + floor ** 2 * np.exp(-np.abs(z[:, None] - z[None, :]) / scale)
 
 
 # ------------------------------------------------------------------------------------------ causal effects
@@ -242,12 +218,6 @@ def guesthouse_listings(out: Path) -> None:
 
 AGE_BANDS = ["18-34", "35-54", "55+"]
 AGREE = ["agree", "neutral", "disagree"]
-
-
-def ordered(rng: np.random.Generator, score: np.ndarray, levels: list[str], cuts: tuple[float, float]) -> list[str]:
-    """Three ordered answers (levels[0] highest) from a latent score plus logistic noise."""
-    noisy = score + rng.logistic(size=score.size)
-    return [levels[0] if s > cuts[1] else levels[1] if s > cuts[0] else levels[2] for s in noisy]
 
 
 @writer

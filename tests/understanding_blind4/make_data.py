@@ -19,7 +19,7 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.prose_sets.writing import Writers, array, expit, json_lines, main, table
+from tests.prose_sets.writing import Writers, array, expit, json_lines, main, table, write_covariance
 
 HERE = Path(__file__).resolve().parent
 writer = Writers()
@@ -163,10 +163,6 @@ def correlated(rng: np.random.Generator, z: np.ndarray, stat: np.ndarray, sys_am
     return np.diag(stat ** 2) + sys_amp ** 2 * np.exp(-0.5 * (dz / 0.3) ** 2)
 
 
-def write_cov(path: Path, cov: np.ndarray) -> None:
-    path.write_text(f"{len(cov)}\n" + "".join(f"{v:.6e}\n" for v in cov.ravel()))
-
-
 @writer
 def hubble_flow(out: Path) -> None:
     """150 distance moduli from an open ΛCDM (Ωm 0.28, ΩΛ 0.66, H0 70)."""
@@ -189,7 +185,7 @@ def two_tier(out: Path) -> None:
     mu = mu_of(z, 70, 0.31, 0.69, -0.85, -0.4) + rng.multivariate_normal(np.zeros(80), cov)
     table(out / "twotier_sn_distances.csv", {"z": z, "mu": mu, "mu_err": stat},
           {"z": ".4f", "mu": ".4f", "mu_err": ".4f"})
-    write_cov(out / "twotier_sn_cov.txt", cov)
+    write_covariance(out / "twotier_sn_cov.txt", cov)
 
 
 @writer
@@ -224,7 +220,7 @@ def cmb_joint_sn(out: Path) -> None:
     table(out / "lantern_sn_mu.csv", {
         "z": z, "mu": mu_of(z, 67.4, 0.315, 0.685) + rng.multivariate_normal(np.zeros(60), cov), "mu_err": stat},
         {"z": ".4f", "mu": ".4f", "mu_err": ".4f"})
-    write_cov(out / "lantern_sn_cov.txt", cov)
+    write_covariance(out / "lantern_sn_cov.txt", cov)
 
 
 @writer

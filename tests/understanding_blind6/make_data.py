@@ -21,7 +21,7 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.prose_sets.writing import Writers, expit, main, table
+from tests.prose_sets.writing import Writers, correlated_cov, expit, main, ordered, table, write_covariance
 
 HERE = Path(__file__).resolve().parent
 writer = Writers()
@@ -54,17 +54,6 @@ def distance_modulus(z: np.ndarray, om: float, w: float = -1.0, h0: float = 70.0
     elif ok < 0:
         chi = np.sin(np.sqrt(-ok) * chi) / np.sqrt(-ok)
     return np.asarray(5 * np.log10((1 + z) * chi * C_KM_S / h0) + 25)
-
-
-def sn_covariance(z: np.ndarray, stat: np.ndarray, sys_amp: float, corr_len: float) -> np.ndarray:
-    """Statistical errors on the diagonal plus a redshift-correlated systematic part."""
-    dz = np.abs(z[:, None] - z[None, :])
-    return np.diag(stat ** 2) + sys_amp ** 2 * np.exp(-dz / corr_len)
-
-
-def write_covariance(path: Path, cov: np.ndarray) -> None:
-    """N on the first line, then the N*N values one per line."""
-    path.write_text(f"{cov.shape[0]}\n" + "".join(f"{v:.6e}\n" for v in cov.ravel()))
 
 
 def settle_chain(rng: np.random.Generator, n: int, centre: np.ndarray, sd: np.ndarray, start: np.ndarray,
@@ -192,11 +181,6 @@ def diver_medicals(out: Path) -> None:
 AGE_BANDS = ["18-34", "35-54", "55+"]
 
 
-def answers(rng: np.random.Generator, score: np.ndarray, levels: list[str], cuts: tuple[float, float]) -> list[str]:
-    noisy = score + rng.logistic(size=score.size)
-    return [levels[0] if s > cuts[1] else levels[1] if s > cuts[0] else levels[2] for s in noisy]
-
-
 @writer
 def barrage_consultation(out: Path) -> None:
     """Older owners and the harbour district are over-represented; owners and older people oppose the barrage
@@ -208,8 +192,8 @@ def barrage_consultation(out: Path) -> None:
     tenure = rng.choice(["owner", "renter", "social"], n, p=[0.68, 0.2, 0.12])
     score = (0.6 * (age == "18-34") - 0.5 * (age == "55+") - 0.4 * (tenure == "owner") + 0.3 * (tenure == "social")
              - 0.5 * (district == "harbour") + 0.2 * (district == "town"))
-    support = answers(rng, score, ["support", "neutral", "oppose"], (-0.6, 0.6))
-    trust = answers(rng, 0.4 * score + 0.3 * (age == "18-34"), ["high", "some", "low"], (-0.8, 0.9))
+    support = ordered(rng, score, ["support", "neutral", "oppose"], (-0.6, 0.6))
+    trust = ordered(rng, 0.4 * score + 0.3 * (age == "18-34"), ["high", "some", "low"], (-0.8, 0.9))
     table(out / "barrage_survey.csv", {
         "resp_code": [f"B{i:05d}" for i in range(1, n + 1)], "mode": rng.choice(["phone", "web"], n, p=[0.3, 0.7]),
         "age_band": age, "district": district, "tenure": tenure, "support_barrage": support,
@@ -252,8 +236,8 @@ def dog_licensing(out: Path) -> None:
         cols["age_band"] += list(age)
         cols["region"] += list(region)
         cols["owns_dog"] += list(dog)
-        cols["licence_support"] += answers(rng, score, ["yes", "unsure", "no"], (-0.4, 0.5))
-        cols["microchip_check"] += answers(rng, 0.5 * score + 0.6, ["agree", "agree", "disagree"], (0.0, 0.0))
+        cols["licence_support"] += ordered(rng, score, ["yes", "unsure", "no"], (-0.4, 0.5))
+        cols["microchip_check"] += ordered(rng, 0.5 * score + 0.6, ["agree", "agree", "disagree"], (0.0, 0.0))
     table(out / "dog_licensing_panel.csv", cols, {"base_wt": ".3f"})
     m = 1100
     table(out / "dog_owners_reference.csv", {
@@ -349,7 +333,7 @@ def pelican_lcparam(out: Path) -> None:
     z = np.sort(rng.uniform(0.02, 1.2, n))
     zhel = z + rng.normal(0, 0.0005, n)
     dmb = rng.uniform(0.10, 0.16, n)
-    sys_cov = sn_covariance(z, np.zeros(n), 0.03, 0.3)
+    sys_cov = correlated_cov(z, np.zeros(n), 0.03, 0.3)
     mb = distance_modulus(z, 0.30, -0.9) - 19.3 + rng.multivariate_normal(np.zeros(n), sys_cov + np.diag(dmb ** 2))
     lines = ["#name zcmb zhel dz mb dmb x1 dx1 color dcolor 3rdvar d3rdvar cov_m_s cov_m_c cov_s_c set ra dec"]
     for i in range(n):
@@ -379,7 +363,7 @@ def plover_magnitudes(out: Path) -> None:
     z = np.sort(rng.uniform(0.03, 1.0, n))
     zhel = z + rng.normal(0, 0.0005, n)
     stat = rng.uniform(0.11, 0.17, n)
-    cov = sn_covariance(z, stat, 0.04, 0.25)
+    cov = correlated_cov(z, stat, 0.04, 0.25)
     mb = distance_modulus(z, 0.31, -1.1) - 19.25 + rng.multivariate_normal(np.zeros(n), cov)
     table(out / "plover_sn_mb.csv", {"zcmb": z, "zhel": zhel, "mb": mb, "dmb": stat},
           {"zcmb": ".4f", "zhel": ".4f", "mb": ".4f", "dmb": ".4f"})

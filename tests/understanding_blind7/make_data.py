@@ -10,9 +10,7 @@ structure built into each file is described in ``data/SOURCES.md``.
 
 from __future__ import annotations
 
-import io
 import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -20,32 +18,21 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.prose_sets.writing import Writers, array, expit, main, table
+from tests.prose_sets.writing import (
+    Writers,
+    array,
+    expit,
+    main,
+    npy_bytes,
+    npz,
+    ordered,
+    table,
+    write_covariance,
+)
 
 HERE = Path(__file__).resolve().parent
 writer = Writers()
 C_KM_S = 299792.458
-
-
-def npy_bytes(values: np.ndarray) -> bytes:
-    """A 2-D float32 array in .npy format 1.0 (the shared writer's layout, to memory)."""
-    values = np.ascontiguousarray(values, dtype="<f4")
-    rows, cols = values.shape
-    header = f"{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}"
-    header += " " * (64 - (10 + len(header) + 1) % 64) + "\n"
-    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1") + values.tobytes()
-
-
-def npz_stored(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """An .npz archive: stored members with a fixed timestamp, so the bytes depend on the arrays alone."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
-        for name, values in arrays.items():
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            zf.writestr(info, npy_bytes(values))
-    path.write_bytes(buf.getvalue())
 
 
 def distance_modulus(z: np.ndarray, om: float, w0: float = -1.0, wa: float = 0.0, h0: float = 70.0,
@@ -66,11 +53,6 @@ def distance_modulus(z: np.ndarray, om: float, w0: float = -1.0, wa: float = 0.0
     elif ok < 0:
         chi = np.sin(np.sqrt(-ok) * chi) / np.sqrt(-ok)
     return np.asarray(5 * np.log10((1 + z) * chi * C_KM_S / h0) + 25)
-
-
-def write_covariance(path: Path, cov: np.ndarray) -> None:
-    """N on the first line, then the N*N values one per line."""
-    path.write_text(f"{cov.shape[0]}\n" + "".join(f"{v:.6e}\n" for v in cov.ravel()))
 
 
 # ------------------------------------------------------------------------------------------ causal effects
@@ -202,11 +184,6 @@ def arrears(out: Path) -> None:
 AGES = ["16-29", "30-49", "50-64", "65+"]
 
 
-def pick(rng: np.random.Generator, score: np.ndarray, levels: list[str], cuts: tuple[float, float]) -> list[str]:
-    noisy = score + rng.logistic(size=score.size)
-    return [levels[0] if s > cuts[1] else levels[1] if s > cuts[0] else levels[2] for s in noisy]
-
-
 @writer
 def fare_survey(out: Path) -> None:
     """Two wordings of a fare question (form B mentions the cost to taxpayers), a retest a fortnight later,
@@ -218,9 +195,9 @@ def fare_survey(out: Path) -> None:
     car = rng.choice(["car", "nocar"], n, p=[0.75, 0.25])
     form = rng.choice(["A", "B"], n)
     score = 0.5 * (age == "16-29") + 0.6 * (car == "nocar") + 0.3 * (region == "inner") - 0.5 * (form == "B")
-    first = pick(rng, score, ["favour", "undecided", "against"], (-0.5, 0.7))
+    first = ordered(rng, score, ["favour", "undecided", "against"], (-0.5, 0.7))
     retest = [a if rng.random() < 0.8 else str(rng.choice(["favour", "undecided", "against"])) for a in first]
-    cap = pick(rng, 0.4 * score, ["favour", "undecided", "against"], (-0.4, 0.4))
+    cap = ordered(rng, 0.4 * score, ["favour", "undecided", "against"], (-0.4, 0.4))
     table(out / "fare_survey_responses.csv", {
         "resp": [f"F{i:04d}" for i in range(n)], "form": form, "age_band": age, "region": region,
         "car_access": car, "free_fares": first, "free_fares_retest": retest, "weekly_cap": cap})
@@ -244,8 +221,8 @@ def allotments(out: Path) -> None:
     housing = rng.choice(["flat", "house"], n, p=[0.3, 0.7])
     wt = np.round(np.where(housing == "flat", 1.4, 0.85) * rng.uniform(0.8, 1.2, n), 3)
     score = 0.6 * (housing == "flat") + 0.4 * (age == "65+") - 0.3 * (income == "high")
-    wants = pick(rng, score, ["yes", "maybe", "no"], (-0.3, 0.6))
-    pay = pick(rng, 0.5 * score + 0.4 * (income == "high"), ["yes", "maybe", "no"], (-0.2, 0.5))
+    wants = ordered(rng, score, ["yes", "maybe", "no"], (-0.3, 0.6))
+    pay = ordered(rng, 0.5 * score + 0.4 * (income == "high"), ["yes", "maybe", "no"], (-0.2, 0.5))
     table(out / "allotment_postal_returns.csv", {"id": np.arange(1, n + 1), "wt": wt, "age_band": age,
                                          "income_band": income, "housing": housing, "wants_plot": wants,
                                          "would_pay_rent": pay}, {"wt": ".3f"})
@@ -288,7 +265,7 @@ def ledger(out: Path) -> None:
     x = np.column_stack([
         rng.lognormal(4, 1, n) * np.where(odd, 6, 1), np.where(odd, rng.uniform(0, 5, n), rng.uniform(7, 22, n)),
         rng.poisson(np.where(odd, 0.5, 12), n), rng.binomial(1, np.where(odd, 0.9, 0.1)), rng.normal(0, 1, n)])
-    npz_stored(out / "ledger_features.npz", {"X": x})
+    npz(out / "ledger_features.npz", {"X": npy_bytes(x)})
 
 
 # ------------------------------------------------------------------------------------------------ robustness

@@ -10,9 +10,7 @@ structure built into each file is described in ``data/SOURCES.md``.
 
 from __future__ import annotations
 
-import io
 import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -20,32 +18,23 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.prose_sets.writing import Writers, array, expit, json_lines, main, table
+from tests.prose_sets.writing import (
+    Writers,
+    ar_chain,
+    array,
+    expit,
+    json_lines,
+    main,
+    npy_bytes,
+    npz,
+    ordered,
+    table,
+    write_covariance,
+)
 
 HERE = Path(__file__).resolve().parent
 writer = Writers()
 C_KM_S = 299792.458
-
-
-def npy_bytes(values: np.ndarray, descr: str = "<f4") -> bytes:
-    """A 2-D (float32) or 1-D (int64 with ``descr='<i8'``) array in .npy format 1.0, to memory."""
-    values = np.ascontiguousarray(values, dtype=descr)
-    shape = f"({values.shape[0]}, {values.shape[1]})" if values.ndim == 2 else f"({values.shape[0]},)"
-    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}"
-    header += " " * (64 - (10 + len(header) + 1) % 64) + "\n"
-    return b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode("latin1") + values.tobytes()
-
-
-def npz_stored(path: Path, arrays: dict[str, bytes]) -> None:
-    """An .npz archive of ready .npy members: stored, with a fixed timestamp, so the bytes depend on the arrays."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_STORED) as zf:
-        for name, payload in arrays.items():
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            zf.writestr(info, payload)
-    path.write_bytes(buf.getvalue())
 
 
 def distance_modulus(z: np.ndarray, om: float, w0: float = -1.0, h0: float = 70.0,
@@ -62,17 +51,6 @@ def distance_modulus(z: np.ndarray, om: float, w0: float = -1.0, h0: float = 70.
     elif ok < 0:
         chi = np.sin(np.sqrt(-ok) * chi) / np.sqrt(-ok)
     return np.asarray(5 * np.log10((1 + z) * chi * C_KM_S / h0) + 25)
-
-
-def write_covariance(path: Path, cov: np.ndarray) -> None:
-    """N on the first line, then the N*N values one per line."""
-    path.write_text(f"{cov.shape[0]}\n" + "".join(f"{v:.6e}\n" for v in cov.ravel()))
-
-
-def pick(rng: np.random.Generator, score: np.ndarray, levels: list[str], cuts: tuple[float, float]) -> list[str]:
-    """Three ordered answers from a latent score plus logistic noise."""
-    noisy = score + rng.logistic(size=score.size)
-    return [levels[0] if s > cuts[1] else levels[1] if s > cuts[0] else levels[2] for s in noisy]
 
 
 # ------------------------------------------------------------------------------------------ causal effects
@@ -213,8 +191,8 @@ def dialect_panel(out: Path) -> None:
     edu = rng.choice(["school", "college", "degree"], n, p=[0.4, 0.35, 0.25])
     wt = np.round(np.where(region == "islands", 0.7, 1.1) * rng.uniform(0.85, 1.15, n), 3)
     score = 0.5 * (age == "18-34") + 0.7 * (region == "islands") + 0.3 * (wave == 2024) - 0.3 * (edu == "degree")
-    school = pick(rng, score, ["support", "neutral", "oppose"], (-0.4, 0.8))
-    broadcast = pick(rng, 0.7 * score + 0.3, ["support", "neutral", "oppose"], (-0.4, 0.8))
+    school = ordered(rng, score, ["support", "neutral", "oppose"], (-0.4, 0.8))
+    broadcast = ordered(rng, 0.7 * score + 0.3, ["support", "neutral", "oppose"], (-0.4, 0.8))
     table(out / "dialect_attitude_panel.csv", {"resp_id": np.arange(1, n + 1), "wave": wave, "age_band": age,
                                                "region": region, "education": edu, "design_wt": wt,
                                                "q_school_use": school, "q_broadcast": broadcast}, {"design_wt": ".3f"})
@@ -244,8 +222,8 @@ def inpatient_survey(out: Path) -> None:
     adm = rng.choice(["elective", "emergency"], n, p=[0.55, 0.45])
     form = rng.choice(["A", "B"], n)
     score = 0.5 * (adm == "elective") + 0.3 * (age == "75+") - 0.4 * (form == "B")
-    overall = pick(rng, score, ["good", "fair", "poor"], (-0.6, 0.6))
-    recommend = pick(rng, 0.8 * score, ["yes", "unsure", "no"], (-0.8, 0.3))
+    overall = ordered(rng, score, ["good", "fair", "poor"], (-0.6, 0.6))
+    recommend = ordered(rng, 0.8 * score, ["yes", "unsure", "no"], (-0.8, 0.3))
     table(out / "inpatient_experience.csv", {"patient_ref": [f"IP{i:05d}" for i in range(n)], "form": form,
                                              "age_band": age, "sex": sex, "admission_type": adm,
                                              "overall_rating": overall, "would_recommend": recommend})
@@ -282,8 +260,8 @@ def seismic_triggers(out: Path) -> None:
         rng.gamma(3, 1.5, n) + 2.0 * false, rng.lognormal(1.5, 0.4, n) * np.where(false, 3.0, 1.0),
         rng.lognormal(2.5, 0.5, n) * np.where(false, 0.25, 1.0), rng.lognormal(-3, 1, n),
         rng.normal(3, 0.6, n) + 2.5 * false, np.clip(rng.normal(0.7, 0.12, n) - 0.35 * false, 0, 1)])
-    npz_stored(out / "station_trigger_features.npz",
-               {"X": npy_bytes(x), "y": npy_bytes(false.astype(np.int64), "<i8")})
+    npz(out / "station_trigger_features.npz",
+        {"X": npy_bytes(x), "y": npy_bytes(false.astype(np.int64), "<i8")})
 
 
 # ------------------------------------------------------------------------------------------------ robustness
@@ -435,17 +413,6 @@ def sorrel(out: Path) -> None:
     write_covariance(out / "sorrel_sn_cov.txt", cov)
 
 
-def ar_chain(rng: np.random.Generator, n: int, centre: np.ndarray, sd: np.ndarray, start: np.ndarray,
-             settle: float, rho: float = 0.7) -> np.ndarray:
-    """An autocorrelated chain that starts at ``start`` and settles on ``centre`` over about ``settle`` rows."""
-    x = np.empty((n, centre.size))
-    state = np.zeros(centre.size)
-    for i in range(n):
-        state = rho * state + np.sqrt(1 - rho ** 2) * rng.normal(size=centre.size)
-        x[i] = centre + np.exp(-i / settle) * (start - centre) + sd * state
-    return x
-
-
 @writer
 def shear_chains(out: Path) -> None:
     """Three GetDist-style chains (weight like Omega_m sigma8 S8 A_IA) of one lensing run, settling slowly."""
@@ -453,7 +420,7 @@ def shear_chains(out: Path) -> None:
     centre = np.array([0.29, 0.80, 0.787, 0.6])
     sd = np.array([0.02, 0.03, 0.015, 0.3])
     for k, start in enumerate(([0.45, 0.62, 0.76, 1.8], [0.18, 0.98, 0.80, -0.8], [0.35, 0.70, 0.76, 1.0]), 1):
-        x = ar_chain(rng, 1100, centre, sd, np.array(start), 120.0)
+        x = ar_chain(rng, 1100, centre, sd, np.array(start), 120.0, rho=0.7)
         w = rng.integers(1, 5, x.shape[0])
         like = 0.5 * np.sum(((x - centre) / sd) ** 2, axis=1) + 410.0
         lines = ["# weight like Omega_m sigma8 S8 A_IA"]
@@ -468,7 +435,7 @@ def cluster_chain(out: Path) -> None:
     rng = np.random.default_rng(8121)
     centre = np.array([0.31, 0.78, -0.95, 0.70])
     sd = np.array([0.025, 0.02, 0.12, 0.03])
-    x = ar_chain(rng, 1500, centre, sd, np.array([0.5, 0.6, -1.6, 0.8]), 30.0)
+    x = ar_chain(rng, 1500, centre, sd, np.array([0.5, 0.6, -1.6, 0.8]), 30.0, rho=0.7)
     loglike = -0.5 * np.sum(((x - centre) / sd) ** 2, axis=1) - 88.0
     lines = ["Omega_m sigma8 w0 h loglike"]
     lines += [f"{r[0]:.5f} {r[1]:.5f} {r[2]:.4f} {r[3]:.5f} {ll:.3f}" for r, ll in zip(x, loglike, strict=True)]
@@ -629,7 +596,7 @@ def cupping(out: Path) -> None:
     defects = rng.poisson(6, n)
     ferm = rng.uniform(12, 72, n)
     score = 0.003 * (alt - 1500) - 0.25 * (defects - 6) - 0.5 * (moist - 11) + 0.01 * (ferm - 40)
-    grade = pick(rng, score, ["specialty", "premium", "commercial"], (-0.6, 0.8))
+    grade = ordered(rng, score, ["specialty", "premium", "commercial"], (-0.6, 0.8))
     table(out / "coffee_cupping_lots.csv", {"altitude_m": alt, "moisture_pct": moist, "defects_per_300g": defects,
                                             "fermentation_h": ferm, "grade": grade},
           {"altitude_m": ".0f", "moisture_pct": ".2f", "fermentation_h": ".1f"})
@@ -646,8 +613,8 @@ def ferry_survey(out: Path) -> None:
     score = 0.4 * (island == "Inner") + 0.3 * (car == "foot") - 0.3 * (age == "75+")
     table(out / "ferry_passenger_survey.csv", {
         "ticket_no": np.arange(50001, 50001 + n), "age_band": age, "island": island, "travel_mode": car,
-        "timetable_view": pick(rng, score, ["satisfied", "neutral", "dissatisfied"], (-0.5, 0.5)),
-        "fare_view": pick(rng, -0.5 * score, ["satisfied", "neutral", "dissatisfied"], (-0.5, 0.5))})
+        "timetable_view": ordered(rng, score, ["satisfied", "neutral", "dissatisfied"], (-0.5, 0.5)),
+        "fare_view": ordered(rng, -0.5 * score, ["satisfied", "neutral", "dissatisfied"], (-0.5, 0.5))})
     for year, ages, inner in ((2011, (0.24, 0.34, 0.30, 0.12), 0.58), (2021, (0.20, 0.31, 0.33, 0.16), 0.54)):
         rows = [("age_band", a, s) for a, s in zip(AGES, ages, strict=True)]
         rows += [("island", "Inner", inner), ("island", "Outer", round(1 - inner, 2))]

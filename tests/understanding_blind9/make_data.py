@@ -1,12 +1,9 @@
 """Write every data file of the ninth blind prose task set, deterministically.
 
-``python tests/understanding_blind9/make_data.py`` rewrites ``tests/understanding_blind9/data/``; ``--out DIR``
-writes elsewhere (``test_set.py`` does that and compares checksums with the committed files). Each file is
-simulated here with numpy alone from its own seed; floats are written with fixed formats so the bytes do not
-depend on the platform; the ``.npz`` archive is stored (uncompressed) with a fixed date and the two gzip chains
-carry no name or timestamp (the shared writers in ``tests/prose_sets/writing.py``). Nothing here uses cmbagent's
-code. The set states no answers, so no truths file is written; the structure built into each file is described
-in the docstring of its writer (``data/SOURCES.md`` points here).
+``python tests/understanding_blind9/make_data.py`` rewrites the set's ``data/``; how every set's script runs
+and how its writers fix the bytes: ``tests/prose_sets/writing.py``. The set states no answers, so no truths
+file is written; the structure built into each file is described in the docstring of its writer
+(``data/SOURCES.md`` points here).
 """
 
 from __future__ import annotations
@@ -19,7 +16,19 @@ import numpy as np
 if __name__ == "__main__":  # run as a script: the shared writers live in the tests package
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.prose_sets.writing import Writers, array, expit, gzip_text, main, npy_bytes, npz, table
+from tests.prose_sets.writing import (
+    Writers,
+    ar_chain,
+    array,
+    expit,
+    gzip_text,
+    main,
+    npy_bytes,
+    npz,
+    ordered,
+    table,
+    write_covariance,
+)
 
 HERE = Path(__file__).resolve().parent
 writer = Writers()
@@ -34,17 +43,6 @@ def distance_modulus(z: np.ndarray, om: float, w0: float = -1.0, wa: float = 0.0
     inv = 1.0 / np.sqrt(om * (1 + grid) ** 3 + de)
     dc = np.concatenate([[0.0], np.cumsum((inv[1:] + inv[:-1]) / 2 * np.diff(grid))])
     return np.asarray(5 * np.log10((1 + z) * np.interp(z, grid, dc) * C_KM_S / h0) + 25)
-
-
-def write_covariance(path: Path, cov: np.ndarray) -> None:
-    """N on the first line, then the N*N values one per line."""
-    path.write_text(f"{cov.shape[0]}\n" + "".join(f"{v:.6e}\n" for v in cov.ravel()))
-
-
-def ordered(rng: np.random.Generator, score: np.ndarray, levels: list[str], cuts: tuple[float, float]) -> list[str]:
-    """Three ordered answers (levels[0] highest) from a latent score plus logistic noise."""
-    noisy = score + rng.logistic(size=score.size)
-    return [levels[0] if s > cuts[1] else levels[1] if s > cuts[0] else levels[2] for s in noisy]
 
 
 # ------------------------------------------------------------------------------------------ causal effects
@@ -467,17 +465,6 @@ def pipit(out: Path) -> None:
           {"z": ".4f", "mu": ".4f", "mu_err": ".3f"})
 
 
-def ar_chain(rng: np.random.Generator, n: int, centre: np.ndarray, sd: np.ndarray, start: np.ndarray,
-             settle: float, rho: float = 0.75) -> np.ndarray:
-    """An autocorrelated chain that starts at ``start`` and settles on ``centre`` over about ``settle`` rows."""
-    x = np.empty((n, centre.size))
-    state = np.zeros(centre.size)
-    for i in range(n):
-        state = rho * state + np.sqrt(1 - rho ** 2) * rng.normal(size=centre.size)
-        x[i] = centre + np.exp(-i / settle) * (start - centre) + sd * state
-    return x
-
-
 @writer
 def mire_chain(out: Path) -> None:
     """A CosmoSIS-layout weighted chain of a lensing fit (omega_m, h0, sigma_8, a_ia), 1,600 rows, settling
@@ -485,7 +472,7 @@ def mire_chain(out: Path) -> None:
     rng = np.random.default_rng(9125)
     centre = np.array([0.30, 0.70, 0.79, 0.9])
     sd = np.array([0.025, 0.04, 0.035, 0.35])
-    x = ar_chain(rng, 1600, centre, sd, np.array([0.48, 0.58, 0.62, 2.4]), 60.0)
+    x = ar_chain(rng, 1600, centre, sd, np.array([0.48, 0.58, 0.62, 2.4]), 60.0, rho=0.75)
     like = -0.5 * np.sum(((x - centre) / sd) ** 2, axis=1) - 301.0
     w = rng.uniform(0.2, 1.0, x.shape[0])
     lines = ["#cosmological_parameters--omega_m\tcosmological_parameters--h0\tcosmological_parameters--sigma_8"
