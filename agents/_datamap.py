@@ -643,7 +643,7 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 linked = re.search(rf"`{re.escape(column.name)}`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
                 if linked and 0.97 > value:  # "`y_factual` is their observed outcome"
                     value, reason = 0.97, f"“{linked.group(0)[:60]}{cue.group(0)}”"
-                if role in {"treatment", "instruments"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
+                if role in {"treatment", "instruments", "prediction"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
                     own = match_phrase(cue.group(0), column.name)
                     if own >= 0.85 and 0.85 * own > value:
                         value, reason = 0.85 * own, f"“{cue.group(0)}” names {column.name}"

@@ -158,7 +158,12 @@ field_words(
           # "would it pay more to enlarge the scheme or to improve the model?"
           r"\b(?:enlarg|expand|grow|widen|extend|scal)\w*\s+(?:the\s+)?(?:scheme|programme|program|capacity|service|"
           r"intervention|budget)\b[^.?]{0,40}?\bor\s+(?:to\s+)?(?:improv|sharpen|refin|retrain)\w*\s+(?:the\s+)?"
-          r"(?:model|predictor|prediction|forecast|screen)": 2.5},
+          r"(?:model|predictor|prediction|forecast|screen)": 2.5,
+          # in plain words: "visit more households or improve the model?", "how many of the poorest tenth do we reach"
+          r"\b(?:visit|reach|help|serve|screen|contact)\w*\s+(?:more|extra|additional)\s+(?:\w+\s+)?"
+          r"(?:households|people|families|clients|patients|pupils|farms|cases)\b[^.?]{0,40}?\bor\b": 2.0,
+          r"\b(?:poorest|neediest|most\s+vulnerable|most\s+deprived|worst[- ]placed)\s+(?:\d+\s*%|tenth|fifth|quarter|"
+          r"decile|quintile|ones)\b": 2.0},
     data=optional_table,
     arguments={
         # the capacity: the share the programme can reach ("can visit 15% of its households")

@@ -15,7 +15,10 @@ field_words(
     ),
     cues={r"\bdecision boundar": 3.0, r"\bclass stability\b": 3.0, r"\bmargins?\b": 1.5,
           r"\bdistance to (?:the )?boundar": 3.0, r"\bwider network|\bwidth of the (?:network|hidden layer)": 1.5,
-          r"\bover-?parameteri[sz]": 1.0, r"\bpredicted class changes\b": 2.0},
+          r"\bover-?parameteri[sz]": 1.0, r"\bpredicted class changes\b": 2.0,
+          # in plain words: "how stable are its predictions when the inputs are nudged?", "where its prediction flips"
+          r"\bhow\s+(?:robust|stable)\b": 1.5, r"\b(?:nudg|perturb|jiggl|jitter)\w*": 1.2,
+          r"\b(?:prediction|class|label|decision|answer)s?\s+(?:flips?|switch(?:es)?)\b": 1.5},
     data=lambda files: labelled_table(files) if files else 0.0,
     arguments={
         # the sweep is asked for by its widths; a data set's question is about its points' distances

@@ -1009,11 +1009,18 @@ class _Reader:
             if lo < hi and all(n in columns for n in names):
                 hits += [(match.start() + i / 1000, n, False) for i, n in enumerate(names)]  # keep the range's order
         ranged = {n for _, n, _ in hits}
+        table = self.table()
         for column in columns:
             if column in ranged:
                 continue
+            profile = table.column(column) if table is not None else None
             for match in re.finditer(rf"(?<![\w.-]){re.escape(column)}(?![\w-])", clause):
                 ticked = clause[max(0, match.start() - 1):match.start()] == "`"
+                # a column that numbers the rows, met as a plain word ("the income each household had" and a
+                # `household` column of row numbers), is the word, not the column; a name no prose would use
+                # (`elevation_m`, whole metres all distinct) is the column, whatever it holds
+                if not ticked and profile is not None and identifier(profile) and column.isalpha():
+                    continue
                 hits.append((match.start(), column, ticked))
         return sorted(hits)
 
