@@ -71,6 +71,9 @@ class FieldWords:
     #: per input file argument, what keeps the method from reading a file as it is (a profile -> the reason, or
     #: None): two distance-modulus columns the fit cannot choose between; such a file is asked about, never run
     layout: dict[str, Callable[[FileProfile], str | None]] = field(default_factory=dict)
+    #: groups of optional arguments of which the method's question needs one: an instrument method without an
+    #: instrument (``instruments`` or ``instrument_file``) answers another question, so a reading without one asks
+    one_of: tuple[tuple[str, ...], ...] = ()
 
     def spell(self, argument: str, item: str) -> str | None:
         """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
@@ -87,7 +90,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
                 data: DataFit | None = None, arguments: dict[str, Any] | None = None,
                 spellings: dict[str, dict[str, list[str]]] | None = None,
                 unoffered: dict[str, dict[str, list[str]]] | None = None,
-                layout: dict[str, Callable[[FileProfile], str | None]] | None = None) -> FieldWords:
+                layout: dict[str, Callable[[FileProfile], str | None]] | None = None,
+                one_of: Sequence[Sequence[str]] = ()) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -105,7 +109,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
             for pattern in patterns:
                 re.compile(pattern, re.I)
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
-                       spellings=dict(spellings or {}), unoffered=dict(unoffered or {}), layout=dict(layout or {}))
+                       spellings=dict(spellings or {}), unoffered=dict(unoffered or {}), layout=dict(layout or {}),
+                       one_of=tuple(tuple(group) for group in one_of))
     _WORDS[method] = entry
     return entry
 

@@ -13,6 +13,10 @@ _INDICATOR = (r"(?:\(\s*|\b(?:is|=)\s*)1\s+(?:if|when|for)\s+(?:\w+\s+){0,3}?(?:
 _EFFECT_ON = r"\beffects?\s+(?:of\s+[^.;]{1,60}?\s+)?on\s+(?=`)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|0?\.\d+|(?:a\s+)?(?:half|third|quarter|fifth|tenth))"
 #: "use a ...", "report the ...", but not "compare with a ..."
+#: an offer made at random: "handed out at random", "assigned by lottery", "a randomised invitation" (not "watering
+#: was not assigned at random", which says why an adjustment is needed)
+_AT_RANDOM = (r"(?<!\bnot )(?<!n't )(?<!\bnever )\b(?:assigned|allocated|offered|handed\s+out|given\s+out|drawn|sent)\b[^.?!;]{0,40}?\b(?:at\s+random|"
+              r"by\s+(?:a\s+)?lottery|randomly)\b|\b(?:random|randomi[sz]ed)\s+(?:offer|invitation|allocation)\b")
 _REPORTED = r"(?<!compare )(?<!compared )\b(?:use|using|with|report|from|by)\s+(?:a\s+|the\s+)?"
 _COST = r"(?:costs?|is\s+priced\s+at|at\s+a\s+cost\s+of)\s+(?:about\s+)?[$€£]?\s*(\d+(?:\.\d+)?)"
 
@@ -111,16 +115,24 @@ field_words(
     ),
     cues={r"\binstrument(?:s|al)?\b": 3.0, r"\bpartial(?:ly)? identif": 2.5, r"\bbounds? on (?:the )?"
           r"(?:conditional|heterogeneous|individual)": 2.0, r"\bunobserved confound|\bhidden confound": 1.5,
-          r"\bManski\b": 2.5, r"\bencouragement\b": 1.5, r"\bCATE\b": 1.5, r"\bnon-?compliance\b": 1.5},
+          r"\bManski\b": 2.5, r"\bencouragement\b": 1.5, r"\bCATE\b": 1.5, r"\bnon-?compliance\b": 1.5,
+          # the same design in plain words: an offer made at random that people were free to take up ("vouchers
+          # handed out at random, but people decided themselves whether to go", "assigned by lottery; uptake ...")
+          _AT_RANDOM: 1.5,
+          r"\buptake\b|\btake-?up\b|\b(?:decided|chose)\s+(?:for\s+)?themselves\s+whether\b|"
+          r"\bnot\s+everyone\s+(?:who|that)\s+(?:got|was\s+offered|received|won)\b": 1.5},
     data=treatment_table,
+    # without an instrument the method answers another question (the no-instrument bounds): asked, never run so
+    one_of=[("instruments", "instrument_file")],
     arguments={
         "outcome": [_EFFECT_ON, r"\boutcomes?\b"],
         # who took the treatment up, as opposed to who was offered it (the instrument)
         "treatment": [r"\b(?:attend(?:ing|ed|ance)|took\s+(?:\w+\s+)?up|take[- ]?up|uptake|complied|compliance)\b",
-                      _INDICATOR],
+                      r"\b(?:decided|chose)\s+(?:for\s+)?themselves\s+whether\b", _INDICATOR],
         "covariates": [r"\bas\s+a\s+function\s+of\b", r"\bcondition(?:al|ed)?\s+on\b",
                        r"\bheterogene\w*\s+(?:in|by|across|over|with)\b", r"\bvar(?:y|ies|ying)\s+with\b"],
-        "instruments": [r"\binstruments?\b", r"\brandomi[sz]ed\b", r"\blotter(?:y|ies)\b", r"\bencouragement\b"],
+        "instruments": [r"\binstruments?\b", r"\brandomi[sz]ed\b", r"\blotter(?:y|ies)\b", r"\bencouragement\b",
+                        _AT_RANDOM],
         # a column that holds the known effect (simulations): "`cate_sim` is the simulated true effect"
         "reference_cate": [r"\b(?:holds?|contains?|is|gives?|stores?)\s+the\s+(?:simulated\s+|known\s+)?true\s+"
                            r"(?:conditional\s+)?(?:treatment\s+)?effects?\b",

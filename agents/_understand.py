@@ -1610,6 +1610,21 @@ class _Reader:
                                   f"`{item.argument}: {'[<column>, ...]' if isinstance(item.value, list) else '<column>'}`"
                                   " under `arguments:` in the front matter")
 
+    def one_of(self) -> None:
+        """A question for each group of optional arguments the method's question needs one of (``FieldWords.one_of``)
+        when the reading found none: without an instrument, an instrument method would run and answer another
+        question."""
+        for group in self.words.one_of:
+            if any(name in self.args for name in group):
+                continue
+            columns = self.table_columns()
+            ways = "; ".join(f"`{name}: {'[<column>, ...]' if 'array' in _types(self.spec.arguments[name]) and columns else '<value>'}`"
+                             f" ({self.spec.argument_docs.get(name, '').split('. ')[0].rstrip('.').lower()})"
+                             for name in group)
+            shown = f" columns of {self.data_files[0]}: {', '.join(columns[:12])};" if columns and self.data_files else ""
+            self.questions.append(f"{self.spec.name} needs one of {', '.join(map(repr, group))}, and the text gives "
+                                  f"none;{shown} add one under `arguments:` in the front matter: {ways}")
+
     def missing(self) -> list[str]:
         out = []
         columns = self.table_columns()
@@ -1692,6 +1707,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.other_table_columns(col_args)
     reader.bracketed_columns(col_args, given)
     reader.disjoint_lists(col_args, given)
+    reader.one_of()
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
                          questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
