@@ -664,9 +664,13 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
         if not scores and role in {"treatment", "label"}:
             binary = [c for c in fits.values() if c.binary]
             if len(binary) == 1:  # surer when the text names it ("with early_type = 1 for ellipticals")
-                scores[binary[0].name] = 0.75 if _named(text, binary[0].name) else 0.55
+                named = _named(text, binary[0].name)
+                # blank in some rows, as the labels of a few checked rows are ("the handful we know are broken")
+                checked = role == "label" and binary[0].missing > 0
+                scores[binary[0].name] = 0.75 if named else 0.7 if checked else 0.55
                 why[binary[0].name] = f"the only 0/1 column is {binary[0].name}" + (
-                    ", and the text names it" if _named(text, binary[0].name) else "")
+                    ", and the text names it" if named else
+                    f", blank in {binary[0].missing} rows as labels of the rows checked are" if checked else "")
         if not scores:
             continue
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])

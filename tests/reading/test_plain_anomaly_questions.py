@@ -37,9 +37,9 @@ def _turbines(folder: Path) -> Path:
 @pytest.mark.parametrize(("text", "label"), [
     ("Our wind turbines log five vibration channels (turbines.csv). Engineers inspected a few of them; most rows "
      "were never checked. Which turbines look like they are about to fail?", "inspected"),
-    # the labels are not named: the method runs without them, and its loader names the column (see below)
+    # the labels are not named: the only 0/1 column, blank in the rows nobody checked, is read as them
     ("Rank the turbines in turbines.csv by how unusual their vibration is, using the handful we already know are "
-     "broken.", None),
+     "broken.", "inspected"),
     ("Which machines behave oddly? turbines.csv, with some hand-checked examples in the inspected column.",
      "inspected"),
     ("Some turbines in turbines.csv were found damaged on inspection (inspected = 1). Which of the unchecked ones "
@@ -47,7 +47,7 @@ def _turbines(folder: Path) -> Path:
     ("Flag the suspicious turbines in turbines.csv; the inspected column holds what the engineers found.",
      "inspected"),
 ])
-def test_unusual_rows_in_plain_words(tmp_path: Path, text: str, label: str | None) -> None:
+def test_unusual_rows_in_plain_words(tmp_path: Path, text: str, label: str) -> None:
     path = _turbines(tmp_path)
     reading = read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))
     assert reading.choice.status == "chosen" and reading.method == "anomaly.wsad_dt", reading.choice.to_dict()
@@ -55,8 +55,9 @@ def test_unusual_rows_in_plain_words(tmp_path: Path, text: str, label: str | Non
 
 
 def test_labels_left_unnamed_are_named_by_the_error(tmp_path: Path) -> None:
-    """Run without ``label``, the 0/1/blank column would be a feature full of blanks: the loader says which column
-    looks like the labels and how to pass it, instead of only that a feature has NaN values."""
+    """Run without ``label`` (a front matter that leaves it out), the 0/1/blank column would be a feature full of
+    blanks: the loader says which column looks like the labels and how to pass it, not only that a feature has NaN
+    values."""
     from cmbagent.exceptions import DataError
     from cmbagent.tools.methods.anomaly import load_anomaly_data
 
