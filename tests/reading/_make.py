@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -135,3 +136,11 @@ def ferry_panel(folder: Path) -> tuple[Path, Path]:
     reference = folder / "ferry_reference.csv"
     reference.write_text("\n".join(ref) + "\n")
     return panel, reference
+
+
+def read_with(path: Path, text: str) -> Any:
+    """The offline reading of ``text`` (no title) with the one data file ``path``, profiled as pre-flight does."""
+    from cmbagent.agents import read_task
+    from cmbagent.inputs import profile_inputs
+
+    return read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))

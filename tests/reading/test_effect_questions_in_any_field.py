@@ -12,14 +12,14 @@ names the outcome.  Every sentence and table here was written for this test, in 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from cmbagent.agents import read_task
 from cmbagent.agents._meaning import choose_method
 from cmbagent.inputs import profile_inputs
-from tests.reading._make import hubble_bins
+from tests.reading._make import hubble_bins, read_with
 
 DML = "causal.dml_ate"
 
@@ -54,9 +54,8 @@ COLUMNS = {"fields.csv": ("cover_crop", "soil_loss_t", ["rainfall_mm", "slope_pc
            "homes.csv": ("heat_pump", "gas_kwh", ["floor_area_m2", "build_year"])}
 
 
-def _read(tmp_path: Path, name: str, text: str):  # type: ignore[no-untyped-def]
-    path = TABLES[name](tmp_path)
-    return read_task(text=text, title="", data_files=[name], profiles=profile_inputs({name: path}))
+def _read(tmp_path: Path, name: str, text: str) -> Any:
+    return read_with(TABLES[name](tmp_path), text)
 
 
 @pytest.mark.parametrize(("name", "text"), [
@@ -108,9 +107,8 @@ def test_a_word_shared_with_another_column_is_no_treatment(tmp_path: Path) -> No
     np.savetxt(path, np.column_stack([rng.integers(0, 2, n), rng.integers(0, 2, n), rng.integers(0, 2, n),
                                       rng.normal(100, 15, n)]), delimiter=",", comments="",
                header="free_school_meals,homework_club,mentoring,reading_score", fmt=["%d", "%d", "%d", "%.1f"])
-    reading = read_task(text="Did the after-school scheme raise reading scores, adjusting for free-school-meals "
-                             "status? Pupils signed up themselves. pupils.csv", title="", data_files=["pupils.csv"],
-                        profiles=profile_inputs({"pupils.csv": path}))
+    reading = read_with(path, "Did the after-school scheme raise reading scores, adjusting for free-school-meals "
+                              "status? Pupils signed up themselves. pupils.csv")
     assert reading.method == DML
     assert reading.understanding.arguments.get("treatment") != "free_school_meals"
     assert not reading.clear

@@ -13,8 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cmbagent.agents import read_task
-from cmbagent.inputs import profile_inputs
+from tests.reading._make import read_with
 
 
 def _turbines(folder: Path) -> Path:
@@ -48,8 +47,7 @@ def _turbines(folder: Path) -> Path:
      "inspected"),
 ])
 def test_unusual_rows_in_plain_words(tmp_path: Path, text: str, label: str) -> None:
-    path = _turbines(tmp_path)
-    reading = read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))
+    reading = read_with(_turbines(tmp_path), text)
     assert reading.choice.status == "chosen" and reading.method == "anomaly.wsad_dt", reading.choice.to_dict()
     assert reading.understanding.arguments.get("label") == label
 
@@ -70,6 +68,5 @@ def test_labels_left_unnamed_are_named_by_the_error(tmp_path: Path) -> None:
     "Is vibration channel 2 of turbines.csv higher for the turbines that were inspected?",
 ])
 def test_a_look_at_the_same_table_is_no_anomaly_hunt(tmp_path: Path, text: str) -> None:
-    path = _turbines(tmp_path)
-    reading = read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))
+    reading = read_with(_turbines(tmp_path), text)
     assert reading.method != "anomaly.wsad_dt", reading.choice.to_dict()

@@ -12,12 +12,13 @@ sentences and the table were written for this test.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from cmbagent.agents import read_task
 from cmbagent.agents._meaning import choose_method
 from cmbagent.inputs import profile_inputs
+from tests.reading._make import read_with
 
 IV = "causal.iv_cate_bounds"
 
@@ -34,9 +35,8 @@ def _gym(folder: Path) -> Path:
     return path
 
 
-def _reading(tmp_path: Path, text: str):  # type: ignore[no-untyped-def]
-    path = _gym(tmp_path)
-    return read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))
+def _reading(tmp_path: Path, text: str) -> Any:
+    return read_with(_gym(tmp_path), text)
 
 
 def test_a_random_offer_and_a_free_choice_are_instrument_and_treatment(tmp_path: Path) -> None:

@@ -11,12 +11,12 @@ The sentences and the table were written for this test.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from cmbagent.agents import read_task
-from cmbagent.inputs import profile_inputs
+from tests.reading._make import read_with
 
 
 def _plants(folder: Path) -> Path:
@@ -29,9 +29,8 @@ def _plants(folder: Path) -> Path:
     return path
 
 
-def _reading(tmp_path: Path, text: str):  # type: ignore[no-untyped-def]
-    path = _plants(tmp_path)
-    return read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))
+def _reading(tmp_path: Path, text: str) -> Any:
+    return read_with(_plants(tmp_path), text)
 
 
 @pytest.mark.parametrize("text", [
