@@ -45,6 +45,11 @@ def _distance_columns(profile: FileProfile) -> str | None:
             "is meant (a copy of the file with that column renamed runs)")
 
 
+#: the supernova and CMB data sets in words, for the joint fit's phrases
+_SNE = r"(?:supernova\w*|SNe?(?:\s*Ia)?\b|Pantheon\w*|JLA\b|Union\s*2\.1)"
+_CMB = r"(?:Planck(?:\s+2018)?|(?:the\s+)?CMB)\b"
+
+
 field_words(
     "cosmology.fit_supernovae",
     intents=(
@@ -250,5 +255,11 @@ field_words(
           r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bfrom\s+(?:the\s+)?"
           r"(?:Planck|CMB)\b": 2.5,
           r"\b(?:Planck|CMB)\s+(?:data|measurements|band)": 1.5, r"\bR\s*[-−]\s*1\b": 1.0, r"\boptical depth\b": 1.0,
-          r"\bτ\s+prior\b|\btau\s+prior\b": 1.5},
+          r"\bτ\s+prior\b|\btau\s+prior\b": 1.5,
+          # the joint fit in words: "adding the supernovae to Planck", "Planck plus supernovae", "combine the CMB with
+          # the SNe", "a joint CMB + supernova fit" (not a supernova fit "with a prior from Planck")
+          rf"\b(?:add(?:ing|ed)?|combin\w*)\s+(?:the\s+)?{_SNE}[^.?!;]{{0,30}}?\b(?:to|with)\s+(?:the\s+)?{_CMB}": 2.5,
+          rf"\b(?:combin\w*|join(?:ing|tly)?)\s+(?:the\s+)?{_CMB}(?:\s+\w+){{0,2}}?\s+(?:with|and|to)\s+(?:the\s+)?{_SNE}": 2.5,
+          rf"\b{_CMB}(?:\s+\w+){{0,2}}?\s*(?:\+|plus|together\s+with|jointly\s+with)\s*(?:the\s+)?{_SNE}|"
+          rf"\bjoint\s+(?:\w+\s+)?{_CMB}\s*(?:\+|and|plus)\s*{_SNE}": 2.5},
 )
