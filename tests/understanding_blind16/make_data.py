@@ -45,7 +45,7 @@ def catchment_dams(out: Path) -> None:
     rain = rng.uniform(600, 1800, n)
     slope = rng.uniform(2, 35, n)
     forest = rng.uniform(5, 90, n)
-    dams = rng.binomial(1, expit(0.002 * (rain - 1200) + 0.06 * (slope - 18) - 0.02 * (forest - 47)))
+    dams = rng.binomial(1, expit(0.001 * (rain - 1200) + 0.03 * (slope - 18) - 0.01 * (forest - 47)))
     sed = np.clip(400 - 120 * dams + 0.25 * (rain - 1200) + 12 * (slope - 18) - 3 * (forest - 47)
                   + rng.normal(0, 60, n), 0, None)
     table(out / "catchment_check_dams.csv", {
@@ -474,15 +474,18 @@ DEPOTS = ["Leeds", "Derby", "Carlisle", "Swindon", "Ipswich", "Exeter", "Wrexham
 @writer
 def depot_stream(out: Path) -> None:
     """A stream of route reassignments over three timesteps (eight per step): which depot serves a route, with a
-    rephrased question per edit."""
+    rephrased question per edit and, as a control, a route that was not reassigned and its depot."""
     rng = np.random.default_rng(16124)
-    routes = rng.permutation(np.arange(10, 90))[:24]
+    order = rng.permutation(np.arange(10, 90))
+    routes, kept = order[:24], order[24:48]
     records = []
     for i, route in enumerate(routes):
         depot = DEPOTS[int(rng.integers(len(DEPOTS)))]
         records.append({"timestep": i // 8 + 1, "subject": f"route {route}", "relation": "served from",
                         "prompt": f"The depot serving route {route} is", "object": depot,
-                        "rephrase": f"Route {route} now leaves from the depot in"})
+                        "rephrase": f"Route {route} now leaves from the depot in",
+                        "locality_prompt": f"The depot serving route {kept[i]} is",
+                        "locality_answer": DEPOTS[int(rng.integers(len(DEPOTS)))]})
     json_lines(out / "depot_edit_stream.jsonl", records)
 
 
