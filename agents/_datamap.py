@@ -62,7 +62,9 @@ _AGENT_OF_CHANGE = (
     # the yes/no question: "did planting a winter cover crop reduce soil loss", "does the new feed cut mortality"
     r"|(?:" + "|".join(rf"(?<=\b{aux} )" for aux in ("did", "does", "do", "will"))
     + r")(?:the |a |an |their |its |each )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
-    r"|affect|improve|boost|shift|alter|hurt|harm|worsen|prevent|shorten|lengthen|slow)\b)"
+    r"|affect|improve|boost|shift|alter|hurt|harm|worsen|prevent|shorten|lengthen|slow|cause|lead to|result in"
+    # "how many extra pain days does each kilogram of backpack add", "... do the flower strips give us"
+    r"|add|give|buy|bring)\b)"
     # the counterfactual: "would soil loss have been lower without the cover crop?"
     r"|(?<=\bwithout )(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,3}?(?=\s*\?)"
     # the possessor of an effect: "the crop's effect on soil loss", "a cover-crop effect on erosion"
@@ -80,11 +82,19 @@ COLUMN_CUES: dict[str, str] = {
     "outcome": r"\boutcomes?\b|\bwould\s+(?=(?:[\w-]+\s+){1,4}?ha(?:ve|s)\s+been\b)|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
                r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
-               r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow much (?:extra|more|additional)\b",
+               r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow (?:much|many) (?:extra|more|additional|fewer|less)\b|"
+               # a dose and its response: "does a longer shift cause more dispensing errors"
+               r"\b(?:cause[sd]?|lead(?:s|ing)?\s+to|led\s+to|result(?:s|ed)?\s+in)\s+(?=(?:more|less|fewer|higher|lower|"
+               r"longer|shorter|bigger|smaller|greater|worse|better)\b)",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
                   r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b|"
                   r"\b(?:knew|know|known|measured|recorded) (?:about|before)\b[^.:]{0,80}:|\bpre-?treatment\b[^.:]{0,40}:|"
-                  r"\bbaseline (?:variables|characteristics|covariates)\b",
+                  r"\bbaseline (?:variables|characteristics|covariates)\b|"
+                  # "take walking time, height and age into account": the list is what lies between
+                  r"\btak(?:e|es|ing|en)\s+(?=(?:[^.?!;\s]+\s+){1,12}?into\s+account\b)|"
+                  # "once hedgerow length and field area are allowed for"
+                  r"\b(?:once|after|when|with)\s+(?=(?:[^.?!;\s]+\s+){1,12}?(?:are|is|have\s+been|has\s+been)\s+"
+                  r"(?:allowed|accounted|adjusted|controlled|corrected)\s+for\b)",
     "label": r"\blabels?\b|\bclass(?:es)?\b|\bdiagnos\w*|\banomal\w*|\bfault\w*|\bflag\w*|\bfraud\w*|"
              r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b|\bsays? which\b|\btells? (?:us )?which\b|"
              r"\bindicates?\b|\bwhich (?:are|is|were) (?:bad|good|faulty|defective|positive|anomal\w*)",
@@ -438,8 +448,8 @@ def match_phrase(phrase: str, column: str) -> float:
                    or (len(p) >= 4 and any(w.startswith(p) for w in words)))
         if hits:
             score = max(score, min(0.95, 0.8 + 0.05 * (hits - 1)))
-    if len(words) == 1 and len(name_parts) > 1 and len(words[0]) >= 4 and words[0] == name_parts[-1]:
-        score = max(score, 0.85)  # the name's head noun alone: "round" for ``survey_round``
+    if len(words) == 1 and len(name_parts) > 1 and len(words[0]) >= 4 and name_parts[-1] in {words[0], words[0][:-1]}:
+        score = max(score, 0.85)  # the name's head noun alone: "round" for ``survey_round``, "strips" ``flower_strip``
     if score >= 0.6 and col_digits and not any(w.isdigit() for w in words) and len(col_letters) <= 3:
         score *= 0.8  # "earnings" alone could be any of re74, re75, re78
     if col_digits and any(w.isdigit() and (w == col_digits[-1] or w.endswith(col_digits[-1])) for w in words):
@@ -447,7 +457,8 @@ def match_phrase(phrase: str, column: str) -> float:
     return score
 
 
-_LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|"
+_LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|\s+into\s+account\b|"
+                       r"\s+(?:are|is|have\s+been|has\s+been)\s+(?:allowed|accounted|adjusted|controlled|corrected)\s+for\b|"
                        # "margins for age band and home island, and a file of answers ...": the next file's description
                        r",?\s+and\s+(?:a|an|the|one)\s+(?:[\w-]+\s+){0,2}?(?:file|table|list|sheet|archive|csv)\b|"
                        r",\s+(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap)\b|"
@@ -488,6 +499,12 @@ def identifier(column: ColumnProfile) -> bool:
     or holding a distinct integer in every row of more than twenty."""
     return bool(_ID_NAME.fullmatch(column.name)) or (
         column.integer and column.unique == column.count and column.count > 20)
+
+
+def row_label(column: ColumnProfile) -> bool:
+    """A column that names the rows: an :func:`identifier`, or text distinct in every row of more than twenty
+    (``route`` holding "R000", "R001", ...)."""
+    return identifier(column) or (not column.numeric and column.unique == column.count > 20)
 
 
 def _content_fits(role: str, column: ColumnProfile, *, binary_treatment: bool) -> bool:
@@ -586,6 +603,7 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
     clauses = _clauses(text)
     described = glossary(text, table.column_names)
     mapped: list[Mapped] = []
+    ties: dict[str, tuple[list[tuple[str, float]], dict[str, str]]] = {}
     for name, role in arguments.items():
         # an earlier argument's column is not free, and a column that numbers the rows ("pupil is just a number")
         # plays no role, unless the text writes it as a column (`pupil`)
@@ -677,10 +695,29 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
         best, confidence = ranked[0][0], min(1.0, ranked[0][1])
         if len(ranked) > 1 and ranked[1][1] >= confidence - 0.05:
             confidence = min(confidence, 0.5)
+            ties[name] = (ranked, why)
         mapped.append(Mapped(name, best, round(confidence, 2), why[best], tuple(k for k, _ in ranked[1:3])))
         if confidence >= ASK_BELOW:
             taken.add(best)
-    return mapped
+    return [_settle_tie(m, *ties[m.argument], taken) if m.argument in ties else m for m in mapped]
+
+
+def _settle_tie(mapped: Mapped, ranked: list[tuple[str, float]], why: Mapping[str, str], taken: set[str]) -> Mapped:
+    """A tie between two columns of which another argument has since taken one for sure: the other is meant ("does
+    a heavier backpack lead to more back pain": "back" reads as `backpack_kg` as well as "pain" as `pain_days`,
+    but the treatment's own words took `backpack_kg`)."""
+    top = ranked[0][1]
+    tied = [(c, v) for c, v in ranked if v >= top - 0.05]
+    free = [(c, v) for c, v in tied if c not in taken]
+    rest = [v for c, v in ranked if c not in taken and (c, v) not in free]
+    if len(tied) < 2 or len(free) != 1 or free[0][1] < ASK_BELOW or (rest and rest[0] >= free[0][1] - 0.05):
+        return mapped
+    column, value = free[0]
+    taken.add(column)
+    others = ", ".join(c for c, _ in tied if c != column)
+    return Mapped(mapped.argument, column, round(min(1.0, value), 2),
+                  f"{why[column]}; the tie with {others} is settled by another argument's taking it",
+                  tuple(c for c, _ in ranked if c != column)[:2])
 
 
 def _leftover_by_meaning(items: Sequence[str], columns: Sequence[str]) -> list[str]:
@@ -721,7 +758,9 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
     # "one row per applicant" lists no `applicant`: a column called an id, or a first column numbering the rows
     names = [c.name for i, c in enumerate(table.columns)
              if not (identifier(c) and (i == 0 or _ID_NAME.fullmatch(c.name)))
-             and not (role == "covariates" and _WEIGHT_NAME.search(c.name) and not _named(text, c.name))]
+             and not (role == "covariates" and _WEIGHT_NAME.search(c.name) and not _named(text, c.name))
+             # a text label distinct in every row ("F0", "F1", ...) names the rows: no covariate of them
+             and not (role == "covariates" and row_label(c) and f"`{c.name}`" not in text)]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
         if cue is None:

@@ -91,7 +91,9 @@ field_words(
         # the first family whose words match wins: a mixture's words are the most specific, a line's the least
         "family": {
             "gaussian_mixture_1d": [r"\bmixture\b", r"\bbimodal\b",
-                                    r"\btwo\s+(?:populations|components|clusters|modes|sub-?populations)\b"],
+                                    # "two clusters", "two equally common clusters", "the two cluster means"
+                                    r"\btwo\s+(?:[\w-]+\s+){0,3}?(?:populations|components|clusters?|modes|"
+                                    r"sub-?populations)\b"],
             "logistic_regression": [r"\blogistic\s+regression\b", r"\blogit\b", r"\bBernoulli\b"],
             "linear_regression": [r"\blinear\s+regression\b", r"\bintercept\s*\+\s*slope\b",
                                   r"\bslope\s*(?:\+|and)\s*intercept\b", r"\bstraight[- ]line\b"],

@@ -42,12 +42,23 @@ _CAUSAL_EFFECT = {
     # the same question in any field's words, whatever the treatment and the outcome are called: "did planting a
     # cover crop reduce soil loss, accounting for rainfall?", "how much less ..., holding slope fixed",
     # "would yields have been lower without irrigation?"
-    r"\baccount(?:ing|ed)?\s+for\b|\btak(?:en|ing|e)\s+into\s+account\b|\ballowing\s+for\b|\bnet\s+of\b": 1.0,
+    r"\baccount(?:ing|ed)?\s+for\b|\btak(?:en|ing|es?)\s+(?:[^.?!;]{1,60}?\s+)?into\s+account\b|\ballow(?:ing|ed)\s+for\b|"
+    r"\bnet\s+of\b": 1.0,
+    # a dose and its response: "does a longer shift cause more errors?", "heavier bags lead to more back pain",
+    # "how many extra nests does a flower strip give?", "the effect per extra kilogram"
+    r"\b(?:cause[sd]?|lead(?:s|ing)?\s+to|led\s+to|result(?:s|ed)?\s+in)\s+(?:more|less|fewer|higher|lower|longer|"
+    r"shorter|bigger|smaller|greater|worse|better)\b": 1.0,
+    r"\bhow\s+(?:much|many)\s+(?:extra|more|additional|fewer|less)\b": 0.8,
+    r"\b(?:effect|change|increase|rise|drop|difference)\s+(?:per|for\s+each|of\s+each|of\s+one|from\s+each)\s+"
+    r"(?:extra|additional|more|further)\b": 1.0,
     r"\bholding\b[^.?!;]{1,50}?\b(?:fixed|constant|equal)\b": 1.2,
     r"\bcorrect(?:ing)?\s+for\s+(?:the\s+fact\s+that|(?:the\s+|how\s+(?:the\s+)?)?(?:groups?\s+)?differ)": 1.2,
     r"\b(?:would|might)\b[^.?!;]{1,60}?\bhave\s+been\b[^.?!;]{1,60}?\b(?:without|had\s+(?:they|it|we)|if\s+(?:they|it|we))\b": 1.5,
     r"\b(?:did|does|do|has|have|will)\s+(?:[\w'-]+\s+){1,6}?(?:reduce|raise|cut|lower|increase|improve|boost|harm|"
-    r"hurt|change|affect|worsen|shorten|lengthen|prevent)\b[^.?!]*\?": 1.0,
+    r"hurt|change|affect|worsen|shorten|lengthen|prevent|cause|lead\s+to)\b[^.?!]*\?": 1.0,
+    # "how many extra pain days does each kilogram add?"
+    r"\b(?:each|every|one|per)\s+(?:extra\s+|additional\s+|more\s+)?[\w-]+(?:\s+of\s+[\w-]+)?\s+(?:add|adds|added|cost|costs|saves?|"
+    r"buys?|brings?)\b": 0.8,
     r"\b[\w-]+(?:'s)?\s+effects?\s+on\b|\beffects?\s+of\s+[^.?!;]{1,50}?\s+on\b": 1.0,
     # who got the treatment was not random: "farmers chose where to plant them, and wetter fields got them more often"
     r"\b(?:chose|chosen|decided|opted|self-selected|picked)\b[^.?!]{0,80}?\bmore\s+(?:often|likely)\b": 1.0,

@@ -74,7 +74,8 @@ _REPORTED = re.compile(r"\b(?:expect(?!ed-)(?!ed\s+(?!to\b|values?\b|results?\b|
                        r"achieved|true|(?<!\bground )truth|"
                        r"(?:result|answer|estimate|value|fit|effect|number|it|this|that|you)\s+should\s+(?:be|give|come\s+out)|"
                        r"was|were|gave|reaches|reached|got(?=[^.;]{0,40}?[=≈])|"
-                       r"scor(?:e|es|ed)|compare (?:with|to)|tolerance|matches|agrees?|"
+                       # a result's score, not "the propensity scores", which a setting clips
+                       r"(?<!propensity )scor(?:e|es|ed)|compare (?:with|to)|tolerance|matches|agrees?|"
                        # "within 0.03 of the best" selects among candidates: a setting, not a result's tolerance
                        r"within(?!\s+[-+−]?[\d.,]+%?\s+(?:[a-z]+\s+)?of\s+(?:the\s+)?(?:best|top|optimum|maximum|"
                        r"minimum|highest|lowest|leader|winner)\b)|"

@@ -37,6 +37,7 @@ from cmbagent.agents._datamap import (
     map_column_list,
     map_columns,
     map_files,
+    row_label,
     sentences,
 )
 from cmbagent.agents._numbers import WORD_NUMBER, scaled_digits, word_value
@@ -276,8 +277,11 @@ def _negated(text: str, start: int) -> bool:
 
 def _left_out(text: str, start: int, end: int) -> bool:
     """Whether the words at ``start:end`` are what a "leave ... out" around them leaves out ("Leave plain continual
-    fine-tuning out")."""
-    return bool(re.search(r"\bleav(?:e|ing)\s+(?:[\w-]+\s+){0,3}$", text[max(0, start - 40):start], re.I)
+    fine-tuning out"), or what a "skip" or "omit" right before them drops ("skip plain fine-tuning")."""
+    before = text[max(0, start - 40):start]
+    if re.search(r"\b(?:skip|omit|drop|exclude)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,1}$", before, re.I):
+        return True  # "skip plain fine-tuning this time", "omit the replay strategy"
+    return bool(re.search(r"\bleav(?:e|ing)\s+(?:[\w-]+\s+){0,3}$", before, re.I)
                 and re.match(r"\s+(?:\w+\s+)?out\b", text[end:end + 24]))
 
 
@@ -1016,10 +1020,10 @@ class _Reader:
             profile = table.column(column) if table is not None else None
             for match in re.finditer(rf"(?<![\w.-]){re.escape(column)}(?![\w-])", clause):
                 ticked = clause[max(0, match.start() - 1):match.start()] == "`"
-                # a column that numbers the rows, met as a plain word ("the income each household had" and a
-                # `household` column of row numbers), is the word, not the column; a name no prose would use
+                # a column that names the rows, met as a plain word ("the income each household had" and a
+                # `household` column of row numbers, "route length" and `route` of "R000", ...), is the word; a name no prose would use
                 # (`elevation_m`, whole metres all distinct) is the column, whatever it holds
-                if not ticked and profile is not None and identifier(profile) and column.isalpha():
+                if not ticked and profile is not None and row_label(profile) and column.isalpha():
                     continue
                 hits.append((match.start(), column, ticked))
         return sorted(hits)
@@ -1473,6 +1477,18 @@ class _Reader:
                     continue
                 self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
             self.take(item, table, required=name in self.spec.required)
+        # a list the text asks for by its words, in a sentence naming a column called after it ("answered the
+        # question again (q_curfew_retest), so please give the test–retest κ"), that nothing read as that list
+        for name in col_args:
+            stem = name.lower().rstrip("s")
+            if "array" in _types(self.spec.arguments[name]) and name not in self.args and len(stem) >= 4 \
+                    and (said := self.asked(name)) is not None and not any(f"{name!r}" in q for q in self.questions) \
+                    and any(stem in c.lower() and re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", said)
+                            for c in table.column_names):
+                options = ", ".join(table.column_names[:14]) + (", ..." if len(table.column_names) > 14 else "")
+                self.questions.append(f"which columns is {name!r}? the text asks for it (“{clip_quote(said, 90)}”) "
+                                      f"but names none the reader could tell; columns of {table.name}: {options}; add "
+                                      f"`{name}: [<column>, ...]` under `arguments:` in the front matter")
 
     def bracketed_columns(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
         """The answer columns of a survey introduced in brackets ("report support for metering (q_meter_support)
