@@ -10,7 +10,7 @@ gives, per candidate method, the exact front matter that would pin it.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +92,7 @@ class TaskReading:
 
 
 def unread(understood: Understanding, text: str, data_files: Sequence[str], method: str, *,
-           chosen: bool = False, rows: Collection[int] = ()) -> list[str]:
+           chosen: bool = False) -> list[str]:
     """What the task states that the reading put into no argument — a setting's number (the checklist's rules
     read it, :func:`cmbagent.agents._stated.stated_requirements`), or a file the text names for a role no
     argument took: running would ignore it silently, so it is a question.  When the reader ``chosen`` the
@@ -133,7 +133,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
         out += unread_referents(spec, understood, text)
         asked = " ".join(out)
         numeric = ", ".join(name for name, schema in spec.arguments.items() if _numeric(schema)) or "none"
-        for number in unaccounted(spec, understood, text, data_files, rows=rows):
+        for number in unaccounted(spec, understood, text, data_files):
             if f"“{number.sentence[:40]}" in asked:
                 continue  # its sentence is asked about already
             out.append(f"the task states {number.raw} (“{number.sentence[:90]}”), which the offline reader put into "
@@ -143,11 +143,11 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     return out
 
 
-def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Sequence[str], *,
-                rows: Collection[int] = ()) -> list[Any]:
+def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Sequence[str]) -> list[Any]:
     """The numbers of the prose that no argument as read accounts for
-    (:func:`cmbagent.agents._numbers.unaccounted_numbers`), each a :class:`~cmbagent.agents._numbers.StatedNumber`;
-    a count of things equal to a given table's number of ``rows`` ("Skylark survey, 300 fields") describes the data."""
+    (:func:`cmbagent.agents._numbers.unaccounted_numbers`), each a :class:`~cmbagent.agents._numbers.StatedNumber`.
+    A count equal to a given table's rows ("Skylark survey, 300 fields") is asked about too: taken as describing
+    the data, it turned one task of an unseen prose set from a question into a silently wrong run (docs/understanding.md)."""
     from cmbagent.agents._numbers import unaccounted_numbers
     from cmbagent.agents._stated import values_in
     from cmbagent.tools.methods import path_arguments
@@ -197,22 +197,7 @@ def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Seq
         gated += [(v, pattern) for v in [*values_in(schema.get("default")), *map(float, documented_here)]]
     nouns = {t for name in spec.arguments for t in name.lower().split("_") if t not in _FILLER}
     documentation = " ".join([spec.description, *spec.argument_docs.values()])
-    found = unaccounted_numbers(text, values, data_files, gated, documentation, nouns, placed=read_at)
-    return [number for number in found if not _counts_the_rows(number, rows)]
-
-
-#: what a run repeats: "300 bootstrap draws" is a setting even where a table has 300 rows
-_REPEATED = re.compile(r"\s+(?:[\w-]+\s+)?(?:draws?|steps?|epochs?|iterations?|trees?|seeds?|folds?|bootstraps?|"
-                       r"permutations?|replicates?|repetitions?|times|estimators?|simulations?|walkers?|chains?|"
-                       r"samples?|rounds?|episodes?|quer(?:y|ies)|trials?|neighbou?rs?|units?|layers?)\b", re.I)
-
-
-def _counts_the_rows(number: Any, rows: Collection[int]) -> bool:
-    """Whether ``number`` counts the rows of a table the task gives ("300 fields" of a 300-row table)."""
-    if len(number.values) != 1 or number.values[0] not in rows:
-        return False
-    after = number.sentence[number.start + len(number.raw):]
-    return bool(re.match(r"\s+[A-Za-z][\w-]*", after)) and not _REPEATED.match(after)
+    return unaccounted_numbers(text, values, data_files, gated, documentation, nouns, placed=read_at)
 
 
 def _whole_sentence(quote: str, text: str) -> str:
@@ -425,8 +410,6 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
     name and the data cannot vote on the method)."""
     given = dict(arguments or {})
     choice = choose_method(text, title=title, files=profiles, named=method)
-    # the tables' sizes: "a survey of 300 fields" describes the data the run is given, not a setting
-    rows = {p.rows for p in profiles or () if p.rows and not p.truncated}
     reading = TaskReading(choice=choice, display=dict(display or {}))
     if choice.method is not None:
         reading.understanding = understand(choice.method, text, given, list(data_files), columns=columns,
@@ -435,10 +418,9 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
             from cmbagent.tools.methods import get_method
 
             spec = get_method(choice.method)
-            place_numbers(spec, reading.understanding, unaccounted(spec, reading.understanding, text, data_files,
-                                                                    rows=rows))
+            place_numbers(spec, reading.understanding, unaccounted(spec, reading.understanding, text, data_files))
         reading.unread = unread(reading.understanding, text, data_files, choice.method,
-                                chosen=choice.status != "named", rows=rows)
+                                chosen=choice.status != "named")
     if choice.status == "ask":
         for candidate in choice.top(3):
             reading.alternatives[candidate.method] = understand(candidate.method, text, given, list(data_files),

@@ -5,9 +5,8 @@ fields (a sown flower strip or not, nests per hectare, field size, hedge length)
 more back pain? adjust for height, age and the minutes walked" ended with "fits none of the method tools", and
 "how many extra pain days does each kilogram of backpack add, once walking time, height and age are accounted
 for?" too.  The reader now knows the forms: "does X cause / lead to more Y", "how many extra Y does each X add",
-"the effect per extra kilogram", a list "taken into account" or "allowed for" after it is written, and a count
-equal to the rows of the given table ("Skylark survey, 300 fields") describes the data.  Every sentence and table
-here was written for this test.
+"the effect per extra kilogram", and a list "taken into account" or "allowed for" after it is written.  Every
+sentence and table here was written for this test.
 """
 
 from __future__ import annotations
@@ -67,7 +66,7 @@ def _read(tmp_path: Path, name: str, text: str) -> Any:
     ("backpacks.csv", "We weighed the backpacks of 300 pupils and asked how many days of back pain they had this "
                       "term. How many extra pain days does each kilogram of backpack add, once walking time, height "
                       "and age are accounted for?"),
-    ("fields.csv", "Skylark survey, 300 fields. Some have a sown flower strip along the margin, most don't. Did the "
+    ("fields.csv", "Skylark survey. Some fields have a sown flower strip along the margin, most don't. Did the "
                    "strips lead to more nests per hectare, once hedgerow length and field area are allowed for? "
                    "Please give the average effect with an interval. Ignore the farm column."),
     ("fields.csv", "Hi Sam, can you work out whether flower strips cause higher nest density? The farms chose which "
@@ -97,23 +96,22 @@ def test_a_tie_is_settled_only_by_a_column_another_argument_took(tmp_path: Path)
         open_tie.understanding.arguments["outcome"] != "backpack_kg", open_tie.understanding.arguments
 
 
-def test_a_count_of_the_rows_describes_the_data_but_a_repeated_count_is_a_setting(tmp_path: Path) -> None:
-    """"300 fields" of a 300-row table sets nothing; "300 bootstrap draws" is a setting dml_ate has no argument
-    for, so it is asked about, never dropped."""
+def test_a_count_equal_to_the_tables_rows_is_still_asked_about(tmp_path: Path) -> None:
+    """"300 fields" of a 300-row table most likely describes the data, but taking it so turned a task of an unseen
+    prose set from a question into a silently wrong run (the question had hidden another misreading): it is asked
+    about, like any number no argument took, until the rest of the reading is right often enough."""
     question = ("Did the strips lead to more nests per hectare, once hedgerow length and field area are allowed "
                 "for? Please give the average effect with an interval.")
-    described = _read(tmp_path, "fields.csv", f"Skylark survey, 300 fields. {question}")
-    assert described.method == DML and described.clear, (described.understanding.questions, described.unread)
-    setting = _read(tmp_path, "fields.csv", f"Use 300 bootstrap draws. {question}")
-    assert setting.method == DML and not setting.clear
-    assert [u for u in setting.unread if "300" in u], setting.unread
-    other = _read(tmp_path, "fields.csv", f"Skylark survey, 250 fields. {question}")
-    assert other.method == DML and not other.clear
-    assert [u for u in other.unread if "250" in u], other.unread  # not the table's size: which setting is it?
+    plain = _read(tmp_path, "fields.csv", question)
+    assert plain.method == DML and plain.clear, (plain.understanding.questions, plain.unread)
+    for count in ("300", "250"):
+        counted = _read(tmp_path, "fields.csv", f"Skylark survey, {count} fields. {question}")
+        assert counted.method == DML and not counted.clear
+        assert [u for u in counted.unread if count in u], counted.unread
 
 
-# Counting the rows as the data's description took away questions that had hidden other misreadings in spent
-# prose sets (as session 11's numbers by meaning did); each is now read, or asked, in words written for these tests.
+# Counting the rows as the data's description (tried, and withdrawn: see above) took away questions that had hidden
+# other misreadings in spent prose sets; each is now read, or asked, in words written for these tests.
 
 def test_a_choice_skipped_in_words_is_not_chosen() -> None:
     from cmbagent.agents import read_task

@@ -253,3 +253,15 @@ def test_fifteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
     # wrong 6, asked 30
     assert scored.method_accuracy >= 0.97, summary
     assert len(scored.silent_wrong) <= 5, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_sixteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
+    """tests/understanding_blind16: written blind by a helper (December 2026, session 13) and not tuned on; a ratchet
+    at its first measure (look at a task only to find the cause of a new silent run)."""
+    folder = SET.parent / "understanding_blind16"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # measured with the readers that began and ended session 13: 45 tasks, method 0.96, arguments 0.11, silent
+    # wrong 6, asked 31
+    assert scored.method_accuracy >= 0.95, summary
+    assert len(scored.silent_wrong) <= 6, f"{len(scored.silent_wrong)} silent wrong: {summary}"
