@@ -108,3 +108,19 @@ def test_forgetting_of_unrelated_facts_is_stated(tmp_path: Path) -> None:
     assert finding.evidence["accuracy_after_stream"] == v["finetune_locality_final"]
     assert "continual fine-tuning destroyed unrelated knowledge" in finding.message
     assert "Continual fine-tuning destroyed unrelated knowledge" in result.summary
+
+
+def test_a_stream_without_prior_facts_states_that_locality_is_not_measured(tmp_path: Path) -> None:
+    """A user's stream of edits alone (no locality fields) has no prior facts: the base-knowledge check does not
+    apply (it used to fail with "0.0% of the prior facts"), and the result says locality was not measured."""
+    rows = [{"timestep": t, "subject": f"V{i + 4 * t}", "relation": "r", "prompt": f"The port of vessel V{i + 4 * t} is",
+             "object": ["Oslo", "Bergen"][(i + t) % 2], "rephrase": f"Vessel V{i + 4 * t} is registered in"}
+            for t in (1, 2) for i in range(5)]
+    data = tmp_path / "vessels.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = run_method("lm.knowledge_editing_stream", {"data": str(data), "strategies": ["retrieval"],
+                                                        "pretrain_steps": 50, "output_dir": str(tmp_path)})
+    assert all(check.passed for check in result.checks), result.checks
+    assert not [c for c in result.checks if c.name == "base knowledge learned"]
+    assert any("locality" in f.message and "not measured" in f.message for f in result.findings), result.findings
+    assert result.values["base_knowledge_accuracy"] is None

@@ -339,8 +339,17 @@ def knowledge_editing_stream(
                           "n_facts": len(untouched)},
                 settle="Compare the strategies' locality in this result; an edited model must not be used for the "
                        "facts it lost (retrieval augmentation leaves the model's weights unchanged)."))
-    checks = [Check(name="base knowledge learned", passed=(base_accuracy or 0) >= 0.9,
-                    message=f"pretrained model answers {100 * (base_accuracy or 0):.1f}% of the prior facts")]
+    if base_accuracy is None:  # a user's stream without prior facts: nothing to learn first, no locality to lose
+        checks: list[Check] = []
+        findings.append(MethodFinding(
+            severity="warning",
+            message="the stream gives no prior facts (no locality_prompt/locality_answer on any line): the model "
+                    "learned nothing before the edits, and whether editing destroys unrelated knowledge (locality) "
+                    "is not measured",
+            settle="Add locality_prompt and locality_answer to the stream's lines to measure locality."))
+    else:
+        checks = [Check(name="base knowledge learned", passed=base_accuracy >= 0.9,
+                        message=f"pretrained model answers {100 * base_accuracy:.1f}% of the prior facts")]
     for s in chosen:
         checks.append(Check(name=f"{s} learns each timestep's edits",
                             passed=(values[f"{s}_edit_mean"] or 0) >= 0.8,
