@@ -586,7 +586,10 @@ def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     # a question's verb ends it too: "how much extra yield does one more kg of nitrogen buy" -> "yield"
     # "the training on later earnings": what comes after "on" is another role's (the outcome's) phrase
     stop = re.search(r"[,;()`]|\s(?:ha(?:ve|s)\s+been|and|adjust\w*|control\w*|with|using|for|given|while|does|do|did|would|will|"
-                     r"could|can|on|upon)\s", tail)
+                     r"could|can|on|upon)\s|"
+                     # the indirect question's subject: "how many extra shoots per square metre the moorings buy us"
+                     r"\s(?=(?:the|a|an|our|their|its)\s+(?:[\w-]+\s+){0,2}?(?:buy|buys|bought|give|gives|gave|add|adds|"
+                     r"added|bring|brings|brought)\b)", tail)
     return tail[: stop.start()] if stop else tail[:80]
 
 

@@ -189,3 +189,24 @@ def test_a_number_beside_the_propensity_scores_is_a_setting_not_a_result() -> No
     text = "Use lasso for the nuisances and cut the propensity scores at 0.03 at either end."
     assert [n.values for n in stated_numbers(text)] == [(0.03,)]
     assert stated_numbers("The model scored 0.91 on the held-out rows.") == []
+
+
+def test_the_outcome_of_an_indirect_question_stops_at_its_subject(tmp_path: Path) -> None:
+    """"how many more kelp stipes per square metre the helical anchors buy us": the outcome's words end where the
+    treatment's begin, so the outcome is ``kelp_stipes_m2`` alone (the anchors are asked about, not guessed)."""
+    rng = np.random.default_rng(11)
+    n = 200
+    anchor, depth, turbidity = rng.binomial(1, 0.5, n), rng.uniform(1, 8, n), rng.uniform(0, 20, n)
+    stipes = 40 + 6 * anchor - 2 * depth - 0.5 * turbidity + rng.normal(0, 3, n)
+    path = tmp_path / "kelp.csv"
+    rows = [f"Q{i:03d},{anchor[i]},{depth[i]:.2f},{turbidity[i]:.1f},{stipes[i]:.1f}" for i in range(n)]
+    path.write_text("quadrat,helical_anchor,depth_m,turbidity_ntu,kelp_stipes_m2\n" + "\n".join(rows) + "\n")
+    direct = read_with(path, "How many extra kelp stipes per square metre do the helical anchors give us, once depth "
+                             "and turbidity are taken into account?")
+    assert direct.method == DML and direct.clear, (direct.understanding.questions, direct.unread)
+    assert (direct.understanding.arguments["treatment"], direct.understanding.arguments["outcome"]) == \
+        ("helical_anchor", "kelp_stipes_m2")
+    indirect = read_with(path, "Tell us how many more kelp stipes per square metre the helical anchors buy us on "
+                               "average, adjusting for depth and turbidity.")
+    assert indirect.method == DML and indirect.understanding.arguments["outcome"] == "kelp_stipes_m2"
+    assert not indirect.clear  # the treatment is the only 0/1 column, which is not enough to run on
