@@ -113,10 +113,9 @@ def postgres_url():  # type: ignore[no-untyped-def]
     pytest.skip(reason)
 
 
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The modules that hold a ``slow`` test run first, each whole and in its own order (its module fixtures are
-    set up once): two workers share the suite, and a several-minute test met near the end leaves the other worker
-    idle while it runs.  Longest first keeps that tail short; the order within each group is unchanged."""
+    """The modules that hold a ``slow`` test run first, each in its own order: a several-minute test met near the
+    end would leave the other worker idle while it runs.  Longest first keeps that tail short, and the workers take
+    pending tests from each other (``--dist worksteal`` in scripts/test.sh) so neither holds the slow block alone."""
     slow = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)
