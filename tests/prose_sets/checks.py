@@ -64,7 +64,7 @@ WRITTEN_IN_ORDER = (
     "understanding", "understanding_heldout", "understanding_blind", "understanding_blind4", "understanding_blind5",
     "understanding_blind6", "understanding_blind7", "understanding_blind8", "understanding_blind9",
     "understanding_blind10", "understanding_blind11", "understanding_blind12", "understanding_blind13",
-    "understanding_blind14", "understanding_blind15", "understanding_blind16",
+    "understanding_blind14", "understanding_blind15", "understanding_blind16", "understanding_blind17",
 )
 
 
