@@ -80,6 +80,9 @@ def solve(task: Path, workspace: Path, model: str, timeout: int, env_extra: dict
         return {"status": f"no result (exit {proc.returncode})", "seconds": seconds, "calls": [], "tokens": 0,
                 "last_agent": "", "why": proc.stderr.strip()[-300:]}
     result = json.loads(lines[-1])
+    if "run_dir" not in result:  # refused before a run folder existed (a question, a bad task): its message
+        return {"status": str(result.get("status") or f"no run (exit {proc.returncode})"), "seconds": seconds,
+                "calls": [], "tokens": 0, "last_agent": "", "why": str(result.get("error") or result)[:300]}
     run_dir = Path(result["run_dir"])
     calls: list[dict[str, Any]] = []
     transcript = run_dir / "transcript.jsonl"
