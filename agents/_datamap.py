@@ -496,8 +496,10 @@ _ID_NAME = re.compile(r"(?:\w*_)?id|index|row|unit|pupil|person|subject|n", re.I
 
 def identifier(column: ColumnProfile) -> bool:
     """A column that names rows rather than measuring them: called an id (``id``, ``case_id``, ``index``, ``row``)
-    or holding a distinct integer in every row of more than twenty."""
-    return bool(_ID_NAME.fullmatch(column.name)) or (
+    unless its values are a few categories (a ``person`` column of "1sg", "2sg", ... is a grammatical concept), or
+    holding a distinct integer in every row of more than twenty."""
+    categories = column.unique <= 20 and column.count >= 3 * column.unique
+    return (bool(_ID_NAME.fullmatch(column.name)) and not categories) or (
         column.integer and column.unique == column.count and column.count > 20)
 
 

@@ -106,7 +106,9 @@ field_words(
                      # "cut the propensity scores off at 5% and 95%"
                      r"\b(?:cut|clip|trim|cap|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?\s+"
                      r"(?:off\s+)?at\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",
-                     r"\bpropensit\w*(?:\s+scores?)?\s+(?:are\s+|is\s+)?(?:trimmed|clipped|bounded|truncated)\s+"
+                     # "the propensities should be trimmed at 0.05 and 0.95"
+                     r"\bpropensit\w*(?:\s+scores?)?\s+(?:(?:are|is|should\s+be|must\s+be|will\s+be|to\s+be|be|get)\s+)?"
+                     r"(?:trimmed|clipped|bounded|truncated)\s+"
                      r"(?:to\s+(?:the\s+)?(?:range\s+|interval\s+)?|at\s+)(\d+(?:\.\d+)?\s*%|0?\.\d+)\b"],
         # the interval's level: "a 90% range", "90% confidence intervals", "at the 90% level"
         "confidence": [r"\b(\d\d(?:\.\d+)?)\s*%\s+(?:CIs?\b|(?:confidence\s+|uncertainty\s+)?(?:intervals?|range|band)\b)",

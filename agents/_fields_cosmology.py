@@ -72,7 +72,7 @@ field_words(
             "w0wacdm": [r"\bevolving\s+dark\s+energy\b", r"\btime[- ]varying\s+(?:dark\s+energy|equation\s+of\s+state|w)\b",
                         r"\bw_?0\s*[-–—/,]?\s*(?:and\s+)?w_?a\b", r"\bw\s*\(\s*(?:a|z)\s*\)\s*="],
             "wcdm": [r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
-                     r"\bw\s+(?:as\s+)?a\s+free\s+(?:parameter|constant)\b",
+                     r"\bw\s+(?:as\s+|is\s+)?a\s+free\s+(?:parameter|constant)\b",
                      r"\bw\b,?\s+(?:taken|held|kept|assumed|treated|fixed)\s+(?:as\s+|to\s+be\s+)?constant\b",
                      # "a flat model in which w does not evolve with redshift", "a non-evolving w"
                      r"\bw\s+(?:that\s+|which\s+)?(?:does\s+not|doesn't|do\s+not|never|cannot|can't)\s+(?:evolve|vary|change)\b",
@@ -98,6 +98,12 @@ field_words(
                     # for magnitudes the offset is M: "the absolute magnitude M sampled as a parameter"
                     r"\b(?:absolute\s+magnitude(?:\s+M)?|the\s+offset)\s+(?:is\s+|be\s+)?sampled\b",
                     r"\bsampl\w*\s+(?:the\s+)?(?:absolute\s+magnitude|offset)\b",
+                    # "don't marginalise the absolute magnitude analytically this time", "rather than integrating out
+                    # the absolute magnitude", "sample M as an explicit parameter"
+                    rf"\b(?:do\s+not|don't|not\s+to|rather\s+than|instead\s+of)\s+(?:marginali[sz]\w*|integrat\w*\s+out)"
+                    rf"\s+(?:over\s+)?(?:the\s+)?(?:absolute\s+magnitude(?:\s+M)?|offset|{_H0})(?!\w)",
+                    r"\bsampl\w*\s+(?:the\s+absolute\s+magnitude\s+)?M(?:_B)?\s+(?:as\s+)?(?:an?\s+)?(?:explicit|free|separate|"
+                    r"extra|additional)?\s*parameter\b",
                     (rf"\b{_H0}\s+(?:is\s+|left\s+)?(?:not|never)\s+(?:sampled|fitted|free|varied|floated)\b", False),
                     (rf"\b(?:keep\w*|hold\w*)\s+{_H0}\s+fixed\b|\b{_H0}\s+(?:is\s+|kept\s+|held\s+)?fixed\b", False)],
     },

@@ -89,7 +89,12 @@ field_words(
                       # "within one hundredth (0.01) of the best validation AUC"
                       r"\bwithin\s+(?:[a-z]+\s+){1,2}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?best",
                       r"\bwithin\s+(\d*\.\d+)\s+(?:AUC\s+)?of\s+(?:the\s+)?best\s+(?:validation\s+)?AUC",
-                      r"\bAUC\s+tolerance\s+(?:of\s+)?(\d*\.\d+)"],
+                      r"\bAUC\s+tolerance\s+(?:of\s+)?(\d*\.\d+)",
+                      # "its validation AUC no more than 0.01 short of the top one", "at most 0.02 below the best AUC"
+                      r"\bAUC\s+(?:is\s+)?(?:no\s+more\s+than|not\s+more\s+than|at\s+most|less\s+than)\s+(\d*\.\d+)\s+"
+                      r"(?:short\s+of|below|under|behind|worse\s+than)\s+(?:the\s+)?(?:top|best|highest|leading)\b",
+                      r"\b(?:no\s+more\s+than|at\s+most)\s+(\d*\.\d+)\s+(?:AUC\s+)?(?:short\s+of|below|behind)\s+(?:the\s+)?"
+                      r"(?:top|best|highest)\s+(?:validation\s+)?AUC\b"],
         "search": {"both": [r"\brandom\s+search\s+(?:and|vs\.?|versus|against)\s+(?:TPE|Bayesian)",
                             r"\b(?:TPE|Bayesian\s+optimi[sz]ation)\s+(?:and|vs\.?|versus|against)\s+random\s+search",
                             r"\bboth\s+search"],

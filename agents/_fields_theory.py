@@ -9,10 +9,14 @@ _NUM = r"\d+(?:\.\d+)?"
 #: a small number in words, as counts are written ("five random problems", "twenty episodes")
 _WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)"
 #: a list of plain numbers as prose writes it: "3, 10 and 40", "60, 100, 140"
-_LIST = r"(?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+"
+#: two or more whole numbers; the list ends at the item after its "and", and does not start with the number of
+#: another setting ("tubal rank 1, 80 Gaussian measurements" is no list of measurement counts)
+_LIST = (r"(?<!\brank\s)(?<!\blength\s)(?<!\bside\s)(?<!\bsize\s)(?<!\bseed\s)"
+         r"(?:(?:\d+\s*,\s*)+\d+(?:\s*,?\s*(?:and|or)\s+\d+)?|\d+\s+(?:and|or)\s+\d+)")
 #: a list of scales, in any notation _understand reads: "1e-5, 1e-3 and 1e-1", "0.001, 0.01"
 _SCALE = r"\d+(?:\.\d+)?(?:[eE][-+−]?\d+)?"
-_SCALES = rf"(?:{_SCALE}\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))*{_SCALE}"
+#: a list ends at the item after its "and" ("10⁻⁵, 10⁻³ and 10⁻¹, 2000 iterations": three scales)
+_SCALES = rf"(?:{_SCALE}\s*,\s*)*{_SCALE}(?:\s*,?\s*(?:and|or)\s+{_SCALE})?"
 #: a neuron as the field qualifies it: "6 leaky integrate-and-fire neurons", "10 LIF units"
 _NEURONS = r"(?:[A-Za-z][\w-]*\s+){0,3}?(?:neurons|units|cells)\b"
 #: a number written alone, not an end of a range or a choice ("depth 1–3", "4 or 8 neurons": no single value)
@@ -51,9 +55,14 @@ field_words(
                  rf"(?:β|\bbeta)\s*=\s*(\d*\.?\d+){_ALONE_AFTER}",
                  rf"\bmembrane\s+(?:decay|leak)\s*(?:of\s+|=\s*|:\s*)?(0?\.\d+|1(?:\.0+)?){_ALONE_AFTER}",
                  (r"\bnon-?leaky\b", 1.0),
-                 (r"\bno\s+(?:membrane\s+)?leak(?:age)?\b", 1.0)],
+                 (r"\bno\s+(?:membrane\s+)?leak(?:age)?\b", 1.0),
+                 # "membranes that do not leak", "a neuron that never leaks", "leak-free", "without leak"
+                 (r"\b(?:do|does|did)\s+not\s+leak\b|\b(?:don't|doesn't|never)\s+leaks?\b|\bleak[- ]free\b|"
+                  r"\bwithout\s+(?:any\s+)?(?:membrane\s+)?leak(?:age)?\b", 1.0)],
         "reset": {
-            "zero": [r"\breset\w*\s+(?:\w+\s+){0,2}?to\s+(?:zero|0)\b", r"\b(?:zero|hard)[- ]reset\b"],
+            "zero": [r"\breset\w*\s+(?:\w+\s+){0,2}?to\s+(?:zero|0)\b", r"\b(?:zero|hard)[- ]reset\b",
+                     # "the membrane potential set back to zero whenever a neuron fires", "drops back to 0"
+                     r"\b(?:set|put|brought|drops?|dropping|falls?|falling|go|goes|going|returns?|returning|returned)\s+back\s+to\s+(?:zero|0)\b"],
             "subtract": [r"\breset\w*\s+by\s+subtract", r"\bsubtract(?:ive|ion)?[- ]reset\b", r"\bsoft[- ]reset\b",
                          r"\bsubtract(?:s|ing)?\s+the\s+threshold\b"],
         },
@@ -81,24 +90,32 @@ field_words(
     data=no_data,
     arguments={
         "alphas": [rf"\binitiali[sz]ation\s+scales?\s*(?:α\s*)?(?:of\s+|=\s*|:\s*)?({_SCALES})(?!\w|\.\d)",
-                   rf"\bα\s*(?:∈|=|in)\s*\{{?\s*({_SCALES})(?!\w|\.\d)"],
+                   rf"\bα\s*(?:∈|=|in)\s*\{{?\s*({_SCALES})(?!\w|\.\d)",
+                   # "we start from scales α of 10⁻⁵, 10⁻³ and 10⁻¹", "initial scales 1e-4 and 1e-2"
+                   rf"\b(?:start\w*\s+(?:from|at)|initial|init)\s+scales?\s*(?:α\s*)?(?:of\s+|=\s*|:\s*)?({_SCALES})(?!\w|\.\d)"],
         # an n × n × k tensor: its side and the length of its tubes
-        "n": [r"\b(\d+)\s*[×x]\s*\1\s*[×x]\s*\d+\b"],
+        "n": [r"\b(\d+)\s*[×x]\s*\1\s*[×x]\s*\d+\b",
+              # "tensors of side 6", "tensor side 8"
+              rf"\btensors?\s+(?:of\s+)?side\s*(?:n\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
         "k": [r"\b\d+\s*[×x]\s*\d+\s*[×x]\s*(\d+)\b", r"\btubes?\s+of\s+length\s+(\d+)\b",
               r"\btube\s+length\s*(?:k\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b"],
         # "a tensor of tubal rank 3" states the truth's rank (the factor's is ``rank``)
-        "true_rank": [rf"\b(?:true\s+|ground[- ]truth\s+)?tubal[- ]rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b"
+        "true_rank": [rf"\b(?:true\s+|ground[- ]truth\s+)?tubal[- ]rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+|one|two|three|four|five)\b"
                       rf"{_ALONE_AFTER}",
                       rf"\btrue\s+rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
         "rank": [rf"\bfactor\s+(?:rank|width)\s*(?:r\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}",
-                 r"\b(\d+)\s+tubal\s+columns\b"],
+                 rf"\b{_ALONE_BEFORE}(\d+)\s+tubal\s+columns\b"],
         "n_seeds": [rf"\b{_COUNT}\s+(?:random\s+)?(?:problems|instances|trials|repetitions|draws)\s+"
                     r"(?:each|per\s+(?:setting|scale|value|α))\b"],
         "rank_sweep": [rf"\bfactor\s+ranks\s*(?:r\s*=\s*)?({_LIST})\b",
                        rf"\branks?\s+of\s+the\s+factor\s*(?:r\s*=\s*)?({_LIST})\b",
-                       rf"\bfactor\s+widths\s*({_LIST})\b"],
+                       rf"\bfactor\s+widths\s*({_LIST})\b",
+                       # "try the factor U with 5, 10 and 20 tubal columns"
+                       rf"\bfactor\s+(?:U\s+)?with\s+({_LIST})\s+(?:tubal\s+)?columns\b"],
         "measurement_sweep": [rf"\b({_LIST})\s+(?:Gaussian\s+)?measurements\b",
-                              rf"\bmeasurement\s+counts?\s*(?:m\s*)?(?:of\s+|=\s*|:\s*)?({_LIST})\b"],
+                              rf"\bmeasurement\s+counts?\s*(?:m\s*)?(?:of\s+|=\s*|:\s*)?({_LIST})\b",
+                              # "vary how many Gaussian measurements there are: 40, 60 and 90"
+                              rf"\bhow\s+many\s+(?:Gaussian\s+)?measurements\s+(?:there\s+are\s*|are\s+taken\s*)?[:,]?\s*({_LIST})\b"],
         "iterations": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+gradient(?:[- ]descent)?\s+(?:steps|iterations)\b"],
         "learning_rate": [rf"\bstep\s+size\s*(?:η\s*)?(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}"],
     },

@@ -122,7 +122,24 @@ _NOT_INPUT = re.compile(r"\bnot\s+(?:an?\s+)?(?:input|setting|parameter)s?\b|\bn
                         r"\bleave\s+(?:it|them)\s+(?:alone|as\s+(?:it\s+is|they\s+are))\b", re.I)
 #: a setting's word: an aside that has one is no mere description ("(seed 4)", "(5 folds)", "(σ = 0.1)")
 _SETTING_WORD = re.compile(r"\b(?:seeds?|folds?|steps?|walkers|draws|iterations|epochs|prior|threshold|cut|"
-                           r"tolerance|level)\b|[=<>≤≥]", re.I)
+                           r"tolerance|level)\b|[=<>≤≥]|"
+                           # a bound is a setting: "(its validation AUC no more than 0.01 short of the top one)"
+                           r"\b(?:no|not)\s+more\s+than\b|\bat\s+(?:most|least)\b|\bshort\s+of\b", re.I)
+
+
+#: Greek letters by the names an argument is called ("β" for ``beta``)
+_GREEK_NAMES = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "η": "eta", "θ": "theta",
+                "λ": "lambda", "μ": "mu", "ν": "nu", "ρ": "rho", "σ": "sigma", "τ": "tau", "ω": "omega"}
+
+
+def _sets_argument(before: str, named: set[str]) -> bool:
+    """Whether the text right before a number is an argument's symbol and an equals sign ("β = 1" where the
+    method has ``beta``): a setting, though 0 and 1 after "=" are otherwise a formula's constants."""
+    symbol = re.search(r"(?<![\w])([^\W\d_]+)\s*=\s*$", before)
+    if symbol is None:
+        return False
+    word = symbol.group(1)
+    return _GREEK_NAMES.get(word, word).lower() in named
 
 
 def _aside(sentence: str, at: int) -> bool:
@@ -134,7 +151,7 @@ def _aside(sentence: str, at: int) -> bool:
     closed = sentence.find(")", at)
     inside = sentence[opened + 1:closed if closed >= 0 else len(sentence)]
     return not _SETTING_WORD.search(inside) and not _COUNT_NOUNS.search(inside) and bool(
-        re.search(r"\d[\d,]*\s+(?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z]{3,}", inside))
+        re.search(r"(?<![\d.])\d[\d,]*\s+(?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z]{3,}", inside))
 
 
 #: a request's verb: a sentence that asks for something before it describes ("generate 2,500 adapters whose B has
@@ -142,11 +159,14 @@ def _aside(sentence: str, at: int) -> bool:
 _REQUEST = re.compile(r"(?:^\W*|[:;]\s+|\b(?:please|then|and|so|to|could\s+you|can\s+you)\s+)(?:generate|draw|fit|"
                       r"run|use|compute|estimate|train|simulate|sample|predict|make|set|take|apply|repeat|build|"
                       r"create|plant|spread|log|collect|roll\s+out|push|have|let|keep|hold|cap|limit|reveal|"
-                      r"sweep|save|write)\b", re.I)
+                      r"sweep|save|write|vary|try)\b", re.I)
 
 
-#: where a sentence's clauses part: "...; use ...", "...: a 12 × 12 ...", "..., so reveal ...", "..., then fit ..."
-_CLAUSE_BREAK = re.compile(r"[;:]\s+|,\s+(?:so|then|and\s+then|but)\s+|\s+so\s+(?=[a-z])")
+#: where a sentence's clauses part: "...; use ...", "...: a 12 × 12 ...", "..., so reveal ...", "..., then fit ...",
+#: a clause with a subject of its own (", and we start from scales of ..." after "U has 20 tubal columns"),
+#: and a spaced dash that opens an aside ("trimmed at 0.05 and 0.95 — a few batches were all but certain"), not one
+#: between numbers (a range)
+_CLAUSE_BREAK = re.compile(r"[;:]\s+|,\s+and\s+(?=(?:we|I|you|then|please|let)\b)|(?:(?<![\d%])\s+[—–]\s+|\s+[—–]\s+(?![-−]?\d))|,\s+(?:so|then|and\s+then|but)\s+|\s+so\s+(?=[a-z])")
 
 
 def _described(sentence: str) -> list[tuple[int, int]]:
@@ -163,8 +183,9 @@ def _described(sentence: str) -> list[tuple[int, int]]:
         described = _DESCRIBES.search(clause)
         request = _REQUEST.search(clause)
         # what follows a colon lists what the clause before it describes ("`x.csv`: 150 seedlings, ...",
-        # "Attached is a catalogue: concentration, ..., for 900 galaxies")
-        listed = n > 0 and breaks[n - 1].group(0).startswith(":") and (
+        # "Attached is a catalogue: concentration, ..., for 900 galaxies"), and so does a dash ("the export is in
+        # `milk.csv` — 520 cows across three farms")
+        listed = n > 0 and breaks[n - 1].group(0).strip()[:1] in {":", "—", "–"} and (
             (spans and spans[-1][1] == start) or re.fullmatch(r"\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\W*",
                                                               sentence[bounds[n - 1]:start]))
         if (described is not None and (request is None or request.start() > described.start())) or \
@@ -173,9 +194,10 @@ def _described(sentence: str) -> list[tuple[int, int]]:
     return spans
 
 
-#: where a sentence's clauses part for what they report: the breaks of :data:`_CLAUSE_BREAK`, ", and", and a
+#: where a sentence's clauses part for what they report: the breaks of :data:`_CLAUSE_BREAK` (a dash's aside that
+#: reports, "— a few batches were all but certain to be vaccinated", leaves the setting before it stated), ", and", and a
 #: purpose clause ("so I can quote ...", "so that we ...")
-_REPORT_BREAK = re.compile(r"[;:]\s+|,\s+(?:and|so|then|and\s+then|but|while|whereas)\s+|"
+_REPORT_BREAK = re.compile(r"[;:]\s+|(?:(?<![\d%])\s+[—–]\s+|\s+[—–]\s+(?![-−]?\d))|,\s+(?:and|so|then|and\s+then|but|while|whereas)\s+|"
                            r"\s+so\s+(?:that\s+)?(?=(?:I|we|you|they|it|the)\b)")
 
 
@@ -262,20 +284,36 @@ def _year(value: float, raw: str, before: str, after: str) -> bool:
 _DIGITS_SCALED = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b", re.I)
 
 
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+#: a power of ten as typed or typeset: "10⁻⁵", "2 × 10⁻³", "10^-4", "10^{-4}", "3x10^5"
+_POWER = re.compile(r"(?<![\w.])(?:(\d+(?:\.\d+)?)\s*[×x·*]\s*)?10\s*(?:\^\s*\{?\s*([-−+]?\d{1,3})\s*\}?|"
+                    r"([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))(?!\w|\.\d)")
+
+
+def _power(match: re.Match[str]) -> str:
+    if re.search(r"\b(?:ln|log|log10|exp)\s*\(\s*$", match.string[:match.start()]):
+        return match.group(0)  # a factor of a parameter's name: "ln(10¹⁰ A_s) = 3.05"
+    exponent = int((match.group(2) or match.group(3).translate(_SUPERSCRIPT)).replace("−", "-"))
+    value = float(match.group(1) or 1) * 10.0 ** exponent
+    return str(int(value)) if value.is_integer() and exponent >= 0 else f"{value:g}"
+
+
 def scaled_digits(text: str) -> str:
     """``text`` with a number in digits and a scale word written as one number ("20 thousand sample points" as
-    "20000 sample points", "1.5 million steps" as "1500000 steps"): what the reader and the number check both
-    read, so neither takes the 20 alone."""
+    "20000 sample points", "1.5 million steps" as "1500000 steps") and a power of ten in digits ("10⁻⁵" as
+    "1e-05", "2 × 10^-3" as "0.002"): what the reader and the number check both read, so neither takes the 20,
+    the 10 or the 5 alone."""
     def whole(match: re.Match[str]) -> str:
         value = float(match.group(1)) * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[match.group(2).lower()]
         return str(int(value)) if value == int(value) else match.group(0)
-    return _DIGITS_SCALED.sub(whole, text)
+    return _DIGITS_SCALED.sub(whole, _POWER.sub(_power, text))
 
 
 def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = ()) -> list[StatedNumber]:
     """The numbers of ``text`` that may set something (see the module docstring for what is left out);
     ``nouns`` are the words of the method's argument names ("needles" of ``n_needles``): a small number
     written in words counts something only before one of them or a word of what a run repeats."""
+    named = {n.lower() for n in nouns}
     counted = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in nouns if len(n) > 2)
     counted_nouns = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:(?:{_COUNT_WORDS})\b"
                                + (rf"|(?:{counted})(?:e?s)?\b)" if counted else ")"), re.I)
@@ -361,8 +399,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if values[0] in (0.0, 1.0) and re.search(r"\b(?:between|from)\s+0(?:\.0)?\s+(?:and|to)\s+1\b", flat):
                 continue  # the range of a share or a probability: "a fraction between 0 and 1"
             if abs(values[-1]) in (0.0, 1.0) and (re.search(r"[=(−+×*/^<>≤≥–-]\s*$", before)
-                                            or re.match(r"\s*[−+×*/^)–-]", after)):
-                continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"
+                                            or re.match(r"\s*[−+×*/^)–-]", after)) and not _sets_argument(before, named):
+                continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"; not "β = 1" for ``beta``
             if re.search(r"`[^`]+`\s*(?:is|are|=|==|equals)\s*$|\bcoded\s*(?:as\s*)?$", flat[:match.start()]):
                 continue  # how a column codes its values: "`tutored` is 1 for them"
             if not any(a <= match.start() < b for a, b in described):

@@ -269,8 +269,9 @@ def _pairs_span(match: re.Match[str], parts: Sequence[str]) -> tuple[int, int]:
 
 def _negated(text: str, start: int) -> bool:
     """Whether a negation comes shortly before ``start`` in the same sentence."""
-    # a sentence, a list's item, or a clause after ", so" ("not a yes/no, so fit the partially linear model")
-    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s|,\s*(?:so|but|hence|thus|therefore)\s",
+    # a sentence, a list's item, a clause after ", so" ("not a yes/no, so fit the partially linear model"), or
+    # brackets, which state a value of their own ("membranes that do not leak (β = 1)")
+    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s|,\s*(?:so|but|hence|thus|therefore)\s|\(",
                       text[max(0, start - 25):start])[-1]
     return bool(_NEGATION.search(window))
 

@@ -255,13 +255,13 @@ def test_fifteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
     assert len(scored.silent_wrong) <= 5, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_sixteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind16: written blind by a helper (December 2026, session 13) and not tuned on; a ratchet
-    at its first measure (look at a task only to find the cause of a new silent run)."""
+def test_sixteenth_blind_set_runs_nothing_silently_wrong() -> None:
+    """tests/understanding_blind16: written blind by a helper (December 2026, session 13), measured unseen once
+    (method 0.96, arguments 0.11, 6 silent wrong, 31 asked), then spent in session 14 to find why settings the text
+    states went unread: its six silent runs are now read right."""
     folder = SET.parent / "understanding_blind16"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # measured with the readers that began and ended session 13: 45 tasks, method 0.96, arguments 0.11, silent
-    # wrong 6, asked 31
+    # measured with the reader that ended session 14: 45 tasks, method 0.96, arguments 0.28, silent wrong 0, asked 31
     assert scored.method_accuracy >= 0.95, summary
-    assert len(scored.silent_wrong) <= 6, f"{len(scored.silent_wrong)} silent wrong: {summary}"
+    assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
