@@ -49,7 +49,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind9": ROOT / "tests" / "understanding_blind9", "blind10": ROOT / "tests" / "understanding_blind10",
         "blind11": ROOT / "tests" / "understanding_blind11", "blind12": ROOT / "tests" / "understanding_blind12",
         "blind13": ROOT / "tests" / "understanding_blind13", "blind14": ROOT / "tests" / "understanding_blind14",
-        "blind15": ROOT / "tests" / "understanding_blind15", "blind16": ROOT / "tests" / "understanding_blind16"}
+        "blind15": ROOT / "tests" / "understanding_blind15", "blind16": ROOT / "tests" / "understanding_blind16",
+        "blind17": ROOT / "tests" / "understanding_blind17"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:
