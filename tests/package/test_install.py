@@ -43,6 +43,9 @@ def test_regular_wheel_install(tmp_path: Path) -> None:
     assert any(n.startswith("cmbagent/prompts/") and n.endswith(".md") for n in names) or not list(
         (ROOT / "prompts").glob("*.md")
     )
+    # the Bayesian tools' default networks ship with the package (scripts/train_networks.py)
+    shipped = {n.rsplit("/", 1)[-1] for n in names if n.startswith("cmbagent/tools/methods/bayes/trained/")}
+    assert shipped == {p.name for p in (ROOT / "tools" / "methods" / "bayes" / "trained").iterdir()}, shipped
 
     target = tmp_path / "site"
     subprocess.run(

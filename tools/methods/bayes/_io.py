@@ -6,7 +6,10 @@ how to fix it, so a model calling the tool can correct itself.
 
 Trained networks are cached by their settings: a file ``<kind>-<hash>.pt`` holding the state dict (read back
 with ``weights_only=True``, so a cache file can never run code) and a ``.json`` beside it with the settings and
-the training time.  Asking again with the same settings loads the network instead of training it.
+the training time.  Asking again with the same settings loads the network instead of training it.  The package
+ships the networks of the tools' default settings for the common model families in the same form (``trained/``,
+written by ``scripts/train_networks.py``): a first call with those settings loads one instead of training for
+minutes.
 """
 
 from __future__ import annotations
@@ -155,31 +158,54 @@ class TrainedNet:
                 "final_loss": self.history[-1] if self.history else None}
 
 
+#: the networks the package ships (the tools' default settings; ``scripts/train_networks.py`` writes them)
+SHIPPED = Path(__file__).resolve().parent / "trained"
+
+
+def network_file(kind: str, settings: dict[str, Any], folder: Path) -> Path:
+    """Where the network of ``kind`` with ``settings`` is kept in ``folder`` (its ``.json`` beside it)."""
+    key = hashlib.sha256(json.dumps({"kind": kind, **settings}, sort_keys=True, default=str).encode()).hexdigest()
+    return folder / f"{kind}-{key[:16]}.pt"
+
+
+def _load(path: Path, settings: dict[str, Any], net: Any) -> TrainedNet | None:
+    """The network kept at ``path`` when its ``.json`` records exactly ``settings``; None otherwise."""
+    import torch
+
+    meta = path.with_suffix(".json")
+    if not (path.is_file() and meta.is_file()):
+        return None
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+        if info.get("settings") != json.loads(json.dumps(settings, default=str)):
+            return None
+        net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+    except (OSError, ValueError, RuntimeError, KeyError):
+        return None  # an unreadable or stale entry is retrained (and, in a cache folder, overwritten)
+    net.eval()
+    return TrainedNet(net, seconds=float(info.get("training_seconds", 0.0)), cached=True, path=path,
+                      history=list(info.get("history", [])), validation=info.get("validation"))
+
+
 def load_or_train(kind: str, settings: dict[str, Any], build: Callable[[], Any],
                   train: Callable[[Any], list[float] | dict[str, Any]], *, cache_dir: str | None) -> TrainedNet:
-    """The network for ``settings``: loaded from ``cache_dir`` when it was trained before, else trained.
+    """The network for ``settings``: loaded from ``cache_dir`` when it was trained before, or from the networks
+    the package ships (:data:`SHIPPED`), else trained.
 
     ``build()`` makes an untrained network (a ``torch.nn.Module``); ``train(net)`` trains it in place and
     returns its loss history, or a dict ``{"history": [...], "validation": {...}}`` whose JSON-able
     ``validation`` record (held-out losses along training) is stored with the network and read back with it.
-    ``cache_dir=None`` always trains and stores nothing.
+    ``cache_dir=None`` always trains and stores nothing (a shipped network is not used either).
     """
     import torch
 
-    key = hashlib.sha256(json.dumps({"kind": kind, **settings}, sort_keys=True, default=str).encode()).hexdigest()
-    path = Path(cache_dir) / f"{kind}-{key[:16]}.pt" if cache_dir else None
+    path = network_file(kind, settings, Path(cache_dir)) if cache_dir else None
     meta = path.with_suffix(".json") if path else None
     net = build()
-    if path is not None and meta is not None and path.is_file() and meta.is_file():
-        try:
-            info = json.loads(meta.read_text(encoding="utf-8"))
-            if info.get("settings") == json.loads(json.dumps(settings, default=str)):
-                net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
-                net.eval()
-                return TrainedNet(net, seconds=float(info.get("training_seconds", 0.0)), cached=True, path=path,
-                                  history=list(info.get("history", [])), validation=info.get("validation"))
-        except (OSError, ValueError, RuntimeError, KeyError):
-            pass  # an unreadable or stale cache entry is retrained and overwritten
+    for kept in (path, network_file(kind, settings, SHIPPED)) if path is not None else ():
+        loaded = _load(kept, settings, net)
+        if loaded is not None:
+            return loaded
     start = time.perf_counter()
     out = train(net)
     history, validation = (list(out["history"]), out.get("validation")) if isinstance(out, dict) else (out, None)

@@ -31,7 +31,10 @@ What we changed, and why (measured on held-out simulations and real tables, issu
   seen many of, with the prior it must apply given separately.
 
 The tool trains (or loads from ``cache_dir``) the network for a named family, applies it to a user's data and
-compares its marginals with the exact posterior (conjugate linear regression) or an MCMC reference (emcee).
+compares its marginals with the exact posterior (conjugate linear regression) or an MCMC reference (emcee).  The
+networks of the default settings for one or two inputs of both regressions and for the mixture ship with the
+package (``trained/``, ``scripts/train_networks.py``): with those settings a first call loads instead of training
+for about three minutes of one core.
 """
 
 from __future__ import annotations
@@ -197,12 +200,19 @@ def train_icl(net: InContextPosterior, family: ModelFamily, *, steps: int, batch
     return history
 
 
+def network_settings(family: ModelFamily, *, n_min: int = 10, n_max: int = 60, train_steps: int = 3000,
+                     batch_size: int = 64, width: int = 64, seed: int = 0) -> dict[str, Any]:
+    """What the trained network depends on (its cache key); the defaults are the tool's."""
+    return {"family": family.name, "n_features": family.n_features, "prior_std": family.prior_std,
+            "noise_std": family.noise_std, "n_min": n_min, "n_max": n_max, "steps": train_steps,
+            "batch": batch_size, "width": width, "seed": seed, "layers": 1, "heads": 4, "rank": 2,
+            "refinements": 2, "repeats": 32, "prior_scales": list(PRIOR_SCALES), "version": 2}
+
+
 def trained_network(family: ModelFamily, *, n_min: int, n_max: int, train_steps: int, batch_size: int,
                     width: int, seed: int, cache_dir: str | None) -> Any:
-    settings = {"family": family.name, "n_features": family.n_features, "prior_std": family.prior_std,
-                "noise_std": family.noise_std, "n_min": n_min, "n_max": n_max, "steps": train_steps,
-                "batch": batch_size, "width": width, "seed": seed, "layers": 1, "heads": 4, "rank": 2,
-                "refinements": 2, "repeats": 32, "prior_scales": list(PRIOR_SCALES), "version": 2}
+    settings = network_settings(family, n_min=n_min, n_max=n_max, train_steps=train_steps, batch_size=batch_size,
+                                width=width, seed=seed)
 
     def train(net: Any) -> list[float]:
         set_threads()  # the cached network must not depend on its caller's thread count

@@ -7,7 +7,8 @@ the network approximate the prior's Bayes posterior predictive (the "prior-data"
 constant).  Context points attend to each other; query points attend to the context only, so queries are
 independent of one another.  The output is a Riemann (bar) distribution over y.
 
-The tool trains such a network (or loads the one trained before with the same settings from ``cache_dir``),
+The tool trains such a network (or loads the one trained before with the same settings from ``cache_dir``, or
+the one the package ships for the default prior and settings with one input, ``trained/``),
 predicts on a user's regression table and scores it against the exact GP with the same prior, the GP with
 hyperparameters fitted by marginal likelihood (scikit-learn), and the prior predictive alone.
 """
@@ -203,13 +204,20 @@ class HeldOut:
                 "gap": [v - self.exact_gp_nll for v in self.nll], "data_sets": sum(len(x) for _, x, _ in self.sets)}
 
 
+def pfn_settings(prior: GPPrior, *, max_context: int = 50, train_steps: int = 3000, batch_size: int = 32,
+                 width: int = 32, layers: int = 2, seed: int = 0) -> dict[str, Any]:
+    """What the trained PFN depends on (its cache key); the defaults are the tool's."""
+    return {"dim": prior.dim, "length_scale": prior.length_scale, "output_scale": prior.output_scale,
+            "noise": prior.noise, "max_context": max_context, "steps": train_steps, "batch": batch_size,
+            "width": width, "layers": layers, "seed": seed, "n_query": 20, "version": 2}
+
+
 def trained_pfn(prior: GPPrior, *, max_context: int = 50, train_steps: int = 3000, batch_size: int = 32,
                 width: int = 32, layers: int = 2, seed: int = 0, cache_dir: str | None = None) -> TrainedNet:
-    """The PFN for this prior and these settings: loaded from ``cache_dir`` when trained before, else trained
-    (its held-out record, see :class:`HeldOut`, is kept with it)."""
-    settings = {"dim": prior.dim, "length_scale": prior.length_scale, "output_scale": prior.output_scale,
-                "noise": prior.noise, "max_context": max_context, "steps": train_steps, "batch": batch_size,
-                "width": width, "layers": layers, "seed": seed, "n_query": 20, "version": 2}
+    """The PFN for this prior and these settings: loaded from ``cache_dir`` when trained before, or shipped with
+    the package (the tool's defaults), else trained (its held-out record, see :class:`HeldOut`, is kept with it)."""
+    settings = pfn_settings(prior, max_context=max_context, train_steps=train_steps, batch_size=batch_size,
+                            width=width, layers=layers, seed=seed)
 
     def train(net: PFN) -> dict[str, Any]:
         set_threads()  # the network must not depend on its caller's thread count: the cache is shared
