@@ -88,6 +88,8 @@ _READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read
 _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:please\s+)?(?:train|fit|run|use|estimate|"
                         r"compute|find|predict|compare|weight|rake|sample|score|test|check)\b)|is\b|are\b|holds\b)|"
                         r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
+                        # "The file is data/dams.csv: one row per catchment, 320 of them"
+                        r"^\W*(?:the|our|my)\s+(?:data\s+)?(?:file|table|extract|export|spreadsheet|sheet)\s+(?:is|are)\b|"
                         r"^\W*(?:(?:so|ok(?:ay)?|right|well),?\s+)?(?:here|below|above)\s*(?:is|are|'s)\b|"  # "Here are 60 ..."
                         r"\b(?:is|are)\s+(?:stored\s+|given\s+|listed\s+|kept\s+)?in\s+(?:the\s+file\s+)?"
                         r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|"

@@ -1270,6 +1270,11 @@ class _Reader:
                         m for m in mentions if re.fullmatch(r"`?\s*", clause[int(m[0]) + len(m[1]):inside.start()])]
                 if not is_list:  # a column whose content cannot play the role (a number as the text) is not meant
                     mentions = [m for m in mentions if self.fits(name, m[1])]
+                    # nor one of the adjustment set after it ("average treatment effect by double ML, adjusting for
+                    # `age_yr` and `pool_hours_wk`": age is no treatment)
+                    adjusting = _ADJUSTING.search(clause, cue.end())
+                    if adjusting is not None:
+                        mentions = [m for m in mentions if m[0] < adjusting.start()]
                 leave = _LEAVE_OUT.search(clause)
                 if leave:  # what follows the negation is left out; what comes before it ("`black`, ..., not
                     # having a degree") stands, unless the cue itself is negated: then every column of the clause
@@ -1294,15 +1299,20 @@ class _Reader:
                     mentions = after_cue or [m for m in mentions if m[0] >= since]
                     if not mentions:
                         continue
-                    if after_cue:  # "on age band, region and tenure": an item written in words is a column too
+                    # "adjusting for annual rainfall, mean slope and forest cover (`annual_rain_mm`, `mean_slope_pct`,
+                    # `forest_cover_pct`)": the bracket names the columns the words describe
+                    glossed = re.search(r"\(\s*`[^`]+`(?:\s*(?:,|and|,\s*and)\s*`[^`]+`)+\s*\)", clause[cue.end():end])
+                    if after_cue and not glossed:  # "on age band, region and tenure": an item written in words is a column too
                         worded = self.worded_items(clause[cue.end():end], columns, taken,
                                                    {c for _, c, _ in mentions}, cue.end())
                         mentions = sorted([*mentions, *worded])
                         # "rake on education and district" where no file has education: running on district alone
                         # would drop what the text listed, so it is a question
-                        for item in self.unplaced_items(clause[cue.end():end], columns, [m[0] - cue.end() for m in worded],
-                                                        free=[c for c in columns if c not in taken and not re.search(
-                                                            rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)]):
+                        # (a list the front matter gives stands: its words in the text are no question)
+                        for item in [] if self.confidence.get(name) == 1.0 else self.unplaced_items(
+                                clause[cue.end():end], columns, [m[0] - cue.end() for m in worded],
+                                free=[c for c in columns if c not in taken and not re.search(
+                                    rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)]):
                             self.questions.append(
                                 f"the text lists “{item}” for {name!r} (“{clip_quote(clause.strip(), 90)}”), but no "
                                 f"column of the data holds it (columns: {', '.join(columns[:14])}); name the column, "
@@ -1478,6 +1488,7 @@ class _Reader:
                     continue
                 self.requirements = [r for r in self.requirements if not (r.argument == name and r.relation == "equals")]
             self.take(item, table, required=name in self.spec.required)
+        self.one_named_column_left(col_args, table)
         # a list the text asks for by its words, in a sentence naming a column called after it ("answered the
         # question again (q_curfew_retest), so please give the test–retest κ"), that nothing read as that list
         for name in col_args:
@@ -1490,6 +1501,23 @@ class _Reader:
                 self.questions.append(f"which columns is {name!r}? the text asks for it (“{clip_quote(said, 90)}”) "
                                       f"but names none the reader could tell; columns of {table.name}: {options}; add "
                                       f"`{name}: [<column>, ...]` under `arguments:` in the front matter")
+
+    def one_named_column_left(self, col_args: Sequence[str], table: FileProfile) -> None:
+        """An outcome the text names as a column but with no cue for its role ("`tt_improvement_s` is how many
+        seconds they took off their time trial", the treatment and the adjustment set read elsewhere): the one
+        numeric column the text writes out that no argument took and that names no rows."""
+        open_ = [n for n in col_args if n not in self.args and n in self.spec.required
+                 and "array" not in _types(self.spec.arguments[n])
+                 and column_role(n, self.spec.argument_docs.get(n, "")) in {"outcome", "target"}]
+        if len(open_) != 1:
+            return
+        used = {c for v in self.args.values() for c in ([v] if isinstance(v, str) else v if isinstance(v, list) else [])
+                if isinstance(c, str)}
+        left = [c for c in table.columns if c.name not in used and c.numeric and not c.constant and not row_label(c)
+                and re.search(rf"`{re.escape(c.name)}`", self.text)]
+        if len(left) == 1:
+            self.take(Mapped(open_[0], left[0].name, 0.8, f"the one column of {table.name} the text writes out that "
+                             "no other argument took"), table, required=True)
 
     def bracketed_columns(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
         """The answer columns of a survey introduced in brackets ("report support for metering (q_meter_support)
@@ -1728,6 +1756,11 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
                          questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
+
+
+#: where a clause turns to the adjustment set: "adjusting for", "controlling for", "once ... accounted for"
+_ADJUSTING = re.compile(r"\b(?:adjust\w*|controll?\w*|account\w*|correct\w*|condition\w*)\s+(?:only\s+)?for\b|"
+                        r"\btak\w*\s+[^.;]{0,60}?\binto\s+account\b", re.I)
 
 
 def _close_after(gap: str) -> bool:

@@ -173,3 +173,56 @@ def test_a_column_called_person_holding_categories_is_a_concept(tmp_path: Path) 
         title="", data_files=list(files), profiles=profile_inputs(files))
     assert reading.method == "lm.compositional_diversity"
     assert reading.understanding.arguments["concept_columns"] == ["aspect", "person"]
+
+
+def _swimmers(folder: Path) -> Path:
+    rng = np.random.default_rng(15)
+    n = 200
+    camp, age, pool = rng.binomial(1, 0.4, n), rng.integers(15, 30, n), rng.uniform(5, 25, n)
+    gain = 2 + 1.5 * camp + 0.1 * pool - 0.05 * (age - 20) + rng.normal(0, 1, n)
+    path = folder / "swim.csv"
+    rows = [f"S{i:03d},{camp[i]},{age[i]},{pool[i]:.1f},{gain[i]:.2f}" for i in range(n)]
+    path.write_text("swimmer,went_to_camp,age_yr,pool_hours_wk,seconds_gained\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_the_one_column_the_text_writes_out_and_nothing_took_is_the_outcome(tmp_path: Path) -> None:
+    """No "effect on": the outcome is only described ("`seconds_gained` is how much faster ..."), the treatment and
+    the adjustment set are read; the one column left that the text writes out is the outcome."""
+    reading = read_with(_swimmers(tmp_path), (
+        "Was the training camp worth it? `went_to_camp` is 1 for swimmers who went; `seconds_gained` is how much "
+        "faster they swam the 200 m between the autumn and spring meets. Average treatment effect by double ML, "
+        "adjusting for `age_yr` and `pool_hours_wk`. The swimmer code is only a label."))
+    assert reading.method == "causal.dml_ate"
+    arguments = reading.understanding.arguments
+    assert arguments["treatment"] == "went_to_camp" and arguments["outcome"] == "seconds_gained", arguments
+
+
+def _hedges(folder: Path) -> Path:
+    rng = np.random.default_rng(16)
+    n = 260
+    planted, wind, clay, slope = rng.binomial(1, 0.5, n), rng.uniform(2, 9, n), rng.uniform(5, 45, n), rng.uniform(0, 12, n)
+    loss = 30 - 8 * planted + 2 * wind + 0.3 * clay + 1.2 * slope + rng.normal(0, 3, n)
+    path = folder / "hedges.csv"
+    rows = [f"H{i:03d},{planted[i]},{wind[i]:.1f},{clay[i]:.0f},{slope[i]:.1f},{loss[i]:.1f}" for i in range(n)]
+    path.write_text("field,hedge_planted,mean_wind_ms,clay_pct,slope_deg,soil_loss_t_ha\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_a_list_in_words_glossed_by_its_columns_in_brackets(tmp_path: Path) -> None:
+    """The words of the adjustment set are glossed by the columns in brackets ("mean wind" for `mean_wind_ms`): no
+    question about words no column holds, and none of the bracket's columns is the treatment."""
+    reading = read_with(_hedges(tmp_path), (
+        "The file is hedges.csv: one row per field, 260 of them. I would like the average effect of the new hedges "
+        "on soil loss, adjusting for wind speed, clay content and slope (`mean_wind_ms`, `clay_pct`, `slope_deg`). "
+        "Seed 2."))
+    assert reading.method == "causal.dml_ate"
+    arguments = reading.understanding.arguments
+    assert arguments["treatment"] == "hedge_planted" and arguments["outcome"] == "soil_loss_t_ha", arguments
+    assert arguments["covariates"] == ["mean_wind_ms", "clay_pct", "slope_deg"]
+    assert reading.clear, reading.understanding.questions
+
+
+def test_a_count_after_the_file_is_describes_the_data() -> None:
+    assert _values("The file is hedges.csv: one row per field, 260 of them.") == []
+    assert 260 in _values("The file is hedges.csv. Draw 260 bootstrap resamples.")
