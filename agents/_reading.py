@@ -216,11 +216,13 @@ _EXAMPLE = re.compile(r"\be\.g\.,?\s.*?(?=\.\s+[A-Z]|\)\.|;|$)", re.S)
 def unused_endpoints(spec: Any, understood: Understanding, text: str) -> list[str]:
     """A served model's address the text gives ("an endpoint at http://127.0.0.1:8080/v1") that no argument
     holds: running would not ask that model anything."""
-    from cmbagent.agents._understand import ENDPOINT
+    from cmbagent.agents._understand import ENDPOINT, illustrative_at
 
     held = " ".join(str(v) for v in understood.arguments.values())
     out = []
-    for url in dict.fromkeys(m.group(0).rstrip(".,;:") for m in ENDPOINT.finditer(text)):
+    # an address shown as an example of a later use ("e.g. `cmbagent methods run ... @http://...`") is not given
+    for url in dict.fromkeys(m.group(0).rstrip(".,;:") for m in ENDPOINT.finditer(text)
+                             if not illustrative_at(text, m.start())):
         if url not in held:
             takes = [n for n, doc in spec.argument_docs.items() if re.search(r"\bmodel|\burl\b|endpoint", doc, re.I)]
             out.append(f"the task gives {url}, which no argument of {spec.name} holds"

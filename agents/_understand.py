@@ -1065,11 +1065,15 @@ class _Reader:
         ``openai-compatible:<name>@<url>``.  An endpoint without a name is a question."""
         if "string" not in _types(schema) or not re.search(r"\bmodel spec", self.spec.argument_docs.get(name, ""), re.I):
             return False
-        written = _MODEL_SPEC.search(self.text)
+        # a spec shown as an example of how to do it later ("To evaluate a model, give the tool a model spec, e.g.
+        # `cmbagent methods run lm.nolima --args '{"model": "openai-compatible:..."}'`") is no model to evaluate now
+        written = next((m for m in _MODEL_SPEC.finditer(self.text) if not _illustrative(self.sentence_of(m.start()),
+                                                                                          m.group(1))), None)
         if written is not None:
             self.record(name, written.group(1).rstrip(".,;"), self.sentence_of(written.start()))
             return True
-        url = ENDPOINT.search(self.text)
+        url = next((m for m in ENDPOINT.finditer(self.text)
+                    if not _illustrative(self.sentence_of(m.start()), m.group(0))), None)
         if url is None:
             return False
         address = url.group(0).rstrip(".,;:")
@@ -1756,6 +1760,21 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
                          questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
+
+
+def illustrative_at(text: str, start: int) -> bool:
+    """Whether what stands at ``start`` of ``text`` is an example in its sentence (:func:`_illustrative`)."""
+    before = re.split(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s|\n\s*\n", text[max(0, start - 300):start])[-1]
+    return _illustrative(before, "")
+
+
+def _illustrative(sentence: str, value: str) -> bool:
+    """Whether ``value`` stands in ``sentence`` as an example of how one could do something ("e.g.", "for example",
+    "such as", or inside a command line shown to the reader), not as what to do."""
+    at = sentence.find(value)
+    before = sentence[:at] if value and at >= 0 else sentence
+    return bool(re.search(r"\b(?:e\.g\.|i\.e\.|for\s+example|for\s+instance|such\s+as)|\bcmbagent\s+\w+\s+run\b|--args\b",
+                          before, re.I))
 
 
 #: where a clause turns to the adjustment set: "adjusting for", "controlling for", "once ... accounted for"

@@ -226,3 +226,19 @@ def test_a_list_in_words_glossed_by_its_columns_in_brackets(tmp_path: Path) -> N
 def test_a_count_after_the_file_is_describes_the_data() -> None:
     assert _values("The file is hedges.csv: one row per field, 260 of them.") == []
     assert 260 in _values("The file is hedges.csv. Draw 260 bootstrap resamples.")
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("Build a NoLiMa-style needle benchmark with 6 needles at 10 depths in haystacks of 500 to 4000 tokens and score "
+     "the BM25 baseline. Later, to score a served model on the same items, one would pass a model spec, for example "
+     "`cmbagent methods run lm.nolima --args '{\"model\": \"openai-compatible:qwen@http://127.0.0.1:9000/v1\"}'`.",
+     None),
+    ("Build a NoLiMa-style needle benchmark with 6 needles at 10 depths in haystacks of 500 to 4000 tokens and score "
+     "openai-compatible:qwen@http://127.0.0.1:9000/v1 on it beside the BM25 baseline.",
+     "openai-compatible:qwen@http://127.0.0.1:9000/v1"),
+])
+def test_a_model_spec_shown_as_an_example_is_not_the_model_to_score(text: str, model: str | None) -> None:
+    reading = read_task(text=text, title="", data_files=[], profiles=[])
+    assert reading.method == "lm.nolima"
+    assert reading.understanding.arguments.get("model") == model
+    assert not any("127.0.0.1" in q for q in [*reading.understanding.questions, *reading.unread])
