@@ -92,9 +92,10 @@ COLUMN_CUES: dict[str, str] = {
                   r"\bbaseline (?:variables|characteristics|covariates)\b|"
                   # "take walking time, height and age into account": the list is what lies between
                   r"\btak(?:e|es|ing|en)\s+(?=(?:[^.?!;\s]+\s+){1,12}?into\s+account\b)|"
-                  # "once hedgerow length and field area are allowed for"
+                  # "once hedgerow length and field area are allowed for", "once altitude and rainfall are taken into
+                  # account"
                   r"\b(?:once|after|when|with)\s+(?=(?:[^.?!;\s]+\s+){1,12}?(?:are|is|have\s+been|has\s+been)\s+"
-                  r"(?:allowed|accounted|adjusted|controlled|corrected)\s+for\b)",
+                  r"(?:(?:allowed|accounted|adjusted|controlled|corrected)\s+for|taken\s+into\s+account)\b)",
     "label": r"\blabels?\b|\bclass(?:es)?\b|\bdiagnos\w*|\banomal\w*|\bfault\w*|\bflag\w*|\bfraud\w*|"
              r"\btarget\b|\bmarks?\b|\bcategor\w*|\bwhether\b|\bsays? which\b|\btells? (?:us )?which\b|"
              r"\bindicates?\b|\bwhich (?:are|is|were) (?:bad|good|faulty|defective|positive|anomal\w*)",
@@ -457,7 +458,8 @@ def match_phrase(phrase: str, column: str) -> float:
     return score
 
 
-_LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|\s+into\s+account\b|"
+_LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|"
+                       r"(?:\s+(?:are|is|have\s+been|has\s+been)\s+taken)?\s+into\s+account\b|"
                        r"\s+(?:are|is|have\s+been|has\s+been)\s+(?:allowed|accounted|adjusted|controlled|corrected)\s+for\b|"
                        # "margins for age band and home island, and a file of answers ...": the next file's description
                        r",?\s+and\s+(?:a|an|the|one)\s+(?:[\w-]+\s+){0,2}?(?:file|table|list|sheet|archive|csv)\b|"

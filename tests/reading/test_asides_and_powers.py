@@ -242,3 +242,22 @@ def test_a_model_spec_shown_as_an_example_is_not_the_model_to_score(text: str, m
     assert reading.method == "lm.nolima"
     assert reading.understanding.arguments.get("model") == model
     assert not any("127.0.0.1" in q for q in [*reading.understanding.questions, *reading.unread])
+
+
+def test_a_list_once_taken_into_account_is_the_adjustment_set(tmp_path: Path) -> None:
+    """"once altitude and rainfall are taken into account" names the adjustment set: farm size, another column of the
+    table, is not in it (before, the list went unread and every other column was used, with a note that the task
+    named none)."""
+    rng = np.random.default_rng(17)
+    n = 300
+    shade, alt, rain, size = rng.binomial(1, 0.45, n), rng.uniform(800, 1800, n), rng.uniform(900, 2200, n), \
+        rng.uniform(1, 20, n)
+    crop = 600 + 80 * shade - 0.1 * (alt - 1300) + 0.05 * (rain - 1500) + rng.normal(0, 40, n)
+    path = tmp_path / "coffee.csv"
+    path.write_text("farm,shade_trees,altitude_m,rainfall_mm,farm_size_ha,yield_kg_ha\n" + "\n".join(
+        f"F{i:03d},{shade[i]},{alt[i]:.0f},{rain[i]:.0f},{size[i]:.1f},{crop[i]:.1f}" for i in range(n)) + "\n")
+    reading = read_with(path, (
+        "Some farms planted shade trees (`shade_trees` = 1). Did the shade trees raise yield (`yield_kg_ha`), once "
+        "altitude and rainfall are taken into account? Seed 3."))
+    assert reading.method == "causal.dml_ate"
+    assert reading.understanding.arguments["covariates"] == ["altitude_m", "rainfall_mm"]
