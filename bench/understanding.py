@@ -50,7 +50,10 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind11": ROOT / "tests" / "understanding_blind11", "blind12": ROOT / "tests" / "understanding_blind12",
         "blind13": ROOT / "tests" / "understanding_blind13", "blind14": ROOT / "tests" / "understanding_blind14",
         "blind15": ROOT / "tests" / "understanding_blind15", "blind16": ROOT / "tests" / "understanding_blind16",
-        "blind17": ROOT / "tests" / "understanding_blind17"}
+        "blind17": ROOT / "tests" / "understanding_blind17",
+        "blind18": ROOT / "tests" / "understanding_blind18",
+        "blind19": ROOT / "tests" / "understanding_blind19",
+        "blind20": ROOT / "tests" / "understanding_blind20"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:
