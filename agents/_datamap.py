@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cmbagent.agents._numbers import word_value
 from cmbagent.profiles import ColumnProfile, FileProfile
 
 __all__ = ["ASK_BELOW", "Mapped", "argument_role", "argument_words", "column_role", "file_roles", "identifier", "list_end", "map_column_list", "map_columns",
@@ -53,15 +54,16 @@ _NAME_ROLES = {"labels": re.compile(r"\blabels?\b", re.I), "targets": re.compile
 #: itself, so its own words name the column ("how much does terracing change yield" names `terraced`)
 _AGENT_OF_CHANGE = (
     r"(?:(?:" + "|".join(rf"(?<=\bhow much {verb} )" for verb in ("does", "did", "do", "would", "will"))
-    + r")(?:the |a |an |their |its |each )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
+    + r")(?:the |a |an |their |its |each )?[\w-]+(?: [\w-]+){0,5}?(?:\s*\([^()]{1,40}\))?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
     r"|affect|improve|boost|shift|alter|move|add to|take off)\b)"
     # the indirect question: "quantify how much the installed battery capacity on a feeder changes the minutes"
     r"|(?<=\bhow much )(?:the |a |an |their |its )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:changes|changed|raises|raised"
     r"|lifts|increases|increased|lowers|lowered|reduces|reduced|cuts|affects|affected|improves|improved|boosts"
     r"|boosted|shifts|shifted|alters|altered|moves|moved|adds to|added to)\b)"
-    # the yes/no question: "did planting a winter cover crop reduce soil loss", "does the new feed cut mortality"
+    # the yes/no question: "did planting a winter cover crop reduce soil loss", "does the new feed cut mortality", "did
+    # the prescribed burns (rx_burn = 1) reduce ..." (the bracket that names the column is the agent's)
     r"|(?:" + "|".join(rf"(?<=\b{aux} )" for aux in ("did", "does", "do", "will"))
-    + r")(?:the |a |an |their |its |each )?[\w-]+(?: [\w-]+){0,5}?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
+    + r")(?:the |a |an |their |its |each )?[\w-]+(?: [\w-]+){0,5}?(?:\s*\([^()]{1,40}\))?(?=\s+(?:change|raise|lift|increase|lower|reduce|cut"
     r"|affect|improve|boost|shift|alter|hurt|harm|worsen|prevent|shorten|lengthen|slow|cause|lead to|result in"
     # "how many extra pain days does each kilogram of backpack add", "... do the flower strips give us"
     r"|add|give|buy|bring)\b)"
@@ -82,6 +84,8 @@ COLUMN_CUES: dict[str, str] = {
     "outcome": r"\boutcomes?\b|\bwould\s+(?=(?:[\w-]+\s+){1,4}?ha(?:ve|s)\s+been\b)|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
                r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
+               # the direction of a measured outcome: "the dnbr column (higher is worse)"
+               r"\b(?:higher|lower|larger|smaller|bigger)\s+(?:values?\s+)?(?:is|are|means?)\s+(?:worse|better)\b|"
                r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow (?:much|many) (?:extra|more|additional|fewer|less)\b|"
                # a dose and its response: "does a longer shift cause more dispensing errors"
                r"\b(?:cause[sd]?|lead(?:s|ing)?\s+to|led\s+to|result(?:s|ed)?\s+in)\s+(?=(?:more|less|fewer|higher|lower|"
@@ -172,7 +176,15 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
         ends = [i for i in (text.find(". ", match.end()), text.find("\n\n", match.end())) if i >= 0]
         ends += [s for s, e in marks if s >= match.end()]
         after = re.split(r"[,;]|\s(?:and|but|with|while)\s", text[match.end():min(ends, default=len(text))])[0]
-        out.append((text[begin:match.start()], after))
+        before = text[begin:match.start()]
+        previous = [(s, e) for s, e in marks if e <= match.start()]
+        if previous and re.fullmatch(r"`?\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)`?", before):
+            # "the margins are in a.csv and b.csv": a file joined to the one before shares its words
+            start = previous[-1][0]
+            begin_prev = max([text.rfind(". ", 0, start) + 1, text.rfind("\n\n", 0, start) + 1,
+                              *(e for s, e in marks if e <= start)])
+            before = text[begin_prev:start] + before
+        out.append((before, after))
     return out
 
 
@@ -263,6 +275,27 @@ def _words_say(context: str, own: set[str], described: set[str]) -> bool:
     return bool(words & own) or len(words & described) >= 2
 
 
+_COUNTED_FILES = re.compile(r"\b(two|three|four|five|six|\d)\s+(?:data\s+)?files\s+(?:are\s+|were\s+)?(?:attached|enclosed|"
+                            r"included|given|passed|provided|here|below|sent)\s*(?:[:—–]|,\s+in\s+(?:this\s+)?order:?)\s*"
+                            r"([^.\n]+(?:\([^()]*\)[^.\n]*)*)", re.I)
+
+
+def _enumerated_files(text: str, names: Sequence[str]) -> dict[str, str]:
+    """The files a sentence counts out in order without naming them ("Three files are attached: our user survey, an
+    extract from the register, and the answers we got from a chatbot"), each with its description, when the count
+    and the items agree with the files given (in the order given, as ``--data`` passes them)."""
+    match = _COUNTED_FILES.search(" ".join(text.split()))
+    if match is None:
+        return {}
+    count = int(match.group(1)) if match.group(1).isdigit() else word_value(match.group(1))
+    listing = re.sub(r"\([^()]*\)", " ", match.group(2))  # "(one answer per row, no shares)" is no item
+    items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|;\s*|\s+and\s+(?=(?:the|an?|our|my|their)\b)", listing)
+             if i.strip()]
+    if count != len(names) or len(items) != len(names):
+        return {}
+    return dict(zip(names, items, strict=True))
+
+
 def file_roles(text: str, profiles: Sequence[FileProfile],
                own_roles: Mapping[str, tuple[set[str], set[str], str]] | None = None) -> dict[str, dict[str, float]]:
     """Per input file, the roles it may play with the weight of the evidence: the words around its mention in
@@ -277,17 +310,29 @@ def file_roles(text: str, profiles: Sequence[FileProfile],
         found: dict[str, float] = {}
         base = profile.name.rsplit("/", 1)[-1]
         names = [p.name for p in profiles]
-        for before, after in [*_mentions(text, profile.name, names), *_pointed_mentions(text, profile.name, profiles)]:
+        counted_out = _enumerated_files(text, names).get(profile.name)
+        described = [(counted_out, "")] if counted_out else []  # "Three files are attached: our survey, the register, ..."
+        for before, after in [*_mentions(text, profile.name, names), *_pointed_mentions(text, profile.name, profiles),
+                              *described]:
             said = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(before)}
             said |= {role for role, (own, described, _) in own_roles.items() if _words_say(before, own, described)}
             weight = 0.6
+            # "use the logbook at logbook.txt as the haystack": the role right after the name outweighs the sentence's
+            # earlier words ("the needle benchmark ... with our own filler text")
+            cast = re.match(r"`?\s*,?\s*as\s+(?:the\s+|a\s+|an\s+|our\s+|its\s+)?((?:[\w-]+\s+){0,2}[\w-]+)", after)
+            if cast:
+                named = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(cast.group(1))}
+                named |= {role for role, (own, described, _) in own_roles.items()
+                          if _words_say(cast.group(1), own, described)}
+                if named:
+                    said, weight = named, 0.7
             if not said:  # "bins_b.txt holds the covariance": the words after the name
                 said = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(after)}
                 said |= {role for role, (own, described, _) in own_roles.items() if _words_say(after, own, described)}
                 weight = 0.5
             for role in said:
                 found[role] = max(found.get(role, 0.0), weight)
-        readable = re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0])
+        readable = re.sub(r"(?<=[A-Za-z])(?=\d)", " ", re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0]))  # "chain1": "chain 1"
         for role, (own, _, doc) in own_roles.items():
             if {_stem(w) for w in readable.split()} & own:  # a name alone is too little to give a file to
                 found[role] = found.get(role, 0.0) + 0.2  # an optional argument (the threshold is 0.25)
@@ -518,7 +563,9 @@ def _content_fits(role: str, column: ColumnProfile, *, binary_treatment: bool) -
         return column.numeric and not column.constant
     if role == "label":
         return column.binary or (column.unique <= 20 and column.count > column.unique)
-    if role in {"text", "prompt", "answer"}:
+    if role == "text":  # free text has words: a column of codes ("S000", "S001") is an identifier, not notes
+        return not column.numeric and (not column.examples or any(" " in e.strip() for e in column.examples))
+    if role in {"prompt", "answer"}:
         return not column.numeric or role == "answer"
     return not column.constant
 
@@ -569,6 +616,12 @@ def glossary(text: str, columns: Sequence[str]) -> dict[str, str]:
             linked = re.match(rf"\s*{_LINK}\s+([^,;.()`]{{3,80}})", after)
             if linked:
                 out.setdefault(column, []).append(linked.group(1))
+        # "each patient's weekly minutes of supervised physio are in physio_min_wk": a description the column holds,
+        # backticked or not
+        for match in re.finditer(rf"([A-Za-z0-9' -]{{3,80}}?)\s+(?:is|are)\s+(?:recorded\s+|given\s+|stored\s+|kept\s+)?"
+                                 rf"in\s+(?:the\s+)?(?:column\s+)?`?{re.escape(column)}`?(?![\w-])", flat):
+            words = re.split(r"\b(?:and|or|with|whether)\b", match.group(1))[-1]
+            out.setdefault(column, []).append(" ".join(words.split()[-6:]))
     return {c: " ".join(parts) for c, parts in out.items()}
 
 
@@ -649,8 +702,13 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             link = re.search(rf"`([^`]+)`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
             if link and link.group(1) in {c.name for c in columns}:
                 named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan
+            # "did the prescribed burns (rx_burn = 1) reduce ...": a column named in the agent of change is no outcome
+            agents = [m.span() for m in _AGENT.finditer(clause)] if role == "outcome" else []
             for column in columns:
                 value, reason = 0.0, ""
+                said_at = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(column.name)}(?![\w-])", clause)]
+                if agents and said_at and all(any(a <= at < b for a, b in agents) for at in said_at):
+                    continue
                 if named_after and column.name == named_after[0][1]:
                     value, reason = 0.95, f"named in “{clause.strip()[:90]}”"
                 elif any(column.name == n for _, n in named_after):
@@ -696,6 +754,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 why[binary[0].name] = f"the only 0/1 column is {binary[0].name}" + (
                     ", and the text names it" if named else
                     f", blank in {binary[0].missing} rows as labels of the rows checked are" if checked else "")
+        if not scores and role == "text" and len(fits) == 1 and cue_pattern.search(text):
+            only = next(iter(fits.values()))  # the text asks for its notes, and one column holds free text
+            scores[only.name], why[only.name] = 0.75, f"{only.name} is the only column of free text"
         if not scores:
             continue
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])

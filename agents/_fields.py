@@ -74,6 +74,9 @@ class FieldWords:
     #: groups of optional arguments of which the method's question needs one: an instrument method without an
     #: instrument (``instruments`` or ``instrument_file``) answers another question, so a reading without one asks
     one_of: tuple[tuple[str, ...], ...] = ()
+    #: per argument, the arguments it replaces when set (the method ignores them then): a user's own density
+    #: (``log_density``) replaces the built-in ``target`` that a word describing it ("banana-shaped") would name
+    overrides: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def spell(self, argument: str, item: str) -> str | None:
         """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
@@ -91,7 +94,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
                 spellings: dict[str, dict[str, list[str]]] | None = None,
                 unoffered: dict[str, dict[str, list[str]]] | None = None,
                 layout: dict[str, Callable[[FileProfile], str | None]] | None = None,
-                one_of: Sequence[Sequence[str]] = ()) -> FieldWords:
+                one_of: Sequence[Sequence[str]] = (),
+                overrides: dict[str, Sequence[str]] | None = None) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -110,7 +114,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
                 re.compile(pattern, re.I)
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
                        spellings=dict(spellings or {}), unoffered=dict(unoffered or {}), layout=dict(layout or {}),
-                       one_of=tuple(tuple(group) for group in one_of))
+                       one_of=tuple(tuple(group) for group in one_of),
+                       overrides={k: tuple(v) for k, v in (overrides or {}).items()})
     _WORDS[method] = entry
     return entry
 

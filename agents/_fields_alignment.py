@@ -38,12 +38,14 @@ field_words(
     arguments={  # beside the method's own phrases: how survey methodologists write the same settings
         "n_bootstrap": [r"\b(\d[\d,]*)\s+bootstrap\s+(?:replicates|replications|draws|resamples|samples)\b",
                         r"\bbootstrap\w*\s+(?:with\s+)?(\d[\d,]*)\s+(?:replicates|replications|draws|resamples|times)\b"],
-        "confidence": [r"\b(\d\d(?:\.\d+)?)\s*%\s+(?:CIs?\b|(?:design-based\s+|bootstrap\s+)?(?:confidence\s+)?intervals?\b)",
-                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)\s*%\s+(?:confidence\s+)?level\b"],
+        "confidence": [r"\b(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:CIs?\b|(?:design-based\s+|bootstrap\s+)?(?:confidence\s+)?intervals?\b)",
+                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:confidence\s+)?level\b"],
         "weighting": {"ipw": [r"\binverse[- ]probability\s+weight"],
                       "cbps": [r"\bcovariate[- ]balancing\s+propensity"]},
         # "broken down by education", "overall and by age_band": the column named next
-        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b", r"\boverall\s+and\s+(?:also\s+)?(?:by|per|for\s+each)\b"],
+        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b", r"\boverall\s+and\s+(?:also\s+)?(?:by|per|for\s+each)\b",
+                     # "overall and for urban, town and rural respondents separately, using the settlement column"
+                     r"\bseparately,?\s+(?:using|from|with)\s+(?:the\s+)?(?=`?\w+`?\s+column\b)"],
         # "our online panel (question ai_regulation)": the answer columns, kept only when every name is a column
         "questions": [r"\bquestions?\s+\(?(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)",
                       # "report licence_support and microchip_check", "compare support_barrage and trust_operator

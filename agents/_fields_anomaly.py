@@ -41,8 +41,9 @@ field_words(
             rf"\b{_COUNT}\s+(?:[\w-]+\s+){{0,2}}?(?:that\s+|which\s+)?(?:an?\s+|the\s+)?(?:isolation[\s-]*forest|iForest)"
             r"\s+(?:finds|flags|ranks|scores|rates|considers|marks)\s+(?:as\s+)?(?:the\s+)?most\b",
             rf"\btop\s+{_COUNT}\s+(?:[\w-]+\s+){{0,3}}?(?:as\s+)?pseudo[- ]?(?:labels|labell?ed|anomal)",
-            # "let the 20 most isolated bearings stand in as the labelled anomalies"
-            rf"\b{_COUNT}\s+most\s+(?:isolated|anomalous|outlying|suspicious|unusual|extreme)\s+(?:[\w-]+\s+){{0,2}}?"
+            # "let the 20 most isolated bearings stand in as the labelled anomalies", "the twelve most anomalous nights
+            # according to an isolation forest as the pseudo-labelled leaks"
+            rf"\b{_COUNT}\s+most\s+(?:isolated|anomalous|outlying|suspicious|unusual|extreme)\s+(?:[\w-]+\s+){{0,6}}?"
             r"(?:stand(?:s|ing)?\s+in|serv(?:e|es|ing)|act(?:s|ing)?|count(?:s|ing)?|as\s+(?:the\s+)?(?:pseudo[- ]?)?label|"
             # "take the twenty most isolated claims as the seed anomalies"
             r"as\s+(?:the\s+)?(?:seed|pseudo[- ]?|stand-in|proxy)\s*(?:labels?|anomal\w*|positives?|cases?))",
@@ -60,9 +61,14 @@ field_words(
             rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"
             r"have\s+(?:a\s+)?labels?|are\s+known|is\s+known|revealed|confirmed)",
             rf"\blabel(?:s|led)?\s+(?:for\s+)?(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}",
+            # "let the model see the label of one collapse in four": whatever the rare class is called
+            r"\blabels?\s+(?:of|for|on)\s+(?:only\s+|just\s+)?((?:one|1)\s+(?:[a-z-]+\s+)?in\s+(?:\d+|two|three|four|"
+            r"five|six|seven|eight|nine|ten|twenty|fifty))\b",
         ],
         "unlabeled_anomalies": {  # the WSAD-DT paper's clean unlabelled set, or ADBench's contaminated one
-            0.0: [rf"\b{_UNLABELLED}\s+(?:is|are)\s+(?:assumed\s+|taken\s+)?(?:to\s+be\s+|as\s+)?clean\b",
+            0.0: [  # "keep every other fault out of the unlabelled training pool, so that pool is clean"
+                  rf"\bkeep\s+(?:every|all|the)\s+(?:other\s+|remaining\s+)?(?:\w+\s+)?{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}",
+                  rf"\b{_UNLABELLED}[^.;]{{0,40}}?\b(?:is|are|stays?|remains?)\s+clean\b",rf"\b{_UNLABELLED}\s+(?:is|are)\s+(?:assumed\s+|taken\s+)?(?:to\s+be\s+|as\s+)?clean\b",
                   rf"\btreat\w*\s+the\s+{_UNLABELLED}\s+as\s+clean\b",
                   rf"\bassum\w*\s+(?:that\s+)?the\s+{_UNLABELLED}\s+(?:is|are)\s+clean\b",
                   rf"\bclean\s+{_UNLABELLED}\b", rf"\bno\s+(?:hidden\s+|unlabell?ed\s+)?{_RARE}\s+(?:among|in)\s+"

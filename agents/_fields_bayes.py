@@ -30,11 +30,13 @@ _INPUTS = [
 _TARGET = [
     r"\bresponse\s+(?:column\s+|variable\s+)?(?:is\s+|:\s*|=\s*)?(`[\w.-]+`|\w+)",
     r"\b(?:a|the|its)\s+(?:measured|observed|recorded|noisy)\s+(`[\w.-]+`|\w+)",
-    r"(`[\w.-]+`|\w+)\s+(?:is|as)\s+(?:the\s+)?(?:response|target|outcome)\b",
+    r"(`[\w.-]+`|\w+),?\s+(?:is|as)\s+(?:the\s+)?(?:response|target|outcome)\b",
     r"\bregress(?:ion\s+of|ing|es)?\s+(`[\w.-]+`|\w+)\s+(?:on|against)\b",
     r"\bpredict(?:s|ed|ing)?\s+(?:the\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)"
     r"(?=\s+(?:at|for|from|on|of|in|with|as|given|over|across|using|by)\b|\s*[,.;(]|$)",
     r"\b(?:the|a)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+in\s+`?[\w./-]+\.(?:csv|tsv|txt)\b",
+    # "the dominant frequency of each call is in data/calls.csv (column dom_freq_khz)": the one quantity a file holds
+    r"\bis\s+in\s+`?[\w./-]+\.(?:csv|tsv|txt)`?\s*\(\s*(?:the\s+|its\s+)?column\s+(`[\w.-]+`|\w+)\s*\)",
 ]
 
 #: the width of zero-centred Gaussian priors on every coefficient: "N(0, 3²) priors", "prior sd 2",
@@ -66,6 +68,8 @@ _TEST_FRACTION = [
     rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?(?:is\s+|are\s+)?(?:held[- ]out|kept\s+back|set\s+aside)\b",
     rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?for\s+(?:testing|the\s+test)\b",
     rf"\btest\s+(?:fraction|share)\s*(?:of\s+|=\s*|:\s*)?({_SHARE}){_ALONE_AFTER}",
+    # "keep a quarter of the cores aside as the test set"
+    rf"\b(?:keep|hold|set|put)(?:s|ing)?\s+({_SHARE})\s+of\s+(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:aside|out|back)\b",
     # a part of the whole: "keep 12 of the 40 blocks aside for testing"
     r"\b(?:keep|hold|set|put)(?:s|ing)?\s+(\d[\d,]*\s+of\s+(?:the|its|all|our|their)\s+\d[\d,]*)\s+(?:[\w-]+\s+)?"
     r"(?:aside|out|back)\s+(?:for\s+(?:testing|the\s+test)|as\s+(?:a\s+|the\s+)?test)",
@@ -91,6 +95,8 @@ field_words(
         # the first family whose words match wins: a mixture's words are the most specific, a line's the least
         "family": {
             "gaussian_mixture_1d": [r"\bmixture\b", r"\bbimodal\b",
+                                    # "an equal mix of two unit-variance normals"
+                                    r"\bmix\s+of\s+(?:two|2)\b", r"\btwo\s+(?:[\w-]+\s+){0,2}?(?:normals|Gaussians)\b",
                                     # "two clusters", "two equally common clusters", "the two cluster means"
                                     r"\btwo\s+(?:[\w-]+\s+){0,3}?(?:populations|components|clusters?|modes|"
                                     r"sub-?populations)\b"],
@@ -137,6 +143,7 @@ field_words(
 #: generators of a finite group, as physics states a symmetry: "rotations of 120° about the z axis",
 #: "three-fold rotation about z", "reflection through the z plane", "exchanging the two angles"
 _FOLD = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 8: "eight", 12: "twelve"}
+_PART = {2: "half", 3: "third", 4: "quarter", 5: "fifth", 6: "sixth", 8: "eighth", 12: "twelfth"}
 _GENERATORS: dict[str, list[str]] = {
     "swap:0,1": [r"\b(?:exchang|swap|interchang)\w*\s+(?:of\s+)?(?:the\s+)?(?:two|both)\s+(?:[\w-]+\s+)?"
                  r"(?:angles|inputs|coordinates|variables|arguments)\b"],
@@ -147,6 +154,9 @@ for _axis in "xyz":
         _GENERATORS[f"rot:{_axis}:{_k}"] = [
             rf"(?:(?<![\d.]){_angle}\s*(?:°|degrees?\b)|2\s*π\s*/\s*{_k}\b|\b{_word}-fold)[^.;]{{0,30}}?"
             rf"\b(?:about|around|along)\s+(?:the\s+)?{_axis}[- ]?axis\b",
+            # "a rotation by a third of a turn about z"
+            rf"\b(?:a|one)\s+{_PART[_k]}\s+of\s+a\s+(?:full\s+)?(?:turn|revolution|rotation)\s+(?:about|around)\s+"
+            rf"(?:the\s+)?{_axis}\b(?![\w-])",
         ]
     _GENERATORS[f"reflect:{_axis}"] = [
         rf"\breflections?\s+(?:in|through|across|of)\s+(?:the\s+)?{_axis}\b(?![- ]?axis)",
@@ -203,6 +213,11 @@ field_words(
         "dim": [rf"\b(?:funnel|Gaussian|target|density|banana)\s*,?\s+in\s+(\d+|{_WORD})\s+dimensions\b",
                 rf"\b(\d+|{_WORD})-dimensional\s+(?:funnel|Gaussian|target|banana|density)\b",
                 r"\b(\d+)-?D\s+(?:funnel|Gaussian|target|density)\b",
+                # "it defines log_prob for a batch of points in two dimensions" (not "plot the samples in two dimensions")
+                rf"\b(?:log_prob|log[- ]?density|log[- ]?posterior)\b[^.;]{{0,60}}?\bin\s+(\d+|{_WORD})\s+dimensions\b",
+                # "the space is three-dimensional", "a three-parameter dust model"
+                rf"\b(?:space|problem|posterior|density|target|model|parameter\s+space)\s+is\s+(\d+|{_WORD})[- ]dimensional\b",
+                rf"\b(\d+|{_WORD})[- ]parameter\s+(?:[\w-]+\s+){{0,2}}?(?:model|posterior|density|likelihood)\b",
                 rf"\bdimension\s*(?:d\s*)?(?:=\s*|of\s+)?(\d+)\b{_ALONE_AFTER}",
                 # "it has three parameters (mean age, log scatter, slope)": a log density's dimension
                 rf"\b(?:it|which|that|the\s+(?:model|posterior|density|function))\s+(?:has|takes)\s+(\d+|{_WORD})\s+"
@@ -212,8 +227,10 @@ field_words(
                        r"\b(\d+)\s+proposals?\s+(?:per|for\s+each)\b"],
         "kernel": {
             "mlp": [r"\bMLP\s+kernel\b", r"\bneural[- ]network\s+kernel\b"],
-            "linear": [r"\blinear\s+(?:\([^()]{0,20}\)\s+)?kernel\b", r"\bGaussian\s+q\b"],
+            "linear": [r"\blinear\s+(?:\([^()]{0,20}\)\s+)?kernel\b", r"\bGaussian\s+q\b",
+                       r"\(\s*linear\s*\)\s+kernel\b"],  # "the Gaussian (linear) kernel"
         },
         "prior_std": _PRIOR_STD,
     },
+    overrides={"log_density": ["target"]},
 )

@@ -99,20 +99,26 @@ field_words(
                   (r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+twice\b", 2)],
         # the nuisance learner in words: "the neural-network learner", "small neural networks" (an MLP); the other
         # learners are read by their own words ("random forests", "gradient-boosted trees", "lasso")
-        "learner": {"mlp": [r"\bneural[- ]net(?:work)?s?\b", r"\bmulti-?layer\s+perceptrons?\b"]},
+        "learner": {"mlp": [r"\bneural[- ]net(?:work)?s?\b", r"\bmulti-?layer\s+perceptrons?\b"],
+                    # "use boosted trees for those nuisance fits"
+                    "gradient_boosting": [r"\bboost(?:ed|ing)\s+(?:decision\s+|regression\s+)?trees?\b",
+                                          r"\bgradient[- ]boost\w*", r"\b(?:XGBoost|LightGBM|CatBoost)\b"]},
         # trimming the propensities: "trim the propensity scores so they stay between 5% and 95%"
         "clipping": [r"\b(?:trim|clip|bound|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?"
                      r"[^.;]{0,40}?\bbetween\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",
                      # "cut the propensity scores off at 5% and 95%"
                      r"\b(?:cut|clip|trim|cap|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?\s+"
                      r"(?:off\s+)?at\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+and\b",
+                     # "trim the estimated propensities at 2 percent on either side"
+                     r"\b(?:cut|clip|trim|cap|truncat)\w*\s+(?:the\s+)?(?:estimated\s+)?propensit\w*(?:\s+scores?)?\s+"
+                     r"(?:off\s+)?at\s+(\d+(?:\.\d+)?\s*%|0?\.\d+)\s+(?:on|at|from)\s+(?:either|each|both)\s+(?:sides?|ends?|tails?)\b",
                      # "the propensities should be trimmed at 0.05 and 0.95"
                      r"\bpropensit\w*(?:\s+scores?)?\s+(?:(?:are|is|should\s+be|must\s+be|will\s+be|to\s+be|be|get)\s+)?"
                      r"(?:trimmed|clipped|bounded|truncated)\s+"
                      r"(?:to\s+(?:the\s+)?(?:range\s+|interval\s+)?|at\s+)(\d+(?:\.\d+)?\s*%|0?\.\d+)\b"],
         # the interval's level: "a 90% range", "90% confidence intervals", "at the 90% level"
-        "confidence": [r"\b(\d\d(?:\.\d+)?)\s*%\s+(?:CIs?\b|(?:confidence\s+|uncertainty\s+)?(?:intervals?|range|band)\b)",
-                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)\s*%\s+(?:confidence\s+)?level\b"],
+        "confidence": [r"\b(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:CIs?\b|(?:confidence\s+|uncertainty\s+)?(?:intervals?|range|band)\b)",
+                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:confidence\s+)?level\b"],
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
                         r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
     },
@@ -156,7 +162,10 @@ field_words(
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:in|on|within)\s+\[\s*(-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?)\s*\]",
             # "GPA is on a 0 to 4 scale; take that as the outcome's range"
             r"\bon\s+an?\s+(-?\d+(?:\.\d+)?\s*(?:to|–|-)\s*-?\d+(?:\.\d+)?)[- ]point\s+scale\b[^.]{0,60}?\b(?:outcome|range|bounds?)\b",
-            r"\bon\s+an?\s+(-?\d+(?:\.\d+)?\s*(?:to|–|-)\s*-?\d+(?:\.\d+)?)\s+scale\b[^.]{0,60}?\b(?:outcome|range|bounds?)\b"],
+            r"\bon\s+an?\s+(-?\d+(?:\.\d+)?\s*(?:to|–|-)\s*-?\d+(?:\.\d+)?)\s+scale\b[^.]{0,60}?\b(?:outcome|range|bounds?)\b",
+            # "the recovery score (recovery_0_100, which by construction runs from 0 to 100)"
+            r"\b(?:outcome|score|response|index)\b[^.;]{0,60}?\b(?:runs?|ranges?|goes|go|lies|lie|spans?|is\s+bounded)\s+"
+            r"(?:\w+\s+)?from\s+(-?\d+(?:\.\d+)?\s+to\s+-?\d+(?:\.\d+)?)\b"],
         # the partition whose bounds are reported; one only compared with is not it ("compare with quantile
         # cells" reports the learned one, the default)
         "partition": {
@@ -192,8 +201,8 @@ field_words(
     data=optional_table,
     arguments={
         # the capacity: the share the programme can reach ("can visit 15% of its households")
-        "alpha": [r"\b(?:can|could|is\s+able\s+to|are\s+able\s+to|has\s+room\s+to|have\s+room\s+to)\s+(?:only\s+)?"
-                  r"(?:visit|reach|serve|screen|treat|help|take\s+on|enrol|enroll|support|cover|contact|mentor|see|test|"
+        "alpha": [r"\b(?:can|could|is\s+able\s+to|are\s+able\s+to|has\s+room\s+to|have\s+room\s+to)\s+(?:only\s+)?(?:[a-z]+ly\s+)?"
+                  r"(?:visit|reach|serve|screen|treat|help|take\s+on|enrol|enroll|support|cover|contact|call|phone|mentor|see|test|"
                   rf"inspect|offer\s+\w+\s+to)\s+(?:only\s+|just\s+|up\s+to\s+|about\s+|roughly\s+)?(?:the\s+)?{_SHARE}(?![\w%])",
                   rf"\b(?:screening\s+)?capacity\s+(?:of|is|=|:)\s*(?:about\s+)?{_SHARE}(?![\w%])",
                   rf"\b{_SHARE}\s+(?:screening\s+)?capacity\b"],
@@ -210,7 +219,10 @@ field_words(
                             rf"\bunit\s+of\s+R(?:²|\^?2|-squared)\s+{_COST}",
                             r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+R(?:²|\^?2|-squared)"],
         "higher_is_worse": [r"\b(?:more|higher)\s+(?:[\w-]+\s+){0,3}?(?:is|are|means?)\s+worse\b",
-                            r"\bhigh(?:er)?\s+(?:values|scores|outcomes)\s+(?:mark|indicate|mean)\s+(?:the\s+)?worse"],
+                            r"\bhigh(?:er)?\s+(?:values|scores|outcomes)\s+(?:mark|indicate|mean)\s+(?:the\s+)?worse",
+                            # "high arrears are the bad outcome here"
+                            r"\bhigh(?:er)?\s+(?:[\w-]+\s+){0,3}?(?:is|are)\s+(?:the\s+)?(?:bad|worse|undesirable|harmful)\s+"
+                            r"(?:outcome|direction|end|side)\b"],
         "prediction": [r"\brisk\s+scores?\b", r"\bpredict(?:ed|ion|ions|s)\b", r"\bforecast(?:s|ed)?\b"],
         "outcome": [r"\bthat\s+followed\b", r"\b(?:realised|realized|actual(?:ly)?|observed|subsequent)\b",
                     r"\boutcomes?\b"],
@@ -234,7 +246,10 @@ field_words(
     arguments={
         "label": [r"\b(?:model|classifier|predictor|screen)\s+(?:of|for|predicting)\b", r"\bpredicts?\b"],
         "target_class": {1: [r"\btowards?\s+(?:being\s+|getting\s+)?(?:hired|approved|accepted|admitted|selected|granted)\b",
-                             r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?1\b"],
+                             r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?1\b",
+                             # "the counterfactual that flips each to an approval"
+                             r"\bflips?\s+(?:each|it|them|the\s+\w+)?\s*(?:in)?to\s+(?:an?\s+)?(?:approval|acceptance|admission|"
+                             r"hire|grant|yes)\b"],
                          0: [r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?0\b"]},
         # names only; a word that is no column ("Experience cannot be changed") is left to the person
         "immutable": [r"`?([A-Za-z_]\w*)`?\s+(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:chang|alter|modif)\w*",
@@ -247,7 +262,7 @@ field_words(
                       # since the method counts rows from 0
                       r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
                       r"\w+teenth|twentieth)\b(?:\s*(?:,|and)\s*\w+)*\s+rows?\b"],
-        "lambdas": [r"(?:λ|\blambda)\s*(?:values?\s+)?(?:=|:|of|set\s+to|∈|in)?\s*[\[{(]?\s*"
+        "lambdas": [r"(?:λ|\blambda)\s*(?:values?\s+)?(?:=|:|of|at|set\s+to|∈|in)?\s*[\[{(]?\s*"
                     r"(-?\d+(?:\.\d+)?(?:\s*(?:,|and)\s*-?\d+(?:\.\d+)?)+)"],
         # a causal graph or a structural model written in words or equations is not read: it is a question
         "parents": [r"\bcausally\s+(?:linked|related|connected|ordered)\b", r"\bcausal\s+(?:graph|links?|order(?:ing)?|diagram)\b",

@@ -171,7 +171,7 @@ COSMOLOGICAL_PARAMETERS: dict[str, list[str]] = {
     "theta_MC_100": [r"\b100\s*(?:θ|theta)_?\{?MC\}?", r"\btheta_MC_100\b"],
     "tau": [r"τ(?:_?\{?reio\}?)?(?![\w])", r"\btau\b", r"\boptical\s+depth"],
     "logA": [r"\bln\s*\(?\s*10\s*(?:\^\s*\{?10\}?|¹⁰)\s*A_?\{?s\}?\s*\)?", r"\blogA\b"],
-    "ns": [r"\bn_?\{?s\}?(?![\w])", r"\b(?:scalar\s+)?spectral\s+index"],
+    "ns": [r"\bn_?\{?s\}?(?![\w])", r"\b(?:scalar\s+)?spectral\s+index", r"\b(?:scalar|spectral)\s+tilt"],
     "mnu": [r"Σ\s*m_?\{?ν\}?", r"\\sum\s*m_\{?\\nu\}?", r"\bsum(?:med)?\s+(?:of\s+(?:the\s+)?)?neutrino\s+mass(?:es)?",
             r"\bneutrino\s+mass\s+sum\b", r"\bmnu\b"],
     "nnu": [r"\bN_?\{?eff\}?(?![\w])", r"\bnnu\b", r"\beffective\s+number\s+of\s+(?:neutrino|relativistic)\s+species"],
@@ -220,8 +220,13 @@ field_words(
           r"\blensed\s+(?:\w+\s+){0,4}?(?:power\s+)?spectr\w*": 2.0, r"\bBoltzmann\s+(?:codes?|solvers?)\b": 1.5,
           # Planck as the source of the other parameters' values, not as data to fit ("everything else at the
           # Planck 2018 baseline", "stays at its Planck 2018 best-fit value")
-          r"\b(?:at|to|from|on)\s+(?:the\s+|its\s+)?Planck\s+(?:2018\s+)?(?:baseline|best[- ]fit|values?)\b": 2.0},
+          r"\b(?:at|to|from|on)\s+(?:the\s+|its\s+)?Planck\s+(?:2018\s+)?(?:baseline|best[- ]fit|values?)\b|"
+          r"\b(?:the\s+)?(?:rest|others|everything\s+else|all\s+else|other\s+parameters)\s+(?:\w+\s+)?at\s+(?:the\s+)?"
+          r"Planck(?:\s+2018)?\b": 2.0},
 )
+
+#: a spectrum named as the only one used: "TE and nothing else", "TE only", "EE alone"
+_ONLY_SPECTRUM = r"(?:\s+(?:band[- ]?powers?|spectrum|data))?\s+(?:and\s+nothing\s+else|only|alone)\b"
 
 field_words(
     "cosmology.fit_cmb",
@@ -234,10 +239,18 @@ field_words(
     ),
     arguments={
         "spectra": {"TT": [r"\bTT\s+(?:band[- ]?powers?\s+|spectrum\s+|data\s+)?only\b",
-                           r"\bleaving\s+out\s+(?:the\s+)?TE\s+and\s+EE\b"]},
+                           r"\bleaving\s+out\s+(?:the\s+)?TE\s+and\s+EE\b"],
+                    # "only Planck 2018's temperature–polarisation cross-spectrum, TE and nothing else", "nothing but EE"
+                    **{s: [rf"(?-i:\b{s}){_ONLY_SPECTRUM}", rf"\bnothing\s+but\s+(?:the\s+)?(?-i:{s})\b",
+                           rf"\b(?:only|just)\s+(?:the\s+)?(?-i:{s})\b(?!\s*(?:,|and|\+)\s*(?-i:TT|TE|EE))"]
+                       for s in ("TE", "EE")}},
+        # "cap the chain at 30,000 accepted samples", "at most 20000 samples"
+        "max_samples": [r"\b(?:cap|limit|stop|end)\w*\s+(?:the\s+|each\s+)?(?:chains?|sampler|run|MCMC)\s+(?:at|to|after)\s+"
+                        r"(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
+                        r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b"],
         # "leave out as well the two compressed low-ℓ temperature bins"
         "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without)\s+(?:out\s+)?"
-                        r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?low[- ]?(?:ℓ|ell|l)\s+"
+                        r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?low[- ]?(?:ℓ|ell|l|multipole)\s+"
                         r"(?:TT|temperature)", False)],
     },
     # the CMB fit is flat: a free curvature is a model it does not have
@@ -258,14 +271,18 @@ field_words(
                ("the lensing amplitude", r"A_?\{?L\}?|A_?lens|lensing\s+amplitude"))}}},
     cues={r"\bband[- ]?powers?\b": 3.0, r"\bplik\w*": 3.0, r"\blikelihood\b": 1.0, r"\bCobaya\b": 1.5,
           # "constrain H0 from Planck", not "... with a prior from Planck" (a supernova fit's prior)
-          r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bfrom\s+(?:the\s+)?"
+          r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\b(?:from|using)\s+(?:only\s+)?(?:the\s+)?"
           r"(?:Planck|CMB)\b": 2.5,
+          # "For τ, swap the default reionisation prior", "cap the chain at 30,000 accepted samples"
+          r"\breioni[sz]ation\s+prior\b": 1.5, r"\baccepted\s+samples\b": 1.0,
           r"\b(?:Planck|CMB)\s+(?:data|measurements|band)": 1.5, r"\bR\s*[-−]\s*1\b": 1.0, r"\boptical depth\b": 1.0,
           r"\bτ\s+prior\b|\btau\s+prior\b": 1.5,
           # the joint fit in words: "adding the supernovae to Planck", "Planck plus supernovae", "combine the CMB with
           # the SNe", "a joint CMB + supernova fit" (not a supernova fit "with a prior from Planck")
           rf"\b(?:add(?:ing|ed)?|combin\w*)\s+(?:the\s+)?{_SNE}[^.?!;]{{0,30}}?\b(?:to|with)\s+(?:the\s+)?{_CMB}": 2.5,
-          rf"\b(?:combin\w*|join(?:ing|tly)?)\s+(?:the\s+)?{_CMB}(?:\s+\w+){{0,2}}?\s+(?:with|and|to)\s+(?:the\s+)?{_SNE}": 2.5,
+          # "combine Planck with our Marsh supernovae"
+          rf"\b(?:combin\w*|join(?:ing|tly)?)\s+(?:the\s+)?{_CMB}(?:\s+\w+){{0,2}}?\s+(?:with|and|to)\s+"
+          rf"(?:the\s+|our\s+|their\s+|these\s+|my\s+)?(?:[A-Z][\w-]*\s+)?{_SNE}": 2.5,
           rf"\b{_CMB}(?:\s+\w+){{0,2}}?\s*(?:\+|plus|together\s+with|jointly\s+with)\s*(?:the\s+)?{_SNE}|"
           rf"\bjoint\s+(?:\w+\s+)?{_CMB}\s*(?:\+|and|plus)\s*{_SNE}": 2.5},
 )

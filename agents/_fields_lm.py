@@ -31,6 +31,8 @@ _HELD_OUT = (
     r"(?:held[- ]out|kept back|set aside|for (?:the )?test(?:ing)?|as (?:a |the )?test(?: set)?)\b",
     rf"\b{_SHARE} test split\b",
     rf"\btest (?:share|fraction|split) (?:of |=\s*|is )?{_SHARE}",
+    # "hold a quarter of the rows out"
+    rf"\b(?:hold|keep|set|put)(?:s|ing)?\s+{_SHARE}\s+of\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?(?:out|back|aside)\b",
 )
 #: seeds as a range ("seeds 0–4", "five seeds each (0 to 4)") or a count ("five seeds": 0 … 4)
 _SEEDS = (
@@ -178,7 +180,7 @@ field_words(
                        r"(?:standard deviation|std|s\.d\.|sd|scale|size)(?: of)?\s*(?:=\s*)?" + _DECIMAL,
                        r"\b(?:standard deviation|std|scale|size) of (?:the )?(?:planted |teacher(?:'s)? )?edits?"
                        r"(?: vectors)?\s*(?:is |=\s*|of |:\s*)?" + _DECIMAL),
-        "l0_weight": (r"\b(?:L0|sparsity) (?:penalty )?(?:weight|coefficient|strength) (?:of |=\s*|is )?" + _DECIMAL,
+        "l0_weight": (r"\b(?:L0|sparsity) (?:penalty )?(?:weight|coefficient|strength) (?:of |=\s*|is |to |at )?" + _DECIMAL,
                       r"\b(?:L0|sparsity) penalty (?:of |=\s*|weighted by )" + _DECIMAL,
                       # "the expected-L0 penalty halved to 0.5", "an L0 penalty (weight) lowered to 0.2"
                       r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*)(?: (?:weight|coefficient|strength))? "
@@ -215,11 +217,15 @@ field_words(
         "strategies": {
             "retrieval": (r"\bretrieval\b", r"\bRAG\b"),
             "finetune": (r"(?<!replay )(?<!replay-based )\b(?:plain |continual |naive |sequential |vanilla )?"
-                         r"fine[- ]?tun(?:e|ing|ed)\b(?! (?:with|plus|and) (?:\w+ )?replay)(?!-with-replay)",),
+                         r"fine[- ]?tun(?:e|ing|ed)\b(?! (?:with|plus|and) (?:\w+ )?replay)(?!-with-replay)",
+                         # "compare only continual fine-tuning with replay": two strategies, one against the other
+                         r"\bcompar\w*\s+(?:only\s+|just\s+)?(?:plain |continual |naive |sequential |vanilla )?"
+                         r"fine[- ]?tun(?:e|ing)\s+(?:with|against|to)\s+(?:\w+\s+)?replay\b"
+                         r"(?!\s+(?:against|to|and|with|versus|vs)\b)"),
             "replay": (r"\breplay\b",),
         },
         # replay: "two earlier edits per new edit", "replay ratio of 2", "replaying 2 old facts for each new one"
-        "replay_ratio": (r"\b(\d+(?:\.\d+)?|one|two|three|four|five) (?:earlier|old|older|previous|past) (?:edits?|"
+        "replay_ratio": (r"\b(\d+(?:\.\d+)?|one|two|three|four|five|half) (?:an? )?(?:earlier|old|older|previous|past) (?:edits?|"
                          r"facts?|examples?|updates?) (?:per|for (?:each|every)) new\b",
                          rf"\breplay(?:ing|s)? {_DECIMAL} (?:earlier|old|older|previous|past) (?:edits|facts|"
                          r"examples|updates) (?:per|for (?:each|every))\b",
@@ -246,16 +252,20 @@ field_words(
         # the adapted matrix: "a 16 × 32 weight matrix" is d × k (rows of B × columns of A)
         # "1500 rank-3 adapters", "adapters of rank 2"
         "rank": (r"\brank[- ](\d+)\b", r"\b(?:of|with|at) rank (\d+)\b", r"\brank (?:r\s*)?(?:=|of)\s*(\d+)\b"),
+        # "generate 3000 synthetic rank-2 adapters"
+        "n_adapters": (r"\b(?:generate|simulate|make|draw|sample|create)\w*\s+(\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?adapters\b",),
         "d": (r"\b(\d+)\s*[×x]\s*\d+\s+(?:base |frozen |adapted |pretrained )?(?:weight )?matri(?:x|ces)\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) (\d+)\s*[×x]\s*\d+",
-              r"\boutput dim(?:ension)?s? (?:of |=\s*|is |d\s*=\s*)?(\d+)"),
+              r"\boutput dim(?:ension)?s? (?:of |=\s*|is |d\s*=\s*)?(\d+)",
+              r"\bB\s+(?:of|with|having)\s+(\d+)\s+rows\b"),  # "B of 16 rows and A of 8 columns"
         "k": (r"\b\d+\s*[×x]\s*(\d+)\s+(?:base |frozen |adapted |pretrained )?(?:weight )?matri(?:x|ces)\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) \d+\s*[×x]\s*(\d+)",
-              r"\binput dim(?:ension)?s? (?:of |=\s*|is |k\s*=\s*)?(\d+)"),
+              r"\binput dim(?:ension)?s? (?:of |=\s*|is |k\s*=\s*)?(\d+)",
+              r"\bA\s+(?:of|with|having)\s+(\d+)\s+columns\b"),
         # the spread along the symmetry orbits: "spread of 1.0 in the log-scale of the symmetry moves"
         "orbit_scale": (rf"\bspread (?:of |=\s*){_DECIMAL} (?:in|of|along|for) (?:the )?(?:log|orbit|symmetry)",
                         rf"\b(?:orbit|symmetry)(?:[- ]orbit)? spread (?:of |=\s*|is ){_DECIMAL}",
-                        rf"\blog[- ]?(?:scale|c)\b[^.;]{{0,30}}?\b(?:spread|standard deviation|std|sd) (?:of |=\s*|is )"
+                        rf"\blog[- ]?(?:scale|c)\b[^.;]{{0,30}}?\b(?:spread|standard deviation|std|sd) (?:of |=\s*|is )?"
                         rf"{_DECIMAL}"),
     }),
 )
@@ -348,5 +358,10 @@ field_words(
                        rf"{_DECIMAL}"),
         "test_fraction": _HELD_OUT,
         "seeds": _SEEDS,
+        # a table that "pairs" a question with its answer: "pairs a duration written as hours and minutes (column
+        # duration, ...) with the total number of minutes (column minutes)"
+        "prompt_column": (r"\bpairs?\s+(?:each\s+)?[^.;]{0,80}?\(\s*(?:the\s+)?column\s+`?(\w+)`?",),
+        "answer_column": (r"\bpairs?\s+(?:each\s+)?[^.;]{0,80}?\(\s*(?:the\s+)?column\s+`?\w+`?[^()]*\)\s+with\s+"
+                          r"[^.;()]{0,80}?\(\s*(?:the\s+)?column\s+`?(\w+)`?",),
     }),
 )

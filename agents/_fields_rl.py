@@ -47,6 +47,10 @@ field_words(
                             # "action noise a fifth of the action range"
                             r"\b(?:action|behaviou?r(?:[- ]policy)?|exploration)\s+noise\s+(?:of\s+|at\s+|is\s+)?"
                             r"((?:a|one)\s+(?:half|third|quarter|fifth|tenth|twentieth)|\d+(?:\.\d+)?\s*(?:%|per\s*cent))"
+                            r"\s+of\s+the\s+(?:action\s+)?range\b",
+                            # "its actions jittered by noise of 20% of the action range"
+                            r"\b(?:jitter\w*|perturb\w*|noisy|noise)\b[^.;]{0,30}?\bnoise\s+(?:of\s+)?"
+                            r"((?:a|one)\s+(?:half|third|quarter|fifth|tenth|twentieth)|\d+(?:\.\d+)?\s*(?:%|per\s*cent))"
                             r"\s+of\s+the\s+(?:action\s+)?range\b"],
         "horizon": [rf"\bhorizon\s+H\s*=\s*(\d+){_ALONE_AFTER}",
                     rf"\bnext\s+(\d+|{_WORD})\s+(?:time\s*)?steps\b",
@@ -70,11 +74,15 @@ field_words(
                       r"\b(?:inverse[- ]dynamics|IDM)\s+(?:model\s+)?(?:for|with)\s+(\d[\d,]*)\s+steps\b"],
         "synthetic_ratio": [rf"\b({_NUM})\s+synthetic\s+transitions?\s+(?:per|for\s+each)\s+(?:logged|real)\s+"
                             rf"transition\b",
-                            rf"\bsynthetic[- ]to[- ]real\s+ratio\s*(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}"],
+                            rf"\bsynthetic[- ]to[- ]real\s+ratio\s*(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}",
+                            # "once with one synthetic transition per logged one"
+                            rf"\b({_NUM}|one|two|three|half\s+a)\s+synthetic\s+transitions?\s+(?:per|for\s+each|for\s+every)\s+"
+                            r"(?:logged|real)\s+(?:one|transition)\b"],
         "rtg_discount": [r"\b(?:return[- ]to[- ]go\s+)?discount(?:\s+factor)?\s*(?:γ\s*)?(?:of\s+|=\s*|:\s*)?"
                          rf"(0?\.\d+|1(?:\.0+)?){_ALONE_AFTER}"],
         # the offline policy comparison (TD3+BC with and without synthetic data) is skipped by 0 steps
         "policy_steps": [r"\b(\d[\d,]*)\s+(?:TD3\+BC|policy)\s+(?:gradient\s+|training\s+)?steps\b",
+                         r"\bTD3\+BC\s+(?:for|with|over)\s+(\d[\d,]*)\s+(?:gradient\s+|training\s+)?steps\b",
                          rf"\bpolicy\s+steps\s*(?:=\s*|:\s*|of\s+)?(\d[\d,]*){_ALONE_AFTER}",
                          (r"\bskip(?:s|ping)?\s+(?:the\s+)?(?:offline\s+)?(?:TD3\+BC\s+)?polic(?:y|ies)"
                           r"(?:\s+(?:comparison|training|learning|evaluation|part))?\b", 0),
@@ -115,15 +123,20 @@ field_words(
             "Pendulum-v1": [r"\bpendulum\b"],
         },
         "n_queries": [r"\bbudget\s+of\s+(\d[\d,]*)\s+(?:queries|questions|comparisons)\b",
-                      r"\b(\d[\d,]*)\s+(?:queries|questions)\s+(?:per|of\s+each|for\s+each)\s+(?:query\s+)?type\b"],
+                      r"\b(\d[\d,]*)\s+(?:queries|questions)\s+(?:per|of\s+each|for\s+each)\s+(?:query\s+)?(?:type|kind)\b"],
         # "rationality 1", "mistake rate 0.1", "slip 0.1", "grid size 7" are read by the arguments' own names
         "mistake_rate": [rf"\b({_RATE})\s+(?:chance|probability)\s+(?:of|that)\s+(?:the\s+labell?er\s+)?"
                          rf"(?:answer|respond|repl|pick|choos|guess)\w*\s+(?:uniformly\s+)?at\s+random\b",
                          rf"\banswers?\s+(?:uniformly\s+)?at\s+random\s+(?:with\s+probability|in|for)\s+({_RATE})"
                          rf"{_ALONE_AFTER}"],
-        "rationality": [rf"\brationality\s*β\s*=\s*({_NUM})\b{_ALONE_AFTER}"],
+        "rationality": [rf"\brationality\s*β\s*=\s*({_NUM})\b{_ALONE_AFTER}",
+                        # "make the simulated labeller fairly irrational, β = 1"
+                        rf"\blabell?er\b[^.;]{{0,50}}?\bβ\s*=\s*({_NUM})\b{_ALONE_AFTER}",
+                        # "the labeler should be fairly rational (β = 4)"
+                        rf"\brational\w*\s*\(\s*β\s*=\s*({_NUM})\s*\)"],
         "selection": {
-            "random": [r"\bquer(?:y|ies)\s+(?:are\s+|were\s+)?(?:chosen|selected|picked|drawn|sampled)\s+"
+            "random": [r"\b(?:pick|choose|select|draw|sample)\w*\s+(?:the\s+)?quer(?:y|ies)\s+(?:uniformly\s+)?at\s+random\b",
+                       r"\bquer(?:y|ies)\s+(?:are\s+|were\s+)?(?:chosen|selected|picked|drawn|sampled)\s+"
                        r"(?:uniformly\s+)?at\s+random\b",
                        r"\brandom(?:ly\s+(?:chosen|selected))?\s+quer(?:y|ies)\b",
                        r"\brandom\s+(?:query\s+)?selection\b",
@@ -137,8 +150,12 @@ field_words(
                        r"(?<!instead of )(?<!rather than )(?<!without )\bactive\s+quer(?:y|ies)\b"],
         },
         "grid_size": [r"\b(\d+)\s*[×x]\s*\1\s+grid(?:[- ]?worlds?)?\b",
+                      # "the tabular gridworld (7 by 7 this time)", "gridworld only (6 × 6, ...)"
+                      r"\bgrid[- ]?world\b[^.;()]{0,20}\(\s*(\d+)\s*(?:[×x]|by)\s*\d+\b",
                       rf"\bgrid[- ]?world\s+(?:of\s+)?(?:size|side)\s*(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
         "slip": [rf"\bslip(?:ping|page)?\s+(?:probability|rate|chance)\s*(?:of\s+|=\s*|:\s*)?({_RATE}){_ALONE_AFTER}",
+                 # "moves slip in a random direction 20% of the time"
+                 rf"\bslips?\b[^.;]{{0,40}}?\b({_RATE})\s+of\s+the\s+time\b",
                  rf"\b{_ALONE_BEFORE}({_RATE})\s+(?:chance|probability)\s+(?:of\s+)?(?:a\s+)?slip",
                  rf"\bmoves?\s+slips?\s+with\s+probability\s+({_RATE}){_ALONE_AFTER}",
                  (r"\bdeterministic\s+(?:\d+\s*[×x]\s*\d+\s+)?grid[- ]?worlds?\b", 0.0),
@@ -148,6 +165,7 @@ field_words(
         "pool_size": [r"\bpool\s+of\s+(\d[\d,]*)\s+segments\b", r"\b(\d[\d,]*)\s+(?:candidate|pool)\s+segments\b"],
         "test_size": [r"\b(\d[\d,]*)\s+held[- ]out\s+segments\b"],
         "batch": [r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?every\s+(\d+)\s+queries\b",
+                  r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?after\s+every\s+(\d+)\b(?!\s*(?:%|steps|episodes))",
                   r"\b(?:in\s+)?batch(?:es)?\s+of\s+(\d+)\s+queries\b"],
     },
 )

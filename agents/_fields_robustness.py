@@ -26,7 +26,9 @@ field_words(
             "width_sweep": [r"\b(?:at|over|for|across)\s+(?:hidden\s+|several\s+|different\s+)?widths?\b",
                             r"\bwidths?\s+(?:of\s+)?\d", r"\bwider\s+(?:networks?|layers?|models?)\b",
                             r"\bwidth\s+(?:sweep|experiment)\b", r"\bdoes\s+width\b",
-                            r"\b(?:against|versus|vs\.?|as\s+a\s+function\s+of)\s+(?:the\s+)?(?:network\s+|hidden\s+)?width\b"],
+                            r"\b(?:against|versus|vs\.?|as\s+a\s+function\s+of)\s+(?:the\s+)?(?:network\s+|hidden\s+)?width\b",
+                            # "plot stability ... as width grows", "while the width increases"
+                            r"\b(?:as|while|when)\s+(?:the\s+)?(?:network\s+|hidden\s+)?width\s+(?:grows|increases|rises|goes\s+up)\b"],
             "stability": [r"\bhow\s+far\b[^.;?]{0,80}?\bboundary\b", r"\bdistances?\b[^.;?]{0,80}?\bboundary\b"],
         },
         "noise": [  # "with 20% of the labels flipped", "label noise of 0.1"
@@ -39,7 +41,10 @@ field_words(
         "widths": [r"\b(?:hidden\s+)?layers?\s+(?:of|with)\s+((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+"
                    r"(?:hidden\s+)?(?:units|neurons)\b",
                    r"\b((?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+(?:hidden\s+)?(?:units|neurons)\s+"
-                   r"(?:wide|per\s+(?:hidden\s+)?layer|in\s+the\s+hidden\s+layer)\b"],
+                   r"(?:wide|per\s+(?:hidden\s+)?layer|in\s+the\s+hidden\s+layer)\b",
+                   # "one-hidden-layer networks with 60, 240 and 960 hidden units"
+                   r"\b(?:networks?|nets?|models?|MLPs?)\s+(?:of|with)\s+((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+"
+                   r"hidden\s+(?:units|neurons)\b"],
         "max_points": [r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
                        r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b"],
         "model": {"linear_svm": [r"\blinear\s+(?:kernel\s+)?SVM\b", r"\blinear\s+support[- ]vector"],
@@ -70,6 +75,10 @@ field_words(
         # a captured word that is no column of the data is not taken
         "target_feature": [r"\bmake\s+`?([A-Za-z_][\w.]*)`?\s+(?:look|appear|seem)\b",
                            r"\b(?:in\s+which|where|so\s+that)\s+`?([A-Za-z_][\w.]*)`?\s+(?:gets|carries|has|receives|takes)\b",
+                           # "any where deprivation carries more than 30 percent of the mean absolute SHAP", the column
+                           # named by its words ("area deprivation, deprivation_idx")
+                           r"\b(?:in\s+which|where|so\s+that)\s+((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+(?:gets|carries|has|receives|takes)\s+"
+                           r"(?:more|less|at\s+least|at\s+most|over|under|above|below)\b",
                            r"\b(?:hide|hiding|downplay\w*|promot\w*|inflat\w*|conceal\w*|mask\w*)\s+(?:the\s+)?"
                            r"(?:influence\s+of\s+|importance\s+of\s+|role\s+of\s+)?`?([A-Za-z_][\w.]*)`?"],
         "goal": {"hide": [r"\blook\s+(?:\*?less\*?\s+important|unimportant|irrelevant)\b", r"\bhid(?:e|ing)\b",
@@ -84,12 +93,17 @@ field_words(
                       r"(\d+(?:\.\d+)?\s*%)\s+of\s+(?:the\s+)?(?:total\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)",
                       r"\bSHAP[- ]share\s+(?:threshold\s+)?(?:of|below|above|under|over|=|:)?\s*(\d+(?:\.\d+)?\s*%|0?\.\d+)"],
         # the label as the data describe it: "(ignition = 1 for cells that had one)"
-        "label_column": [r"\b([A-Za-z_]\w*)\s*(?:=|==|is)\s*1\s+(?:for|where|when|if|marks)\b"],
+        "label_column": [r"\b([A-Za-z_]\w*)\s*(?:=|==|is)\s*1\s+(?:for|where|when|if|marks)\b",
+                         # "and `germinated` (1/0)"
+                         r"`([A-Za-z_]\w*)`\s*\(\s*(?:1\s*/\s*0|0\s*/\s*1|yes\s*/\s*no)\s*\)"],
         "tolerance": [r"\bAUC\s+(?:is\s+)?within\s+(\d*\.\d+)\s+of\s+(?:the\s+)?best",
                       # "within one hundredth (0.01) of the best validation AUC"
                       r"\bwithin\s+(?:[a-z]+\s+){1,2}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?best",
                       r"\bwithin\s+(\d*\.\d+)\s+(?:AUC\s+)?of\s+(?:the\s+)?best\s+(?:validation\s+)?AUC",
+                      r"\bwithin\s+(\d*\.\d+)\s+AUC\s+of\s+(?:the\s+)?(?:best|top|leader)\b",  # "within 0.03 AUC of the best"
                       r"\bAUC\s+tolerance\s+(?:of\s+)?(\d*\.\d+)",
+                      # "its AUC on the validation split trails the best one found by 0.03 or less"
+                      r"\bAUC\b[^.;]{0,40}?\btrails?\s+(?:the\s+)?(?:best|top)\b[^.;]{0,20}?\bby\s+(\d*\.\d+)\s+or\s+less\b",
                       # "its validation AUC no more than 0.01 short of the top one", "at most 0.02 below the best AUC"
                       r"\bAUC\s+(?:is\s+)?(?:no\s+more\s+than|not\s+more\s+than|at\s+most|less\s+than)\s+(\d*\.\d+)\s+"
                       r"(?:short\s+of|below|under|behind|worse\s+than)\s+(?:the\s+)?(?:top|best|highest|leading)\b",
@@ -99,8 +113,10 @@ field_words(
                             r"\b(?:TPE|Bayesian\s+optimi[sz]ation)\s+(?:and|vs\.?|versus|against)\s+random\s+search",
                             r"\bboth\s+search"],
                    "tpe": [r"\bTPE\b", r"\bBayesian\s+optimi[sz]ation\b", r"\btree[- ]structured\s+Parzen\b"],
-                   "random": [r"\brandom\s+search\b"]},
-        "n_trials": [r"\b(\d[\d,]*)\s+(?:pipeline\s+)?(?:evaluations|trials)\b",
+                   "random": [r"\brandom\s+search\b",
+                              # "Random sampling of pipelines only (no TPE)"
+                              r"\brandom\s+(?:sampling|draws?)\s+of\s+(?:the\s+)?pipelines\b"]},
+        "n_trials": [r"\b(\d[\d,]*)\s+(?:pipeline\s+)?(?:evaluations|trials|tries)\b",
                      r"\bbudget\s+of\s+(\d[\d,]*)\s+(?:evaluations|trials|pipelines)\b"],
     },
 )

@@ -66,7 +66,9 @@ field_words(
             "subtract": [r"\breset\w*\s+by\s+subtract", r"\bsubtract(?:ive|ion)?[- ]reset\b", r"\bsoft[- ]reset\b",
                          r"\bsubtract(?:s|ing)?\s+the\s+threshold\b"],
         },
-        "threshold": [rf"\bθ\s*=\s*({_NUM}){_ALONE_AFTER}"],
+        "threshold": [rf"\bθ\s*=\s*({_NUM}){_ALONE_AFTER}",
+                      # "firing threshold one half"
+                      r"\bthreshold\s+(?:of\s+|at\s+)?((?:one|a)[\s-]+(?:half|third|quarter|fifth|tenth))\b"],
         # the half-width of the input box [−b, b]^d
         "box": [rf"\[\s*[-−–]\s*({_NUM})\s*,\s*\+?\s*\1\s*\]",
                 # "each input coordinate between −2 and 2", "inputs ranging from -1.5 to 1.5"
@@ -100,8 +102,9 @@ field_words(
         "k": [r"\b\d+\s*[×x]\s*\d+\s*[×x]\s*(\d+)\b", r"\btubes?\s+of\s+length\s+(\d+)\b",
               r"\btube\s+length\s*(?:k\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b"],
         # "a tensor of tubal rank 3" states the truth's rank (the factor's is ``rank``)
-        "true_rank": [rf"\b(?:true\s+|ground[- ]truth\s+)?tubal[- ]rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+|one|two|three|four|five)\b"
-                      rf"{_ALONE_AFTER}",
+        # (a number in words is alone even before ", 80 Gaussian measurements")
+        "true_rank": [rf"\b(?:true\s+|ground[- ]truth\s+)?tubal[- ]rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*|is\s+)?"
+                      rf"(\d+\b{_ALONE_AFTER}|(?:one|two|three|four|five)\b)",
                       rf"\btrue\s+rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
         "rank": [rf"\bfactor\s+(?:rank|width)\s*(?:r\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}",
                  rf"\b{_ALONE_BEFORE}(\d+)\s+tubal\s+columns\b"],
@@ -111,7 +114,10 @@ field_words(
                        rf"\branks?\s+of\s+the\s+factor\s*(?:r\s*=\s*)?({_LIST})\b",
                        rf"\bfactor\s+widths\s*({_LIST})\b",
                        # "try the factor U with 5, 10 and 20 tubal columns"
-                       rf"\bfactor\s+(?:U\s+)?with\s+({_LIST})\s+(?:tubal\s+)?columns\b"],
+                       rf"\bfactor\s+(?:U\s+)?with\s+({_LIST})\s+(?:tubal\s+)?columns\b",
+                       # "vary the factor's number of tubal columns over 2, 5 and 20"
+                       rf"\b(?:vary|sweep|change)\w*\s+(?:the\s+)?(?:factor(?:'s|’s)?\s+)?(?:number\s+of\s+)?(?:tubal\s+)?columns\s+"
+                       rf"(?:over|across|through|among|between)\s+({_LIST})\b"],
         "measurement_sweep": [rf"\b({_LIST})\s+(?:Gaussian\s+)?measurements\b",
                               rf"\bmeasurement\s+counts?\s*(?:m\s*)?(?:of\s+|=\s*|:\s*)?({_LIST})\b",
                               # "vary how many Gaussian measurements there are: 40, 60 and 90"

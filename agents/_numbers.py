@@ -39,7 +39,9 @@ _WORDS = re.compile(rf"\b(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*)\b
 WORD_NUMBER = (rf"(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))+|"
                rf"(?:{'|'.join(w for w in [*_ONES, *_TENS] if w != 'one')}))")
 #: a fraction in words that sets a share: "a quarter of", "half of", "one tenth of"
-_FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\b|\bhalf\s+(?:of\s+)?the\b", re.I)
+_FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\b|\bhalf\s+(?:of\s+)?the\b|"
+                       # "firing threshold one half": "one" and a fraction is a number on its own
+                       r"\bone[\s-]+(half|third|quarter|fifth|tenth)\b(?!\s+of\b)", re.I)
 #: a rate as odds: "one in ten", "one answer in ten", "1 in 20" (N up to a thousand, not a year)
 _ODDS = re.compile(rf"\b(?:one|1)\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?in\s+(?:every\s+)?"
                    rf"((?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*|[1-9]\d{{0,2}})\b(?![.,]\d)", re.I)
@@ -70,7 +72,7 @@ _REFERENCE = re.compile(r"\b(?:Sec(?:tion)?|Fig(?:ure)?|Tab(?:le)?|Eq(?:uation)?
 _REPORTED = re.compile(r"\b(?:expect(?!ed-)(?!ed\s+(?!to\b|values?\b|results?\b|answers?\b|numbers?\b|outcomes?\b|"
                        r"from\b|of\b|by\b|at\b|in\b|for\b|here\b|there\b)[a-z]{3,})\w*|"
                        r"measured|published|(?<!\band )(?<!\bbe )reported(?!\s+(?:with|alongside|together|beside|"
-                       r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|found|obtained|"
+                       r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|(?<!\bone )(?<!\bbest )(?<!\bpipeline )found|obtained|"
                        r"achieved|true|(?<!\bground )truth|"
                        r"(?:result|answer|estimate|value|fit|effect|number|it|this|that|you)\s+should\s+(?:be|give|come\s+out)|"
                        r"was|were|gave|reaches|reached|got(?=[^.;]{0,40}?[=≈])|"
@@ -96,7 +98,12 @@ _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:pl
                         r"\b(?:says|(?<!should )(?<!must )(?<!would )(?<!will )(?<!to )(?<!shall )ha(?:s|ve|d)(?!\s+to\b)|contains?|holds?|consists? of|comprises?|includes?|"
                         r"there (?:are|is|were)|"
                         r"recorded|collected|observed|spans?|spanning|covers?|covering|lists?|listing|gives|"
-                        r"columns?|rows|entries|records|each row|per row|measured at)\b", re.I)
+                        # "half of the respondents got form A": who received what, in the data
+                        r"(?<!\bhave )(?<!\bhas )(?<!\bhad )got|received|"
+                        # "collapsed = 1 marks the hive-weeks before a collapse, which is about one in twenty"
+                        r"marks|which\s+(?:is|are|was|were)\s+(?:about|roughly|around|approximately|nearly|some)|"
+                        # "columns" of a table, not a tubal factor's ("a factor with 20 tubal columns")
+                        r"(?<!tubal )columns?|rows|entries|records|each row|per row|measured at)\b", re.I)
 _LEVEL = re.compile(r"^\s*(?:per ?cent\s+|%\s*)?(?:confidence|credible|CL|C\.L\.|interval|level|band|region|"
                     r"contours?|limits?|upper|lower|quantiles?|percentile)", re.I)
 _MONTH = re.compile(r"\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(?:\s|$|,)|"
@@ -115,7 +122,8 @@ _SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
 
 #: a word that names the item a number labels ("line 3", "Referee 2", "point 3 of the review", "wave 3", "run 14")
 _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|round|phase|station|block|zone|sector|"
-                    r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample)\s*#?\s*$", re.I)
+                    r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample|week|day|month|session|"
+                    r"lecture|chapter|module|lab|exercise|problem|unit|part)\s*#?\s*$", re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
 _NOT_INPUT = re.compile(r"\bnot\s+(?:an?\s+)?(?:input|setting|parameter)s?\b|\bnot\s+part\s+of\s+(?:this|the\s+"
                         r"(?:task|run|analysis|fit|data))\b|\b(?:is|as|for|just)\s+context\b|"
@@ -203,9 +211,18 @@ _REPORT_BREAK = re.compile(r"[;:]\s+|(?:(?<![\d%])\s+[—–]\s+|\s+[—–]\s+(
                            r"\s+so\s+(?:that\s+)?(?=(?:I|we|you|they|it|the)\b)")
 
 
+_PURPOSE = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:I|we|you|they|it|the)\b)")
+
+
 def _reported(sentence: str) -> list[tuple[int, int]]:
     """The spans of the sentence's clauses that give a result or a reference value (:data:`_REPORTED`)."""
     bounds = [0, *[m.end() for m in _REPORT_BREAK.finditer(sentence)], len(sentence)]
+    # a purpose clause ends at its comma: "so the exact score can be checked, 600 optimisation steps, seed 2"
+    for match in _PURPOSE.finditer(sentence):
+        comma = sentence.find(", ", match.end())
+        if comma >= 0:
+            bounds.append(comma + 2)
+    bounds = sorted(set(bounds))
     return [(start, end) for start, end in pairwise(bounds) if _REPORTED.search(sentence[start:end])]
 
 
@@ -303,11 +320,15 @@ def _power(match: re.Match[str]) -> str:
 def scaled_digits(text: str) -> str:
     """``text`` with a number in digits and a scale word written as one number ("20 thousand sample points" as
     "20000 sample points", "1.5 million steps" as "1500000 steps") and a power of ten in digits ("10⁻⁵" as
-    "1e-05", "2 × 10^-3" as "0.002"): what the reader and the number check both read, so neither takes the 20,
+    "1e-05", "2 × 10^-3" as "0.002") and a percentage as "N%" ("90 per cent"): what the reader and the number check both read, so neither takes the 20,
     the 10 or the 5 alone."""
     def whole(match: re.Match[str]) -> str:
         value = float(match.group(1)) * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[match.group(2).lower()]
         return str(int(value)) if value == int(value) else match.group(0)
+    text = re.sub(r"(?<=\d)\s*per\s?cent\b", "%", text, flags=re.I)  # "90 per cent", "2 percent": one spelling
+    text = re.sub(rf"\b({WORD_NUMBER})\s+per\s?cent\b",  # "forty percent" too
+                  lambda m: f"{int(v)}%" if (v := word_value(m.group(1))) is not None and v == int(v) else m.group(0),
+                  text, flags=re.I)
     return _DIGITS_SCALED.sub(whole, _POWER.sub(_power, text))
 
 
@@ -317,6 +338,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     written in words counts something only before one of them or a word of what a run repeats."""
     named = {n.lower() for n in nouns}
     counted = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in nouns if len(n) > 2)
+    if "dim" in named:  # a dimension's argument (``dim``, ``input_dim``): "three-dimensional", "in four dimensions"
+        counted = counted.replace("dim", r"dim(?:ension(?:al)?)?")
     counted_nouns = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:(?:{_COUNT_WORDS})\b"
                                + (rf"|(?:{counted})(?:e?s)?\b)" if counted else ")"), re.I)
     text = scaled_digits(re.sub(r"```.*?```", " ", text, flags=re.S))
@@ -425,7 +448,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(words, (value,), flat, match.start()))
         for match in _FRACTION.finditer(clean):
-            word = (match.group(1) or "half").lower()
+            word = (match.group(1) or match.group(2) or "half").lower()
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(match.group(0), (_FRACTIONS[word],), flat, match.start()))
     return out

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cmbagent.agents._datamap import (
+    _AGENT,
     _LINK,
     Mapped,
     _content_fits,
@@ -49,7 +50,7 @@ __all__ = ["Understanding", "column_arguments", "sentences", "understand", "unde
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
-                       r"skip(?:s|ped|ping)?|leav(?:e|ing) out)\b|n't\b", re.I)
+                       r"skip(?:s|ped|ping)?|leav(?:e|ing) out|rather\s+than|instead\s+of)\b|n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
                         r"leav(?:e|ing) (?:\w+ )?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
@@ -150,7 +151,8 @@ _WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                  "fifty": 50, "hundred": 100, "a hundred": 100, "a thousand": 1000, "dozen": 12, "a dozen": 12}
 _WORD_FRACTIONS = {"half": 0.5, "a half": 0.5, "third": 1 / 3, "a third": 1 / 3, "quarter": 0.25, "a quarter": 0.25,
                    "fifth": 0.2, "a fifth": 0.2, "tenth": 0.1, "a tenth": 0.1, "twentieth": 0.05,
-                   "hundredth": 0.01, "two thirds": 2 / 3, "three quarters": 0.75}
+                   "hundredth": 0.01, "two thirds": 2 / 3, "three quarters": 0.75,
+                   "one half": 0.5, "one third": 1 / 3, "one quarter": 0.25, "one fifth": 0.2, "one tenth": 0.1}
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
@@ -270,8 +272,9 @@ def _pairs_span(match: re.Match[str], parts: Sequence[str]) -> tuple[int, int]:
 def _negated(text: str, start: int) -> bool:
     """Whether a negation comes shortly before ``start`` in the same sentence."""
     # a sentence, a list's item, a clause after ", so" ("not a yes/no, so fit the partially linear model"), or
-    # brackets, which state a value of their own ("membranes that do not leak (β = 1)")
-    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s|,\s*(?:so|but|hence|thus|therefore)\s|\(",
+    # brackets, which state a value of their own ("membranes that do not leak (β = 1)") and keep their negation to
+    # themselves ("pipelines only (no TPE), 25 tries, seed 7")
+    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s|,\s*(?:so|but|hence|thus|therefore)\s|[()]",
                       text[max(0, start - 25):start])[-1]
     return bool(_NEGATION.search(window))
 
@@ -358,14 +361,37 @@ def _prior_value(head: str, sentence: str) -> Any:
         head + r"\s*(?:[=:~]|\bis\b)?\s*(?:N|𝒩|Normal|Gaussian)\s*\(\s*(" + _NUMBER + r")\s*,\s*("
         + _NUMBER + r")\s*\)", sentence, re.I) or re.search(
         # "a Gaussian prior on Ω_m centred on 0.295 with a width of 0.015", "mean 0.3 and standard deviation 0.02"
-        head + r"[^.;\d]{0,20}?\b(?:cent(?:red|ered)\s+(?:on|at)|mean(?:\s+of)?)\s+(" + _NUMBER + r")\s*,?\s*(?:and\s+|with\s+)?"
-        r"(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|std|spread|scale)\s+(?:of\s+)?(" + _NUMBER + ")", sentence, re.I)
+        # "For τ, swap the default reionisation prior for a normal one centred on 0.06, σ = 0.01"
+        head + r"[^.;\d]{0,70}?\b(?:cent(?:red|ered)\s+(?:on|at)|mean(?:\s+of)?)\s+(" + _NUMBER + r")\s*,?\s*(?:and\s+|with\s+)?"
+        r"(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|std|spread|scale)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")",
+        sentence, re.I)
     if flat is None and between is None:  # "a flat prior from 60 to 80 km/s/Mpc", "w0 flat on −1.6 to −0.4"
         between = re.search(head + r"[^.;\d]{0,60}?\b(?:from|on|over)\s+(" + _NUMBER + r")\s*(?:to|–|—)\s*("
                             + _NUMBER + r")(?![\d.])", sentence, re.I)
+    if gauss is None and flat is None and between is None:
+        # the parameter after its prior: "a Gaussian prior of width 1 centred on zero on wa", "a normal prior centred
+        # on 0.3 with width 0.02 for Ω_m"
+        value = rf"({_NUMBER}|zero)"
+        width = r"(?:width|standard\s+deviation|sigma|σ|std|spread|scale)\s*(?:of\s+|=\s*)?"
+        centre = r"cent(?:red|ered)\s+(?:on|at)\s+"
+        tail = r"\s+(?:on|for)\s+(?:the\s+)?" + head
+        lead = r"\b(?:Gaussian|normal)\s+prior\s+(?:of\s+|with\s+)?(?:an?\s+)?"
+        after = re.search(lead + width + value + r"\s*,?\s*(?:and\s+)?" + centre + value + tail, sentence, re.I)
+        before = re.search(lead + centre + value + r"\s*,?\s*(?:and\s+|with\s+)?(?:an?\s+)?" + width + value + tail,
+                           sentence, re.I)
+        if after or before:
+            std, mean = (after.group(1), after.group(2)) if after else (before.group(2), before.group(1))  # type: ignore[union-attr]
+            return {"mean": 0.0 if mean.lower() == "zero" else float(mean.replace("−", "-")),
+                    "std": float(std.replace("−", "-"))}
     match = gauss or flat or between
-    if match is None:
-        return None
+    if match is None:  # "cap the dark-energy density prior at 1.2 ... (keep 0 as the lower bound)": both edges said
+        cap = re.search(r"\b(?:cap|limit|truncat)\w*\s+(?:the\s+)?" + head + r"(?:\s+prior)?\s+(?:at|to)\s+("
+                        + _NUMBER + ")", sentence, re.I)
+        floor = re.search(r"(" + _NUMBER + r")\s+as\s+(?:the\s+|its\s+)?lower\s+(?:bound|edge|limit)\b", sentence, re.I) \
+            or re.search(r"\blower\s+(?:bound|edge|limit)\s+(?:of|at)\s+(" + _NUMBER + ")", sentence, re.I)
+        if cap is None or floor is None:
+            return None
+        return [float(floor.group(1).replace("−", "-")), float(cap.group(1).replace("−", "-"))]
     low, high = float(match.group(1).replace("−", "-")), float(match.group(2).replace("−", "-"))
     return {"mean": low, "std": high} if gauss else [low, high]
 
@@ -510,6 +536,8 @@ class _Reader:
                         if "`" not in match.group(1) and self.words.spellings.get(name):  # "Ω_m and σ_8"
                             spelled = [self.words.spell(name, item) for item in value]
                             value = [self.as_written(v) for v in spelled if v] if all(spelled) else None
+                    if isinstance(value, str) and not self.names_columns(name, value):
+                        value = self.column_of(value)  # "where deprivation carries ...": the feature by its words
                     if value == [] or (value is not None and not self.names_columns(name, value)):
                         value = None
                 if value is not None:
@@ -532,7 +560,8 @@ class _Reader:
         if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
             return True
         known = set(columns) | self.chain_names(columns)
-        return all(v in known for v in (value if isinstance(value, list) else [value]) if isinstance(v, str))
+        # a number is no column's name ("the same two questions sixty times each")
+        return all(isinstance(v, str) and v in known for v in (value if isinstance(value, list) else [value]))
 
     def as_written(self, name: str) -> str:
         """A canonical parameter name as the data write it: ``sigma_8`` is the column ``sigma8`` of a chain whose
@@ -606,7 +635,9 @@ class _Reader:
         fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
         if is_list:
             join = r"\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*"
-            span = r"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)"
+            # "1 to 8", "one to five" (a range in words is written with "to" or "through")
+            small = r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+            span = (rf"(\d+)\s*(?:…|\.\.\.?|–|—|-|\bto\b|\bthrough\b)\s*(\d+)|\b({small})\s+(?:to|through)\s+({small})\b")
             documented = doc_name(self.spec.argument_docs.get(name, ""))
             if len(documented) >= 2:  # "the initialisation scale over 1e-4, 1e-2 and 1" for scales documented so
                 *lead, last = (re.escape(w) for w in documented)
@@ -617,14 +648,16 @@ class _Reader:
             pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b|\bover\b)?\s*\[?\s*(?:"
                        rf"{span}|({item}(?:\s*,\s*{item})*(?:{join}{item})?))(?!\w|\.\d)")
             for match in compiled(pattern, re.I).finditer(self.text):
-                numbers = (match.start(1), match.end(2)) if match.group(1) else match.span(3)
+                ends = next(((match.start(g), match.end(g + 1)) for g in (1, 3) if match.group(g)), None)
+                numbers = ends or match.span(5)
                 if _negated(self.text, match.start()) or self.spent_at(numbers):
                     continue
-                if match.group(1):
-                    lo, hi = int(match.group(1)), int(match.group(2))
+                if ends:
+                    first, last = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+                    lo, hi = (int(v) if v.isdigit() else int(word_value(v) or 0) for v in (first, last))
                     value: Any = list(range(lo, hi + 1)) if 0 <= hi - lo <= 1000 else None
                 else:
-                    raw = re.findall(item, match.group(3))
+                    raw = re.findall(item, match.group(5))
                     cast = [_cast(r.replace(",", ""), item_kinds) for r in raw]
                     value = cast if all(c is not None for c in cast) else None
                 if value:
@@ -919,6 +952,47 @@ class _Reader:
         self.record(name, found, " ".join(quotes))
         return True
 
+    def parent_graph(self, name: str) -> bool:
+        """A causal graph said in plain sentences about the table's columns: "`a` is the only parent of `b`", "`b`
+        depends only on `a` and `c`", "`a` drives `b`". Read only when every sentence that speaks of causes (the
+        field's words for ``name``) gives its edges in one of these forms; anything else stays a question."""
+        columns = self.table_columns()
+        if not columns:
+            return False
+        col = "`?(" + "|".join(re.escape(c) for c in sorted(columns, key=len, reverse=True)) + r")`?(?![\w-])"
+        cols = rf"{col}(?:\s*(?:,\s*(?:and\s+)?|and\s+)`?[\w-]+`?)*"
+        forms = [(re.compile(rf"(?<![\w-]){cols}\s+(?:is|are)\s+(?:the\s+)?(?:only\s+|sole\s+|single\s+)?parents?\s+of\s+{col}",
+                             re.I), "parents first"),
+                 (re.compile(rf"(?<![\w-]){col}\s+depends?\s+(?:only\s+|just\s+|solely\s+)?on\s+{cols}", re.I), "child first"),
+                 (re.compile(rf"(?<![\w-]){cols}\s+(?:drives?|causes?)\s+{col}", re.I), "parents first")]
+        cues = [p for p in self.words.arguments.get(name, []) if isinstance(p, str)]
+        graph: dict[str, list[str]] = {}
+        quotes: list[str] = []
+        for sentence in self.sentences:
+            edges = []
+            for form, order in forms:
+                for match in form.finditer(sentence):
+                    if _negated(sentence, match.start()):
+                        continue
+                    listed = [c for c in re.findall(r"`?([\w-]+)`?", match.group(0)) if c in columns]
+                    if order == "parents first":
+                        *parents, child = listed
+                    else:
+                        child, *parents = listed
+                    edges += [(child, p) for p in parents if p != child]
+            if edges:
+                for child, parent in edges:
+                    graph.setdefault(child, [])
+                    if parent not in graph[child]:
+                        graph[child].append(parent)
+                quotes.append(sentence)
+            elif any(re.search(p, sentence, re.I) for p in cues):
+                return False  # a sentence speaks of causes in words the forms do not read
+        if not graph:
+            return False
+        self.record(name, graph, " ".join(quotes), confidence=0.9)
+        return True
+
     def gaussian_prior(self, name: str) -> bool:
         """An argument documented as "Gaussian prior on the optical depth {"mean": m, "std": s}" from a sentence
         that speaks of a prior and gives the parameter — in the documentation's words or the argument's name
@@ -966,6 +1040,9 @@ class _Reader:
                                   + tail, sentence, re.I) or re.search(
                     head + r"\s+(?:to\s+be|of|at|equal\s+to)\s+(?:[^\s=,;]{1,8}\s*=\s*)?(" + _NUMBER + ")" + tail,
                     sentence, re.I)
+                if match is None:  # "scalar tilt 0.97", "Hubble constant 67 km/s/Mpc": a head of words, then the value
+                    bare = re.search(head + r"\s+(" + _NUMBER + ")" + tail, sentence, re.I)
+                    match = bare if bare is not None and len(bare.group(0).split()) >= 3 else None
                 if match is None or _negated(sentence, match.start()):
                     continue
                 value = _number(match.group(1))
@@ -1121,10 +1198,13 @@ class _Reader:
         from cmbagent.agents._datamap import match_phrase
 
         out: list[tuple[float, str, bool]] = []
-        for item in re.finditer(r"[^,;]+?(?=,|;|\band\b|\bor\b|$)", segment):  # "island" holds no "and"
+        # "island" holds no "and"; a bracket opens an item ("the margins in m.csv (age group and settlement type)")
+        for item in re.finditer(r"[^,;()]+?(?=,|;|\(|\)|\band\b|\bor\b|$)", segment):
             words = re.sub(r"^\s*(?:and|or)\s+", "", item.group(0)).strip(" .`'\"")
             if not words or any(re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", words) for c in columns):
                 continue
+            if len(words.split()) > 6:
+                continue  # a clause, not a column's name in words ("og using a transformer fitted in advance ...")
             # a column the text writes out by its name elsewhere ("having a heat pump (heat_pump)") is referred to by
             # that name: "heating degree days" is not it
             written = {c for c in columns if re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)}
@@ -1263,8 +1343,10 @@ class _Reader:
                     continue
                 # a column named like the cue word itself ("average treatment effect") is no mention, unless it
                 # is written as a column (`treatment`)
+                # (a column in a bracket the cue holds is its gloss: "did the prescribed burns (rx_burn = 1) reduce")
                 mentions = [m for m in self.column_mentions(clause, columns)
-                            if m[1] not in taken and (not cue.start() <= m[0] < cue.end() or (m[2] and m[0] == cue.start()))]
+                            if m[1] not in taken and (not cue.start() <= m[0] < cue.end() or (m[2] and m[0] == cue.start())
+                                                      or re.search(r"\([^()]*$", clause[cue.start():int(m[0])]))]
                 own = [m for m in mentions if m[2] and m[0] == cue.start()]  # the cue is the column: `treatment`
                 inside = next((p for p in re.finditer(r"\([^()]*\)", clause)
                                if p.start() < cue.start() < p.end()), None)
@@ -1279,6 +1361,10 @@ class _Reader:
                     adjusting = _ADJUSTING.search(clause, cue.end())
                     if adjusting is not None:
                         mentions = [m for m in mentions if m[0] < adjusting.start()]
+                    # "did the prescribed burns (rx_burn = 1) reduce how badly ...": what stands before a verb of change
+                    # is its agent, not what it changes
+                    if name == "outcome" and re.fullmatch(_CHANGE_VERB, cue.group(0), re.I) and _AGENT.search(clause):
+                        mentions = [m for m in mentions if m[0] >= cue.end()]
                 leave = _LEAVE_OUT.search(clause)
                 if leave:  # what follows the negation is left out; what comes before it ("`black`, ..., not
                     # having a degree") stands, unless the cue itself is negated: then every column of the clause
@@ -1305,7 +1391,7 @@ class _Reader:
                         continue
                     # "adjusting for annual rainfall, mean slope and forest cover (`annual_rain_mm`, `mean_slope_pct`,
                     # `forest_cover_pct`)": the bracket names the columns the words describe
-                    glossed = re.search(r"\(\s*`[^`]+`(?:\s*(?:,|and|,\s*and)\s*`[^`]+`)+\s*\)", clause[cue.end():end])
+                    glossed = _glossed(clause[cue.end():end], columns)
                     if after_cue and not glossed:  # "on age band, region and tenure": an item written in words is a column too
                         worded = self.worded_items(clause[cue.end():end], columns, taken,
                                                    {c for _, c, _ in mentions}, cue.end())
@@ -1322,7 +1408,7 @@ class _Reader:
                                 f"column of the data holds it (columns: {', '.join(columns[:14])}); name the column, "
                                 f"or say to go on without it: add `{name}: [<column>, ...]` under `arguments:` in "
                                 "the front matter")
-                    chosen += [c for _, c, _ in mentions if c not in chosen]
+                    chosen += [c for c in dict.fromkeys(c for _, c, _ in mentions) if c not in chosen]
                     quotes["in"].append(sentence)
                     continue
                 # a column after the cue is its object only when nothing stands between them but a few words:
@@ -1362,6 +1448,7 @@ class _Reader:
             mapped, self.unplaced = map_files(self.text, self.profiles, inputs, self.spec.argument_docs,
                                               self.spec.required, self.args)
             listed = {n for n in inputs if n not in self.args and "array" in _types(self.spec.arguments[n])}
+            mapped = [self.designated(m, bool(listed)) for m in mapped]
             # a list of files (``more_chains``) takes the files that number the one another argument took
             mapped = [m for m in mapped if m.argument not in listed or m.sure]
             for item in mapped:
@@ -1373,9 +1460,13 @@ class _Reader:
                                                          argument=item.argument, value=item.value))
                 else:
                     options = ", ".join([item.value, *item.alternatives])
+                    role = argument_role(item.argument, self.spec.argument_docs.get(item.argument, ""))
+                    role = item.argument.replace("_", " ") if role == "data" and item.argument != "data" else role
                     self.questions.append(
-                        f"which file is the {argument_role(item.argument, self.spec.argument_docs.get(item.argument, ''))}"
-                        f" ({options})? add `{item.argument}: <file>` under `arguments:` in the front matter")
+                        f"which file is the {role} ({options})? add `{item.argument}: <file>` under `arguments:` in "
+                        "the front matter")
+            taken = {v for v in self.args.values() if isinstance(v, str)}
+            self.unplaced = [f for f in self.unplaced if f not in taken]
             self.numbered_files(listed)
             return
         used = {v for v in self.args.values() if isinstance(v, str)}
@@ -1396,6 +1487,28 @@ class _Reader:
                 continue
             self.record(name, chosen, f"input file {chosen}", confidence=0.7)
             free.remove(chosen)
+
+    def designated(self, item: Mapped, more: bool) -> Mapped:
+        """A tie between files that differ only by their number ("chain1.txt" … "chain4.txt"), settled by the text
+        naming the first of them the main one ("File one is the primary; files two to four are its sister runs"),
+        or, where the method takes further files of the kind in a list (``more_chains``), by the first the text
+        names ("three chains of one run: a_1.txt, a_2.txt and a_3.txt"); the others go to the list."""
+        options = [item.value, *item.alternatives]
+        if item.sure or len(options) < 2 or not self.profiles or "array" in _types(self.spec.arguments[item.argument]):
+            return item
+        shapes = {re.sub(r"\d+", "#", f.rsplit("/", 1)[-1]) for f in options}
+        options = [p.name for p in self.profiles if re.sub(r"\d+", "#", p.name.rsplit("/", 1)[-1]) in shapes]
+        said = re.search(r"\b(?:file|chain|run)\s+(?:one|1|#1|number\s+one)\b[^.;]{0,30}?\b(?:is|as)\s+(?:the\s+)?"
+                         r"(?:primary|main|reference|principal|master|baseline)\b|\bthe\s+first\s+(?:file|chain|run)\s+"
+                         r"(?:is\s+)?(?:the\s+)?(?:primary|main|reference|principal|master|baseline)\b", self.text, re.I)
+        if len(shapes) != 1 or (said is None and not more):
+            return item
+        order = [p.name for p in self.profiles]
+        named = {f: self.text.find(f.rsplit("/", 1)[-1]) for f in options}
+        first = min(options, key=lambda f: (named[f] if named[f] >= 0 else len(self.text),
+                                            order.index(f) if f in order else len(order)))
+        why = f"“{clip_quote(said.group(0), 60)}”" if said else "the first of the numbered files the text gives"
+        return Mapped(item.argument, first, 0.85, f"{first}: {why}", tuple(f for f in options if f != first))
 
     def numbered_files(self, listed: set[str]) -> None:
         """Files that differ from a placed input only by their number ("chain_2.txt", "chain_3.txt" beside
@@ -1659,6 +1772,33 @@ class _Reader:
                                   f"`{item.argument}: {'[<column>, ...]' if isinstance(item.value, list) else '<column>'}`"
                                   " under `arguments:` in the front matter")
 
+    def decided_elsewhere(self) -> None:
+        """A setting the text points to but does not give ("the cosmology we settled on in Tuesday's call", "the cuts
+        we agreed last week"): running on defaults would answer another question, so it is asked, unless the values
+        follow it ("the cosmology we settled on: H0 = 70, ...")."""
+        for match in _ELSEWHERE.finditer(self.text):
+            flat = " ".join(self.sentence_of(match.start()).split())
+            if re.match(r"\s*(?:(?:on|upon|at|in|with|last|earlier)\s+)?(?:[\w']+\s+){0,3}?[\w']*\s*"
+                        r"(?:[:(—–]|,?\s*namely\b|,?\s*i\.e\.)\s*[^.;)]{0,40}?(?:=|\d)", self.text[match.end():]):
+                continue  # "the cosmology we settled on: H0 = 70, ...": the values follow
+            self.questions.append(f"the text refers to {match.group(0).strip()!r} (“{clip_quote(flat, 90)}”) without "
+                                  "giving it; state the values in the task, or add them under `arguments:` in the "
+                                  "front matter")
+
+    def overridden(self, given: Mapping[str, Any]) -> None:
+        """Drop what the text's words set for an argument that another set argument replaces (``FieldWords.overrides``):
+        the method would ignore it, and the words described the user's own input ("a banana-shaped posterior" in a
+        file of their own), not a built-in choice."""
+        for name, replaced in self.words.overrides.items():
+            if name not in self.args:
+                continue
+            for other in replaced:
+                if other in self.args and other not in given:
+                    del self.args[other]
+                    self.confidence.pop(other, None)
+                    self.evidence.pop(other, None)
+                    self.notes.append(f"`{other}` is not set: `{name}` replaces it")
+
     def one_of(self) -> None:
         """A question for each group of optional arguments the method's question needs one of (``FieldWords.one_of``)
         when the reading found none: without an instrument, an instrument method would run and answer another
@@ -1727,6 +1867,8 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
             continue
         if name == "priors" and reader.priors(name):
             continue
+        if name == "parents" and reader.parent_graph(name):
+            continue
         if "object" in _types(schema) and reader.parameter_values(name):
             continue
         if reader.gaussian_prior(name) or reader.model_spec(name, schema):
@@ -1757,6 +1899,8 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.bracketed_columns(col_args, given)
     reader.disjoint_lists(col_args, given)
     reader.one_of()
+    reader.decided_elsewhere()
+    reader.overridden(given)
     return Understanding(arguments=reader.args, requirements=reader.requirements, notes=reader.notes,
                          missing=reader.missing(), confidence=reader.confidence, evidence=reader.evidence,
                          questions=reader.questions, unplaced=reader.unplaced, assumed=reader.assumed)
@@ -1780,6 +1924,25 @@ def _illustrative(sentence: str, value: str) -> bool:
 #: where a clause turns to the adjustment set: "adjusting for", "controlling for", "once ... accounted for"
 _ADJUSTING = re.compile(r"\b(?:adjust\w*|controll?\w*|account\w*|correct\w*|condition\w*)\s+(?:only\s+)?for\b|"
                         r"\btak\w*\s+[^.;]{0,60}?\binto\s+account\b", re.I)
+
+
+#: a setting decided somewhere the text does not show: "the cosmology we settled on", "the cuts we agreed last week"
+_ELSEWHERE = re.compile(r"\b(?:the|our|those|these)\s+(?:[\w-]+\s+){0,2}?(?:cosmology|parameters|parameter\s+values|values|"
+                        r"settings|set-?up|configuration|priors?|cuts|covariates|model|chain|run|fit|file|version)\s+"
+                        r"(?:that\s+)?(?:we|you|they|I|the\s+(?:group|team|collaboration|committee))\s+(?:settled|agreed|"
+                        r"decided|chose|picked|fixed|discussed|arrived|quoted|cited|used\s+in|showed\s+in|put\s+in)\b", re.I)
+_CHANGE_VERB = r"(?:rais|lower|increas|reduc|improv|boost|affect|chang|cut)\w*"
+
+
+def _glossed(segment: str, columns: Sequence[str]) -> bool:
+    """Whether ``segment`` holds a bracket of two or more column names, with or without backticks ("plot size, soil
+    nitrogen and distance to market (plot_ha, soil_n_ppm, dist_market_km)"): the columns the words before describe."""
+    known = set(columns)
+    for bracket in re.finditer(r"\(([^()]{3,300})\)", segment):
+        items = [i.strip(" `'\"") for i in re.split(r"\s*(?:,\s*and\b|,|\band\b|;)\s*", bracket.group(1)) if i.strip()]
+        if len(items) >= 2 and all(i in known for i in items):
+            return True
+    return False
 
 
 def _close_after(gap: str) -> bool:

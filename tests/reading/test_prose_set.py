@@ -252,7 +252,8 @@ def test_fifteenth_blind_set_does_not_fall_below_its_first_measure() -> None:
     # 30; with the reader of session 11's start (before numbers by meaning): method 0.98, arguments 0.14, silent
     # wrong 6, asked 30
     assert scored.method_accuracy >= 0.97, summary
-    assert len(scored.silent_wrong) <= 5, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+    # session 15 (blind17-19 spent): arguments 0.19 → 0.23, silent wrong 5 → 3, asked 30
+    assert len(scored.silent_wrong) <= 3, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
 def test_sixteenth_blind_set_runs_nothing_silently_wrong() -> None:
@@ -267,14 +268,49 @@ def test_sixteenth_blind_set_runs_nothing_silently_wrong() -> None:
     assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_seventeenth_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind17: written blind by a helper (December 2026, session 14) and not tuned on; a ratchet
-    at its first measure.  Its failure message gives counts only: look at a task only to find the cause of a new
-    silent run, and say so."""
+def test_seventeenth_blind_set_runs_nothing_silently_wrong() -> None:
+    """tests/understanding_blind17: written blind by a helper (December 2026, session 14), measured unseen with the
+    readers that began and ended session 14 (method 0.93, arguments right on 6 and 7 tasks, 3 silent wrong, 32 and
+    31 asked), then spent in session 15 to find why its settings went unread: its three silent runs are read right."""
     folder = SET.parent / "understanding_blind17"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # measured with the readers that began and ended session 14: 45 tasks, method 0.93 both; arguments right on 6
-    # and 7 tasks (0.20 at the end); silent wrong 3 both; asked 32 and 31
+    # measured with the reader that ended session 15: 45 tasks, method 0.96, arguments right on 33, 0 silent, 8 asked
+    assert scored.method_accuracy >= 0.95, summary
+    assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_eighteenth_blind_set_runs_nothing_silently_wrong() -> None:
+    """tests/understanding_blind18: written blind by a helper (session 15), measured unseen with the readers of the
+    session's start and after blind17 was spent (method 0.87 and 0.89, arguments right on 7 and 8 tasks, 5 silent
+    wrong both, 28 asked both), then spent the same session: its five silent runs are read right or asked about."""
+    folder = SET.parent / "understanding_blind18"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
     assert scored.method_accuracy >= 0.93, summary
+    assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_nineteenth_blind_set_runs_nothing_silently_wrong() -> None:
+    """tests/understanding_blind19: written blind by a helper (session 15), measured unseen with the session's first
+    reader and with the reader after blind17 and blind18 were spent (arguments right on 8 and 9 tasks, 7 silent wrong
+    both, 26 and 25 asked), then spent the same session: its seven silent runs are read right or asked about."""
+    folder = SET.parent / "understanding_blind19"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    assert scored.method_accuracy >= 0.95, summary
+    assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_twentieth_blind_set_does_not_fall_below_its_first_measure() -> None:
+    """tests/understanding_blind20: written blind by a helper (December 2026, session 15) and not tuned on; a ratchet
+    at its first measure.  Its failure message gives counts only: look at a task only to find the cause of a new
+    silent run, and say so (one task was opened in session 15 for exactly that: a run the session's changes had
+    made silently wrong)."""
+    folder = SET.parent / "understanding_blind20"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # measured with the readers that began and ended session 15: 45 tasks, method 0.96 both; arguments right on 6
+    # and 7 tasks (0.17 and 0.19); silent wrong 3 both; asked 32 and 31
+    assert scored.method_accuracy >= 0.95, summary
     assert len(scored.silent_wrong) <= 3, f"{len(scored.silent_wrong)} silent wrong: {summary}"

@@ -159,7 +159,7 @@ def _degeneracies(kind: str, fmt: str, offset: str | None) -> dict[str, Any]:
         },
         "priors": {
             "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"\bO_?m\b", r"\b(?:the\s+)?matter\s+density(?:\s+parameter)?"],
-            "Omega_de": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|de|DE)\}?"],
+            "Omega_de": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|de|DE)\}?", r"\bdark[\s-]energy\s+density(?:\s+parameter)?"],
             "H0": [r"\bH_?\{?0\}?", r"\bHubble\s+constant"],
             "w0": [r"\bw_?\{?0\}?", r"\bw(?=\s*[=∈~])"],
             "wa": [r"\bw_?\{?a\}?"],

@@ -285,7 +285,7 @@ def number_token_loss(
     """Train a small transformer on a numeric task with CE and with CE + λ·NTL and compare the numeric error.
 
     The task is generated arithmetic ("17*23=" → "391", answers zero-padded to a fixed width) or a user's
-    CSV/JSONL of prompts with non-negative numeric answers. Each seed trains one model per loss on the same
+    CSV/JSONL of prompts with non-negative numeric answers. Each seed makes two runs, one model per loss, on the same
     split; the error is the mean absolute difference between the greedy digit-by-digit answer and the truth.
     The loss itself is importable: ``from cmbagent.tools.methods.lm import NumberTokenLoss``.
 
