@@ -35,6 +35,7 @@ from cmbagent.state import (
     RequirementCheck,
     RequirementList,
     RunStatus,
+    Severity,
     SkipReason,
     StepDraft,
     StepRecord,
@@ -584,10 +585,14 @@ def replan(rt: Runtime, state: RunState) -> Any:
     used = [*plan_obj.ids, *steps]
     context = ReplanContext(brief=state.brief, plan=plan_obj, statuses=state.statuses(), failed=step, reason=reason,
                             recent=recent_steps(state, step.id), new_ids=next_step_ids(used, 3))
-    try:
-        decision = rt.ask("replanner", context, ReplanDecision, methods=plan_methods(rt, state))
-    except OutputValidationError as exc:
-        decision = ReplanDecision(action="skip", reason=f"the replanner's reply did not validate: {exc}")
+    again = _invented_again(record, steps, step.id)
+    if again:  # a replacement would be written by the same model with the same habit: no more rounds of it
+        decision = ReplanDecision(action="skip", reason=again)
+    else:
+        try:
+            decision = rt.ask("replanner", context, ReplanDecision, methods=plan_methods(rt, state))
+        except OutputValidationError as exc:
+            decision = ReplanDecision(action="skip", reason=f"the replanner's reply did not validate: {exc}")
     new_ids: list[str] = []
     skipped: list[str] = []
     dropped: list[str] = []
@@ -610,12 +615,12 @@ def replan(rt: Runtime, state: RunState) -> Any:
             for new in fresh.steps:
                 steps[new.id] = StepRecord(id=new.id, title=new.title)
                 new_ids.append(new.id)
-    why = f"{clip(reason, 600)} — replanner: {clip(decision.reason, 400)}"
+    why = f"{clip(reason, 600)} — {'' if again else 'replanner: '}{clip(decision.reason, 400)}"
     if new_ids:
         record = record.model_copy(update={"reason": why})
     else:
         record = record.model_copy(update={"status": StepStatus.SKIPPED, "reason": why,
-                                           "skip_reason": SkipReason.REPLANNER})
+                                           "skip_reason": SkipReason.NARRATIVE if again else SkipReason.REPLANNER})
     steps[step.id] = record
     _write(rt, plan_obj, record, step)
     rt.step_finished(step.id, status=str(record.status), summary=why, values={})
@@ -629,6 +634,28 @@ def replan(rt: Runtime, state: RunState) -> Any:
     if dropped:
         update.update(record_findings(rt, state, [aimless_finding(dropped, "revision")]))  # run-level: no steps
     return go("dispatch", **update)
+
+
+_INVENTED = "report.unsupported_number"
+
+
+def _invented_again(record: StepRecord, steps: Mapping[str, StepRecord], step_id: str) -> str:
+    """Why a failed text step is dropped without another replan: its only errors are numbers no result holds
+    (``report.unsupported_number``), and an earlier text step of the run already failed the same way. A small model
+    asked to replace it writes another such step, and the rounds ran until the run's budget was gone (issue 30);
+    the report states the results from the steps' values, so the narrative step is left out, not the run."""
+    def invented_only(r: StepRecord) -> bool:
+        errors = [f for f in r.findings if f.severity is Severity.ERROR]
+        return r.cell is None and not r.method and bool(errors) and all(f.code == _INVENTED for f in errors)
+
+    if not invented_only(record):
+        return ""
+    earlier = [sid for sid, r in steps.items() if sid != step_id and r.status in (StepStatus.FAILED, StepStatus.SKIPPED)
+               and invented_only(r)]
+    if not earlier:
+        return ""
+    return (f"code: the step's text stated numbers that no result holds, as step {earlier[0]}'s did; it is left out "
+            "rather than replaced again, and the report states the results")
 
 
 def _write(rt: Runtime, plan: Plan, record: StepRecord, step: Any = None) -> None:

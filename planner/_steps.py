@@ -127,6 +127,11 @@ def critique(rt: Runtime, state: RunState) -> Any:
                              method=attempt.method)
         set_aside, raised = weigh_critics(verdicts, raised, grounds, step_id=step.id, cell=attempt.cell,
                                           saw_images=bool(attach))
+    elif attempt.cell is None and attempt.answer:  # a text step: a rejection must cite its words (issue 30)
+        answer_file = Path(rt.folder.path, attempt.answer)
+        grounds = Grounds.of_text(answer=answer_file.read_text(encoding="utf-8") if answer_file.is_file() else "",
+                                  key_points=attempt.key_points, goal=f"{step.title} {step.goal}", findings=findings)
+        set_aside, raised = weigh_critics(verdicts, raised, grounds, step_id=step.id, cell=None)
     findings += raised
     errors = [f for f in findings if f.severity is Severity.ERROR]
     acting = [(name, v) for name, v in verdicts if name not in set_aside]

@@ -20,6 +20,11 @@ rejected an X-hacking audit with exactly these, and the step ran again for nothi
 unless what it names is itself a problem: a failed check, or a finding the audits rated a warning or an
 error.  A reason with words of its own ("Omega_m is far from the Planck value") stands as before.
 
+A text step (an interpretation, a literature answer) has no values or checks; a rejection of it must cite its
+words instead: a content word of its answer, key points or goal, or one of its numbers (:meth:`Grounds.of_text`).
+With SmolLM2 a critic rejected an interpretation with "No idea no idea no idea" and another with "The code is
+bad." (the step has no code), the step ran again and again, and the run's budget was gone (issue 30).
+
 A plot critic that was shown the images themselves may object to what it saw (an unlabeled axis is not a
 number); its rejection stands.  Steps that write code are judged as before: their critics read the output a
 cell printed, and "the plot lacks the fitted line" is a fair reason that no value names.
@@ -86,6 +91,18 @@ class Grounds:
                    frozenset(n.lower() for n in notes if n.strip()) - names - own,
                    frozenset(n.lower() for n in problems if n.strip()) - own)
 
+    @classmethod
+    def of_text(cls, *, answer: str, key_points: Sequence[str] = (), goal: str = "",
+                findings: Sequence[Finding] = ()) -> Grounds:
+        """What a critic of a text step may cite: the content words of its answer, key points and goal (the step's
+        title and goal: "part 2 is missing its argument"; four letters or more, the words any critique uses
+        aside), its numbers, and the audits' findings by code."""
+        text = " ".join([answer, *key_points, goal])
+        words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", text)} - _GENERIC
+        codes = {f.code.lower() for f in findings if f.severity is not Severity.NOTE}
+        return cls(frozenset(words | codes), Support.of([], texts=[answer, *key_points]), frozenset(),
+                   frozenset(codes))
+
     def cites(self, text: str, *, notes: bool = True) -> bool:
         """Whether ``text`` names something of the result, or writes one of its numbers with three significant
         digits at least ("1.0", "12", "2022" and "0.35" match some value of a result by chance).  Without
@@ -113,6 +130,21 @@ class Grounds:
             lowered = re.sub(rf"(?<![{_WORDISH}]){re.escape(name)}(?![{_WORDISH}])", " ", lowered)
         words = [w.strip(".,;:!?()[]{}\"'`") for w in lowered.split()]
         return sum(1 for w in words if len(w) >= 2 and w.isalpha()) >= 2
+
+
+#: words any critique of any step may use: naming one cites nothing of the step
+_GENERIC = frozenset({
+    "result", "results", "answer", "answers", "value", "values", "number", "numbers", "error", "errors", "wrong",
+    "correct", "previous", "attempt", "should", "would", "could", "their", "there", "which", "about", "these",
+    "those", "other", "output", "figure", "figures", "files", "steps", "script", "codes", "model", "models",
+    "provide", "provided", "given", "because", "without", "while", "where", "after", "before", "still", "being",
+    "first", "second", "again", "every", "based", "using", "shows", "found", "makes", "state", "states",
+    "stated", "data", "check", "checks", "point", "points", "issue", "issues", "description", "text", "write",
+    "written", "describe", "explain", "explains", "interpret", "interpretation", "summary", "summarise",
+    "code", "step", "task", "file", "good", "fine", "none", "more", "less", "very", "much", "this", "that", "with",
+    "from", "have", "does", "done", "make", "need", "needs", "what", "when", "will", "into", "than", "then",
+    "them", "they", "were", "your", "also", "only", "each", "some", "such", "well", "like", "just", "here",
+})
 
 
 def _named(name: str, lowered: str) -> bool:
