@@ -426,8 +426,10 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if abs(values[-1]) in (0.0, 1.0) and (re.search(r"[=(−+×*/^<>≤≥–-]\s*$", before)
                                             or re.match(r"\s*[−+×*/^)–-]", after)) and not _sets_argument(before, named):
                 continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"; not "β = 1" for ``beta``
-            if re.search(r"`[^`]+`\s*(?:is|are|=|==|equals)\s*$|\bcoded\s*(?:as\s*)?$", flat[:match.start()]):
-                continue  # how a column codes its values: "`tutored` is 1 for them"
+            if re.search(r"`[^`]+`\s*(?:is|are|=|==|equals)\s*$|\bcoded\s*(?:as\s*)?$", flat[:match.start()]) or (
+                    values[0] in (0.0, 1.0) and re.search(r"\b[A-Za-z_]\w*\s*(?:is|=|==|equals)\s*$", flat[:match.start()])
+                    and re.match(r"\s+(?:for|where|when|if|marks?|means?)\b", after)):
+                continue  # how a column codes its values: "`tutored` is 1 for them", "statin is 1 for patients ..."
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(raw, values, flat, match.start()))
         for match in _WORDS.finditer(clean):

@@ -61,6 +61,13 @@ def test_who_received_what_describes_the_data() -> None:
     assert _values("The flag marks the nights before a pipe burst, which is about one in fifty.") == []
 
 
+def test_a_plain_column_coded_one_for_a_group_describes_the_data() -> None:
+    """A sceptic's run of session 15 ("statin is 1 for patients started on a statin") stopped at pre-flight asking
+    what the 1 sets; backticks had been needed for the coding to be seen as one."""
+    assert _values("The file has one row per patient; statin is 1 for patients started on a statin.") == []
+    assert _values("Use 3 folds; statin is 1 for treated patients.") == [3.0]
+
+
 def test_a_week_number_names_no_setting() -> None:
     assert _values("Lab handout (week 6). Use seed 2.") == [2.0]
 
