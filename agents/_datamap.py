@@ -96,6 +96,9 @@ COLUMN_CUES: dict[str, str] = {
                   r"\bbaseline (?:variables|characteristics|covariates)\b|"
                   # "take walking time, height and age into account": the list is what lies between
                   r"\btak(?:e|es|ing|en)\s+(?=(?:[^.?!;\s]+\s+){1,12}?into\s+account\b)|"
+                  # "using the image features plus footfall and shop count as controls"
+                  r"\b(?:using|use|with)\s+(?=(?:[^.?!;\s]+\s+){1,12}?as\s+(?:the\s+|our\s+)?(?:controls|covariates|"
+                  r"confounders|adjustment\s+set)\b)|"
                   # "once hedgerow length and field area are allowed for", "once altitude and rainfall are taken into
                   # account"
                   r"\b(?:once|after|when|with)\s+(?=(?:[^.?!;\s]+\s+){1,12}?(?:are|is|have\s+been|has\s+been)\s+"
@@ -732,6 +735,10 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                         value, reason = 0.85 * own, f"“{cue.group(0)}” names {column.name}"
                 if value > scores.get(column.name, 0.0):
                     scores[column.name], why[column.name] = value, reason
+        for column in columns:  # "`night_incidents` per year (the outcome)": a bracket that gives the role itself
+            if _bracketed_role(text, column.name, role):
+                scores, why = {column.name: 0.98}, {column.name: f"the text calls {column.name} the {role}"}
+                break
         for column in columns:  # a column named after the role itself ("treatment", "outcome", "label", "y")
             if re.fullmatch(rf"{role}s?|{name}|{role[:5]}\w*", column.name, re.I) and scores.get(column.name, 0) < 0.7:
                 scores[column.name], why[column.name] = 0.7, f"the column is called {column.name}"
@@ -768,6 +775,21 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
         if confidence >= ASK_BELOW:
             taken.add(best)
     return [_settle_tie(m, *ties[m.argument], taken) if m.argument in ties else m for m in mapped]
+
+
+#: a role as a bracket after a column names it: "(the outcome)", "(our treatment)", "(= the label)"
+_ROLE_BRACKET = {"outcome": r"outcome|response|dependent\s+variable", "treatment": r"treatment|exposure|intervention",
+                 "label": r"labels?|class(?:\s+label)?", "target": r"target|response"}
+
+
+def _bracketed_role(text: str, column: str, role: str) -> bool:
+    """Whether a bracket that holds only ``role``'s word follows ``column``'s name within three words
+    ("`night_incidents` per year (the outcome)"): the text says which column plays it."""
+    words = _ROLE_BRACKET.get(role)
+    if words is None:
+        return False
+    return re.search(rf"(?<![\w-])`?{re.escape(column)}`?(?:\s+[\w-]+){{0,3}}\s*\(\s*(?:=\s*)?(?:the|our|my|its)?\s*"
+                     rf"(?:{words})\s*\)", text, re.I) is not None
 
 
 def _settle_tie(mapped: Mapped, ranked: list[tuple[str, float]], why: Mapping[str, str], taken: set[str]) -> Mapped:

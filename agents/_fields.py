@@ -77,6 +77,9 @@ class FieldWords:
     #: per argument, the arguments it replaces when set (the method ignores them then): a user's own density
     #: (``log_density``) replaces the built-in ``target`` that a word describing it ("banana-shaped") would name
     overrides: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: settings of other methods that this method's own arguments express: the theory spectra of "a closed
+    #: universe" take it as parameters (``params``), so another method's ``model`` words are no sign of that method
+    expresses: tuple[str, ...] = ()
 
     def spell(self, argument: str, item: str) -> str | None:
         """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
@@ -95,7 +98,7 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
                 unoffered: dict[str, dict[str, list[str]]] | None = None,
                 layout: dict[str, Callable[[FileProfile], str | None]] | None = None,
                 one_of: Sequence[Sequence[str]] = (),
-                overrides: dict[str, Sequence[str]] | None = None) -> FieldWords:
+                overrides: dict[str, Sequence[str]] | None = None, expresses: Sequence[str] = ()) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -115,7 +118,7 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
                        spellings=dict(spellings or {}), unoffered=dict(unoffered or {}), layout=dict(layout or {}),
                        one_of=tuple(tuple(group) for group in one_of),
-                       overrides={k: tuple(v) for k, v in (overrides or {}).items()})
+                       overrides={k: tuple(v) for k, v in (overrides or {}).items()}, expresses=tuple(expresses))
     _WORDS[method] = entry
     return entry
 

@@ -39,7 +39,7 @@ field_words(
             # no labels: the rows an isolation forest scores highest stand in ("the 15 strokes isolation forest finds
             # most suspicious as the anomalies to learn from", "its top 20 isolation-forest scores as pseudo-labels")
             rf"\b{_COUNT}\s+(?:[\w-]+\s+){{0,2}}?(?:that\s+|which\s+)?(?:an?\s+|the\s+)?(?:isolation[\s-]*forest|iForest)"
-            r"\s+(?:finds|flags|ranks|scores|rates|considers|marks)\s+(?:as\s+)?(?:the\s+)?most\b",
+            r"\s+(?:finds|flags|ranks|scores|rates|considers|marks)\s+(?:as\s+)?(?:the\s+)?(?:most\b|[a-z]+est\b)",
             rf"\btop\s+{_COUNT}\s+(?:[\w-]+\s+){{0,3}}?(?:as\s+)?pseudo[- ]?(?:labels|labell?ed|anomal)",
             # "let the 20 most isolated bearings stand in as the labelled anomalies", "the twelve most anomalous nights
             # according to an isolation forest as the pseudo-labelled leaks"
@@ -89,7 +89,9 @@ field_words(
         # "run it on the CPU (the node has no GPU)", "on the GPU": the torch device ("auto" is the default)
         "device": {"cpu": [r"\bon\s+(?:the\s+|a\s+)?CPUs?\b", r"\bCPU[- ]only\b", r"\bno\s+GPUs?\b"],
                    "cuda": [r"\bon\s+(?:the\s+|a\s+)?(?:GPUs?|CUDA)\b"]},
-        "baselines": {"iforest": [r"\bisolation[\s-]*forests?\b", r"\biForest\b"], "xgbod": [r"\bXGBOD\b"],
+        # not the forest that picks the stand-in anomalies ("the fifteen hours isolation forest finds strangest")
+        "baselines": {"iforest": [r"\b(?:isolation[\s-]*forests?|iForest)\b(?!\s+(?:finds|flags|ranks|scores|rates|considers|"
+                                  r"marks)\b)"], "xgbod": [r"\bXGBOD\b"],
                       "devnet": [r"\bdeviation\s+networks?\b", r"\bDevNet\b"]},
     },
     # detectors of the field that are no baseline of the method

@@ -111,6 +111,8 @@ field_words(
 
 field_words(
     "cosmology.summarize_chain",
+    # a given cosmology's model ("a closed universe", "flat ΛCDM") is its parameters, not a fit's `model`
+    expresses=("model",),
     intents=(
         "Summarise the posterior samples in this chain file: means, standard deviations and credible intervals.",
         "Read the published MCMC chain and give the 68% and 95% intervals of each parameter after burn-in.",
@@ -184,6 +186,8 @@ COSMOLOGICAL_PARAMETERS: dict[str, list[str]] = {
 # -- the CMB methods (issue 33): theory spectra from a code, and parameters fitted to measured band powers --------
 field_words(
     "cosmology.cmb_spectra",
+    # a given cosmology's model ("a closed universe", "flat ΛCDM") is its parameters, not a fit's `model`
+    expresses=("model",),
     intents=(
         "Compute the lensed CMB temperature and polarisation power spectra with CAMB for a given cosmology.",
         "What do the theory C_ell look like for massive neutrinos or a tensor-to-scalar ratio? Plot D_ell.",
@@ -283,6 +287,9 @@ field_words(
           # "combine Planck with our Marsh supernovae"
           rf"\b(?:combin\w*|join(?:ing|tly)?)\s+(?:the\s+)?{_CMB}(?:\s+\w+){{0,2}}?\s+(?:with|and|to)\s+"
           rf"(?:the\s+|our\s+|their\s+|these\s+|my\s+)?(?:[A-Z][\w-]*\s+)?{_SNE}": 2.5,
+          # "the Planck temperature spectrum on its own (TT only) together with our supernova distance moduli"
+          rf"\b{_CMB}[^.;?!]{{0,80}}?\b(?:together|jointly|combined|in\s+combination)\s+with\s+(?:the\s+|our\s+|"
+          rf"their\s+|these\s+|my\s+)?(?:[\w-]+\s+){{0,2}}?{_SNE}": 2.5,
           rf"\b{_CMB}(?:\s+\w+){{0,2}}?\s*(?:\+|plus|together\s+with|jointly\s+with)\s*(?:the\s+)?{_SNE}|"
           rf"\bjoint\s+(?:\w+\s+)?{_CMB}\s*(?:\+|and|plus)\s*{_SNE}": 2.5},
 )

@@ -251,14 +251,22 @@ field_words(
                      r"(?=[\s,;:)]|\.(?:\s|$)|$)"),
         # the adapted matrix: "a 16 × 32 weight matrix" is d × k (rows of B × columns of A)
         # "1500 rank-3 adapters", "adapters of rank 2"
-        "rank": (r"\brank[- ](\d+)\b", r"\b(?:of|with|at) rank (\d+)\b", r"\brank (?:r\s*)?(?:=|of)\s*(\d+)\b"),
+        "rank": (r"\brank[- ](\d+)\b", r"\b(?:of|with|at) rank (\d+)\b", r"\brank (?:r\s*)?(?:=|of)\s*(\d+)\b",
+                 # "B is 20 × 1 and A is 1 × 20 (so rank one)": B is d × r
+                 r"(?-i:\bB)\s+(?:of|is|:|=)?\s*\d+\s*[×x]\s*(\d+)\b",
+                 r"\brank[- ](one|two|three|four|five|six|seven|eight|nine|ten)\b"),
         # "generate 3000 synthetic rank-2 adapters"
-        "n_adapters": (r"\b(?:generate|simulate|make|draw|sample|create)\w*\s+(\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?adapters\b",),
+        "n_adapters": (r"\b(?:generate|simulate|make|draw|sample|create)\w*\s+(\d[\d,]*)\s+(?:[\w-]+\s+){0,3}?adapters\b",
+                       # "square adapters where B is 20 × 1 ..., 2000 of them"
+                       r"\badapters\b[^.;]{0,100}?\b(\d[\d,]*)\s+of\s+them\b"),
         "d": (r"\b(\d+)\s*[×x]\s*\d+\s+(?:base |frozen |adapted |pretrained )?(?:weight )?matri(?:x|ces)\b",
+              # the factors' shapes: "B of 10 × 4 and A of 4 × 10" (B is d × r, A is r × k)
+              r"(?-i:\bB)\s+(?:of|is|:|=)?\s*(\d+)\s*[×x]\s*\d+\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) (\d+)\s*[×x]\s*\d+",
               r"\boutput dim(?:ension)?s? (?:of |=\s*|is |d\s*=\s*)?(\d+)",
               r"\bB\s+(?:of|with|having)\s+(\d+)\s+rows\b"),  # "B of 16 rows and A of 8 columns"
         "k": (r"\b\d+\s*[×x]\s*(\d+)\s+(?:base |frozen |adapted |pretrained )?(?:weight )?matri(?:x|ces)\b",
+              r"(?-i:\bA)\s+(?:of|is|:|=)?\s*\d+\s*[×x]\s*(\d+)\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) \d+\s*[×x]\s*(\d+)",
               r"\binput dim(?:ension)?s? (?:of |=\s*|is |k\s*=\s*)?(\d+)",
               r"\bA\s+(?:of|with|having)\s+(\d+)\s+columns\b"),
@@ -290,7 +298,9 @@ field_words(
                     r"\b(?:at|of|lengths?(?: of)?|with|over|across|on)\s+((?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kK]?)"
                     r"(?:\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kK]?))*)"
                     r"\s*[- ]?tokens?\b",),
-        "save_items": (r"\b(?:save|write|keep|store) (?:the |its |all )?(?:benchmark(?:'s)? )?items\b",
+        # "write the generated items out to a file", "export the built items"
+        "save_items": (r"\b(?:save|write|keep|store|export|dump) (?:out )?(?:the |its |all )?(?:(?:benchmark(?:'s)?|"
+                       r"generated|built|resulting|test) )?items\b",
                        # "generate the items and save them to a file"
                        r"\bitems\b[^.;]{0,30}?\b(?:save|write|export|dump|store)\w*\s+(?:them|those)\b"),
         # "four of the built-in needles", "six shipped needles"
@@ -336,6 +346,8 @@ field_words(
                         r"(?:from|between) \d+ (?:to|and)) (\d[\d,]*)",
                         r"\b(?:largest|biggest|maximum|max(?:imal)?) operand (?:of |is |=\s*)?(\d[\d,]*)",
                         r"\b(?:numbers|integers) (?:up to|of at most|from 0 to|from 1 to) (\d[\d,]*) as operands\b",
+                        # "products of two integers, each between 0 and 30"
+                        r"\b(?:numbers|integers|operands)\b,?\s+(?:each\s+)?(?:between|from)\s+[01]\s+(?:and|to)\s+(\d[\d,]*)",
                         # "numbers below 100" is 99: a bound the pattern cannot shift is a question
                         r"\b(?:numbers|operands|integers) ((?:below|under|less than|smaller than) \d[\d,]*)"),
         "d_model": _WIDTH,

@@ -46,7 +46,10 @@ field_words(
                    r"\b(?:networks?|nets?|models?|MLPs?)\s+(?:of|with)\s+((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+"
                    r"hidden\s+(?:units|neurons)\b"],
         "max_points": [r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
-                       r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b"],
+                       r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b",
+                       # "on held-out finds — 150 of them at most"
+                       r"\b(?:held[- ]out|test|evaluation)\s+[\w-]+\b[^.;]{0,12}?\b(\d[\d,]*)\s+(?:of\s+them\s+)?"
+                       r"(?:at\s+most|max(?:imum)?)\b"],
         "model": {"linear_svm": [r"\blinear\s+(?:kernel\s+)?SVM\b", r"\blinear\s+support[- ]vector"],
                   "rbf_svm": [r"\b(?:RBF|Gaussian|radial)(?:[- ]kernel)?\s+SVM\b", r"\bkernel\s+SVM\b",
                               r"\b(?:RBF|Gaussian|radial)[- ]kernel\s+support[- ]vector",

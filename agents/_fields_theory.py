@@ -46,7 +46,9 @@ field_words(
         # neurons per layer: "3 layers × 6 LIF neurons", "a layer of 10 neurons", "8 neurons per layer"
         "width": [rf"(?:×|\bx)\s*(\d+)\s+{_NEURONS}",
                   rf"\blayers?\s+of\s+(\d+|{_WORD})\s+{_NEURONS}",
-                  rf"\b{_COUNT}\s+{_NEURONS}\s+(?:per|in\s+each|each|a)\s+layer\b"],
+                  rf"\b{_COUNT}\s+{_NEURONS}\s+(?:per|in\s+each|each|a)\s+layer\b",
+                  # "three layers with five LIF units each"
+                  rf"\blayers?\s+(?:with|of)\s+{_COUNT}\s+{_NEURONS}\s+(?:each|apiece)\b"],
         "depth": [rf"\b{_COUNT}\s+(?:hidden\s+|spiking\s+|LIF\s+)?layers\b",
                   (r"\b(?:a\s+)?single[- ]layer\b", 1),
                   (r"\bone[- ]layer\b", 1)],
@@ -121,7 +123,8 @@ field_words(
         "measurement_sweep": [rf"\b({_LIST})\s+(?:Gaussian\s+)?measurements\b",
                               rf"\bmeasurement\s+counts?\s*(?:m\s*)?(?:of\s+|=\s*|:\s*)?({_LIST})\b",
                               # "vary how many Gaussian measurements there are: 40, 60 and 90"
-                              rf"\bhow\s+many\s+(?:Gaussian\s+)?measurements\s+(?:there\s+are\s*|are\s+taken\s*)?[:,]?\s*({_LIST})\b"],
+                              rf"\bhow\s+many\s+(?:Gaussian\s+)?measurements\s+(?:there\s+are\s*|are\s+taken\s*|we\s+take\s*|"
+                              rf"to\s+take\s*)?[:,]?\s*({_LIST})\b"],
         "iterations": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+gradient(?:[- ]descent)?\s+(?:steps|iterations)\b"],
         "learning_rate": [rf"\bstep\s+size\s*(?:η\s*)?(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}"],
     },

@@ -125,7 +125,8 @@ _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|rou
                     r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample|week|day|month|session|"
                     r"lecture|chapter|module|lab|exercise|problem|unit|part)\s*#?\s*$", re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
-_NOT_INPUT = re.compile(r"\bnot\s+(?:an?\s+)?(?:input|setting|parameter)s?\b|\bnot\s+part\s+of\s+(?:this|the\s+"
+_NOT_INPUT = re.compile(r"^\W*(?:context|background)\s*:|"  # "Context: 300 street segments, some converted ..."
+                        r"\bnot\s+(?:an?\s+)?(?:input|setting|parameter)s?\b|\bnot\s+part\s+of\s+(?:this|the\s+"
                         r"(?:task|run|analysis|fit|data))\b|\b(?:is|as|for|just)\s+context\b|"
                         # "the blinding offset (0.0137 in S8) is still applied; don't try to remove it"
                         r"\b(?:don't|do\s+not)\s+(?:try\s+to\s+)?(?:remove|undo|correct|change|touch)\s+(?:it|this|that|them)\b|"
@@ -388,6 +389,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             before, after = clean[:match.start()], clean[match.end():]
             if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:12]):
                 continue
+            if re.search(r"(?:#|\bNo\.)\s*$", before):
+                continue  # a ticket's or an item's number: "Ticket #4471", "No. 12"
             if _LABEL.search(before[-16:]) and not _COUNT_NOUNS.match(after) and not re.match(r"\s*[%×x]", after):
                 continue  # a name: "line 3", "Referee 2", "point 3", "wave 3", "run 14" (not "run 500 steps")
             if _aside(flat, match.start()):
@@ -532,6 +535,16 @@ def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] =
         if re.match(r"[-−–]\s*" + re.escape(number.raw.lstrip("-−–+ ")) + r"\s*(?:and|to|,)\s*\+?\s*"
                     + re.escape(number.raw.lstrip("-−–+ ")) + r"(?![\w.])", number.sentence[number.start:]):
             continue  # the lower bound of a symmetric range ("between −2 and 2"): one setting, its upper bound
+        if re.match(r"(?:half|a\s+third|a\s+quarter|twice|double|three\s+times)\s+(?:(?:of\s+)?the|its|as\s+\w+\s+as\s+the)\s+"
+                    r"(?:usual|default|normal|standard|typical)\b", number.sentence[number.start:], re.I) and any(
+                any(_close(float(d), u) for u in [*used, *(p[0] for p in placed)])
+                for d in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", number.sentence)):
+            continue  # "a standard deviation of 1, half the usual strength": the value is given, the share explains it
+        upper = re.match(re.escape(number.raw) + r"\s*(?:and|to|–|-)\s*(\d[\d,]*(?:\.\d+)?)(?![\w.])",
+                         number.sentence[number.start:])
+        if number.values[0] in (0.0, 1.0) and upper is not None and \
+                any(_close(float(upper.group(1).replace(",", "")), u) for u in used):
+            continue  # the lower end of a range whose upper end is read: "each between 0 and 30" (a largest operand)
         around = " ".join(sorted(_neighbours(number.sentence, number.start, number.raw)))
         if any(_close(v, u) and re.search(words, around, re.I)
                for v in number.values for u, _quote, words, _item in placed):

@@ -18,7 +18,7 @@ import yaml
 
 from cmbagent.agents._by_meaning import place_numbers
 from cmbagent.agents._meaning import MethodChoice, choose_method
-from cmbagent.agents._understand import Understanding, understand
+from cmbagent.agents._understand import Understanding, clip_quote, understand
 from cmbagent.profiles import FileProfile
 
 __all__ = ["TaskReading", "read_task"]
@@ -131,6 +131,8 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     out += contradicted_words(spec, understood, text)
     if chosen:
         out += unread_referents(spec, understood, text)
+        out += foreign_settings(spec, understood, text)
+        out += unread_choices(spec, understood, text)
         asked = " ".join(out)
         numeric = ", ".join(name for name, schema in spec.arguments.items() if _numeric(schema)) or "none"
         for number in unaccounted(spec, understood, text, data_files):
@@ -141,6 +143,90 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
                        f"`method: {method}` in the front matter (its numeric arguments: {numeric}), or take it "
                        f"out of the task if none of them is meant — {method} cannot do it otherwise")
     return out
+
+
+def foreign_settings(spec: Any, understood: Understanding, text: str) -> list[str]:
+    """Choices the text states in the words of another method's setting that the chosen method does not have
+    ("TT only" is the CMB fit's ``spectra``; a supernova fit has no such setting): the reader chose the method by
+    meaning, and words it cannot place say the user may mean the other one.  Only a choice's declared words count
+    (an enum value or a switch described in the phrases), never a bare number; running would drop them silently,
+    so it is a question that names the method they belong to."""
+    from cmbagent.agents._fields import words_of
+    from cmbagent.agents._understand import argument_phrases
+
+    own = [p for declared in argument_phrases(spec).values()
+           for p in ([q for ps in declared.values() for q in ps] if isinstance(declared, Mapping) else declared)]
+    documented = set(_content_words(" ".join([spec.description, *spec.argument_docs.values()])))
+    out: list[str] = []
+    for other, name, value, match in _foreign_choices(spec, text):
+        said = _content_words(match.group(0))
+        if len(said) < 2 or set(said) <= documented or name in words_of(spec.name).expresses:
+            continue  # one word ("mixture", "curvature") is no setting; the method's own documentation's words are its own
+        if any(m.start() < match.end() and match.start() < m.end()
+               for p in own for m in re.finditer(p[0] if isinstance(p, tuple) else p, text, re.I)):
+            continue  # the chosen method's own words for a setting of its own
+        out.append(f"the task says “{clip_quote(match.group(0), 60)}”, which is how {other}'s `{name}: {value}` is "
+                   f"written, and {spec.name} has no `{name}`; if {other} is meant, add `method: {other}` to the front "
+                   f"matter; otherwise take the words out of the task")
+        if len(out) == 2:
+            break
+    return out
+
+
+def unread_choices(spec: Any, understood: Understanding, text: str) -> list[str]:
+    """A choice the text names beside its argument's own words that the reading left at the default ("reset to
+    zero after each spike" where ``reset`` stayed ``subtract``): the run would do the other thing silently."""
+    from cmbagent.agents._understand import _choices, _negated, _words_pattern
+
+    out: list[str] = []
+    for name, schema in spec.arguments.items():
+        if name in understood.arguments or name == "output_dir":
+            continue
+        stems = [t[:5] for t in name.lower().split("_") if len(t) >= 4 and t not in _FILLER]
+        if not stems:
+            continue
+        default = schema.get("default")
+        for choice in _choices(schema):
+            if not isinstance(choice, str) or choice == default or choice == "auto" or len(choice) < 4:
+                continue
+            pattern = rf"\b(?:{'|'.join(map(re.escape, stems))})\w*\b[^.;:()]{{0,30}}?{_words_pattern(choice)}|" \
+                      rf"{_words_pattern(choice)}[^.;:()]{{0,30}}?\b(?:{'|'.join(map(re.escape, stems))})\w*\b"
+            match = next((m for m in re.finditer(pattern, text, re.I) if not _negated(text, m.start())), None)
+            if match is not None:
+                offered = ", ".join(str(c) for c in _choices(schema))
+                out.append(f"the task says “{clip_quote(match.group(0), 70)}”, which names {choice!r} for `{name}` "
+                           f"(it offers {offered}; default {default!r}), and the offline reader did not read it; add "
+                           f"`{name}: <choice>` under `arguments:` in the front matter")
+                break
+    return out
+
+
+def _content_words(text: str) -> list[str]:
+    """The words of ``text`` that carry meaning, lower case (Λ as l): "width of 0" has one, "TT only" two."""
+    words = re.findall(r"[^\W\d_][\w-]*", text.replace("Λ", "L").lower())
+    return [w for w in words if w not in {"of", "the", "a", "an", "to", "in", "on", "at", "by", "and", "or", "with",
+                                          "for", "as", "is", "it", "its"}]
+
+
+def _foreign_choices(spec: Any, text: str) -> list[tuple[str, str, Any, re.Match[str]]]:
+    from cmbagent.agents._understand import _choices, _in_file_note, _negated, _types, argument_phrases
+    from cmbagent.tools.methods import iter_methods
+
+    found: list[tuple[str, str, Any, re.Match[str]]] = []
+    for other in iter_methods():
+        if other.name == spec.name:
+            continue
+        for name, declared in argument_phrases(other).items():
+            schema = other.arguments.get(name, {})
+            if name in spec.arguments or not isinstance(declared, Mapping) or not (_choices(schema) or "boolean" in _types(schema)):
+                continue  # a map's phrases (priors) name its keys, not a choice
+            for value, patterns in declared.items():
+                match = next((m for p in patterns for m in re.finditer(p, text, re.I)
+                              if not _negated(text, m.start()) and not _in_file_note(text, m.start())), None)
+                if match is not None:
+                    found.append((other.name, name, value, match))
+                    break
+    return found
 
 
 def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Sequence[str]) -> list[Any]:
@@ -170,6 +256,8 @@ def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Seq
         # the argument's own words restate it anywhere ("a three-dimensional input" for ``input_dim``), and
         # they alone give a list's length ("those two heads" for two planted heads, not "a weight of 2")
         stems = [re.escape(t[:4]) for t in name.lower().split("_") if len(t) >= 3 and t not in _FILLER]
+        if "dim" in name.lower().split("_"):
+            stems.append(r"d\b")  # a dimension is written d: "since d = 3"
         words = rf"\b(?:{'|'.join(stems)})" if stems else r"(?!)"
         listed = isinstance(value, (list, tuple))
         if listed:
@@ -179,6 +267,8 @@ def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Seq
                 read_at.append((float(len(value) + singles), "", words, False))
         # a symmetric bound states its other end too: clipping 0.05 keeps propensities in [0.05, 0.95]
         mirrored = re.search(rf"\b1\s*[-−]\s*`?{re.escape(name)}\b", spec.argument_docs.get(name, ""))
+        if isinstance(value, str) and value.lower() in _NUMBER_NAMES:
+            values.append(_NUMBER_NAMES[value.lower()])  # a choice named by a number's word: reset "zero" is the 0
         for v in values_in(value):
             if mirrored and 0 < v < 1:
                 values.append(round(1 - v, 12))
@@ -291,6 +381,8 @@ def contradicted_words(spec: Any, understood: Understanding, text: str) -> list[
     return out
 
 
+#: choices named by a number ("zero" for a reset to 0, "one" for a single ...)
+_NUMBER_NAMES = {"zero": 0.0, "one": 1.0, "two": 2.0, "half": 0.5}
 #: words of an argument's name that say nothing of what it is (``n_adapters`` is written "adapters")
 _FILLER = {"n", "num", "number", "max", "min", "use", "per", "of", "the", "to", "in"}
 #: a sentence that gives a result or a reference value, not a setting ("the published value is 0.3")

@@ -274,8 +274,11 @@ def _negated(text: str, start: int) -> bool:
     # a sentence, a list's item, a clause after ", so" ("not a yes/no, so fit the partially linear model"), or
     # brackets, which state a value of their own ("membranes that do not leak (β = 1)") and keep their negation to
     # themselves ("pipelines only (no TPE), 25 tries, seed 7")
-    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s|,\s*(?:so|but|hence|thus|therefore)\s|[()]",
+    # "no membrane leak at all, reset to zero": "at all" closes its negation
+    window = re.split(r"[.;!?](?:\s|$)|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s|,\s*(?:so|but|hence|thus|therefore)\s|[()]|"
+                      r"\bat\s+all\b",
                       text[max(0, start - 25):start])[-1]
+    window = re.sub(r"\b(?:and|or)\s+without\b", " ", window)  # "with and without the loss" compares, negates nothing
     return bool(_NEGATION.search(window))
 
 
@@ -1929,8 +1932,10 @@ _ADJUSTING = re.compile(r"\b(?:adjust\w*|controll?\w*|account\w*|correct\w*|cond
 #: a setting decided somewhere the text does not show: "the cosmology we settled on", "the cuts we agreed last week"
 _ELSEWHERE = re.compile(r"\b(?:the|our|those|these)\s+(?:[\w-]+\s+){0,2}?(?:cosmology|parameters|parameter\s+values|values|"
                         r"settings|set-?up|configuration|priors?|cuts|covariates|model|chain|run|fit|file|version)\s+"
-                        r"(?:that\s+)?(?:we|you|they|I|the\s+(?:group|team|collaboration|committee))\s+(?:settled|agreed|"
-                        r"decided|chose|picked|fixed|discussed|arrived|quoted|cited|used\s+in|showed\s+in|put\s+in)\b", re.I)
+                        r"(?:that\s+)?(?:we|you|they|I|he|she|(?-i:[A-Z][a-z]+)|the\s+(?:group|team|collaboration|committee|"
+                        r"referee|reviewers?|PI|supervisor|advisor))\s+(?:settled|agreed|decided|chose|picked|fixed|"
+                        r"discussed|arrived|quoted|cited|proposed|suggested|recommended|circulated|presented|preferred|"
+                        r"used\s+in|showed\s+in|put\s+in)\b", re.I)
 _CHANGE_VERB = r"(?:rais|lower|increas|reduc|improv|boost|affect|chang|cut)\w*"
 
 

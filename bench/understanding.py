@@ -53,7 +53,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind17": ROOT / "tests" / "understanding_blind17",
         "blind18": ROOT / "tests" / "understanding_blind18",
         "blind19": ROOT / "tests" / "understanding_blind19",
-        "blind20": ROOT / "tests" / "understanding_blind20"}
+        "blind20": ROOT / "tests" / "understanding_blind20",
+        "blind21": ROOT / "tests" / "understanding_blind21"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

@@ -65,7 +65,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind6", "understanding_blind7", "understanding_blind8", "understanding_blind9",
     "understanding_blind10", "understanding_blind11", "understanding_blind12", "understanding_blind13",
     "understanding_blind14", "understanding_blind15", "understanding_blind16", "understanding_blind17",
-    "understanding_blind18", "understanding_blind19", "understanding_blind20",
+    "understanding_blind18", "understanding_blind19", "understanding_blind20", "understanding_blind21",
 )
 
 

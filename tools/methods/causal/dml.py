@@ -277,7 +277,9 @@ def _estimand(model: str, binary: bool) -> tuple[str, str]:
     phrases={
         "model": {"irm": [r"\binteractive(?:[- ]regression)?(?:\s*\([^()]{1,40}\))?[- ](?:model|specification|version|variant|form)\b",
                           r"\bdoubly[- ]robust\b", r"\bIRM\b"],
-                  "plr": [r"\bpartially[- ]linear\b", r"\bPLR\b"]},
+                  # "a single constant slope for lane exposure": one θ for every unit of a dose
+                  "plr": [r"\bpartially[- ]linear\b", r"\bPLR\b",
+                          r"\b(?:a\s+single|one|a\s+common|a\s+constant)\s+(?:constant\s+|common\s+|linear\s+)?slope\b"]},
         "covariates": [r"\badjust(?:ing|ed|s)?\s+for\b", r"\bconfounders?\b", r"\bcontrol(?:ling)?\s+for\b"],
         "treatment": [r"\btreated\b", r"\beffect of\b"],
         "outcome": [r"\beffect\s+(?:of\s+\S+\s+)?on\b"],
