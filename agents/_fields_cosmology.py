@@ -204,7 +204,7 @@ field_words(
                  r"\b(?:ℓ|ell|multipoles?)\s+(?:up\s+)?to\s+(\d[\d,]*)(?!\d|\.\d)",
                  r"(?:\b(?:l|ell)|ℓ)_?\{?max\}?\s*(?:=|of)\s*(\d[\d,]*)(?!\d|\.\d)",
                  # "go out to ℓ = 3000", "as far as ℓ of 2000", "ℓ ≤ 2500"
-                 r"\b(?:out\s+to|through|as\s+far\s+as|until)\s+(?:multipole\s+)?(?:ℓ|ell|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)"
+                 r"\b(?:out\s+to|through|as\s+far\s+as|until|go(?:ing|es)?\s+(?:up\s+|out\s+)?to)\s+(?:multipole\s+)?(?:ℓ|ell|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)"
                  r"(?!\d|\.\d)",
                  r"(?:ℓ|\bell)\s*(?:≤|<=)\s*(\d[\d,]*)(?!\d|\.\d)",
                  r"\b(?:up\s+to|out\s+to|through|as\s+far\s+as)\s+(?:a\s+)?multipoles?\s+(?:of\s+)?(\d[\d,]*)(?!\d|\.\d)",
@@ -244,18 +244,27 @@ field_words(
     arguments={
         "spectra": {"TT": [r"\bTT\s+(?:band[- ]?powers?\s+|spectrum\s+|data\s+)?only\b",
                            r"\bleaving\s+out\s+(?:the\s+)?TE\s+and\s+EE\b"],
-                    # "only Planck 2018's temperature–polarisation cross-spectrum, TE and nothing else", "nothing but EE"
+                    # "only Planck 2018's temperature–polarisation cross-spectrum, TE and nothing else", "nothing but EE";
+                    # "the E-mode band powers alone", "polarisation-only (EE)"
                     **{s: [rf"(?-i:\b{s}){_ONLY_SPECTRUM}", rf"\bnothing\s+but\s+(?:the\s+)?(?-i:{s})\b",
-                           rf"\b(?:only|just)\s+(?:the\s+)?(?-i:{s})\b(?!\s*(?:,|and|\+)\s*(?-i:TT|TE|EE))"]
+                           rf"\b(?:only|just)\s+(?:the\s+)?(?-i:{s})\b(?!\s*(?:,|and|\+)\s*(?-i:TT|TE|EE))",
+                           *([r"\bE[- ]mode\s+(?:polari[sz]ation\s+)?(?:auto[- ]?spectrum|band[- ]?powers?|spectrum|data)\s+"
+                              r"(?:alone|only)\b",
+                              r"\bpolari[sz]ation[- ]only\s*\(\s*EE\s*\)"] if s == "EE" else [])]
                        for s in ("TE", "EE")}},
+        # "stop once R − 1 is below 0.05", "run until R-1 < 0.02"
+        "rminus1_stop": [r"\bR\s*[-−–]\s*1\s+(?:of\s+the\s+means\s+)?(?:is\s+|falls\s+|drops\s+|gets\s+|goes\s+)?"
+                         r"(?:below|under|less\s+than)\s*(\d*\.\d+)",
+                         r"\bR\s*[-−–]\s*1\s*(?:<|<=|≤)\s*(\d*\.\d+)"],
         # "cap the chain at 30,000 accepted samples", "at most 20000 samples"
         "max_samples": [r"\b(?:cap|limit|stop|end)\w*\s+(?:the\s+|each\s+)?(?:chains?|sampler|run|MCMC)\s+(?:at|to|after)\s+"
                         r"(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
                         r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b"],
         # "leave out as well the two compressed low-ℓ temperature bins"
-        "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without)\s+(?:out\s+)?"
-                        r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?low[- ]?(?:ℓ|ell|l|multipole)\s+"
-                        r"(?:TT|temperature)", False)],
+        "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without|(?:do\s+not|don't)\s+"
+                        r"(?:add|include|use))\s+(?:out\s+)?"
+                        r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?(?:low[- ]?(?:ℓ|ell|l|multipole)|"
+                        r"large[- ]scale)\s+(?:TT|temperature)", False)],
     },
     # the CMB fit is flat: a free curvature is a model it does not have
     unoffered={"model": {"a curved universe (Ω_k free)": [

@@ -90,6 +90,8 @@ _READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read
 _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:please\s+)?(?:train|fit|run|use|estimate|"
                         r"compute|find|predict|compare|weight|rake|sample|score|test|check)\b)|is\b|are\b|holds\b)|"
                         r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
+                        # "I ran the same fit twice with different seeds": what was done before, not a setting
+                        r"^\W*(?:I|we|they)\s+(?:already\s+)?(?:ran|fitted|trained)\b|"
                         # "The file is data/dams.csv: one row per catchment, 320 of them"
                         r"^\W*(?:the|our|my)\s+(?:data\s+)?(?:file|table|extract|export|spreadsheet|sheet)\s+(?:is|are)\b|"
                         r"^\W*(?:(?:so|ok(?:ay)?|right|well),?\s+)?(?:here|below|above)\s*(?:is|are|'s)\b|"  # "Here are 60 ..."
@@ -297,6 +299,8 @@ def _year(value: float, raw: str, before: str, after: str) -> bool:
         return False
     if _COUNT_NOUNS.match(after):
         return False  # a count of something: "2000 steps"; "1978 earnings" is a year
+    if re.search(r"(?:ℓ|\bell|\bl_?max|\bmultipoles?|[=<>≤≥])\s*(?:=|of|to)?\s*$", before, re.I):
+        return False  # a multipole or a value: "ℓ of 2000", "lmax = 2000"
     previous = re.search(r"(\d[\d,.]*)[kKM%]?\s*(?:to|and|or|–|-|,|up to|through)\s*$", before)
     return previous is None or re.fullmatch(r"(?:19|20)\d\d", previous.group(1)) is not None
 
@@ -330,7 +334,21 @@ def scaled_digits(text: str) -> str:
     text = re.sub(rf"\b({WORD_NUMBER})\s+per\s?cent\b",  # "forty percent" too
                   lambda m: f"{int(v)}%" if (v := word_value(m.group(1))) is not None and v == int(v) else m.group(0),
                   text, flags=re.I)
+    # "thirty thousand accepted samples", "ℓ of two thousand": a number in words with a scale word, in digits
+    text = _WORDS.sub(_scaled_word, text)
     return _DIGITS_SCALED.sub(whole, _POWER.sub(_power, text))
+
+
+def _scaled_word(match: re.Match[str]) -> str:
+    """Words of a number with a scale ("thirty thousand", "a hundred and fifty") as digits; a bare scale word
+    ("how many thousand"), a small number ("three") or one followed by "of" ("two hundred of them" stays) as written."""
+    words = match.group(0)
+    tokens = re.split(r"[\s-]+", words.lower())
+    first_scale = next((n for n, t in enumerate(tokens) if t in _SCALES), None)
+    if first_scale is None or first_scale == 0 or re.match(r"[\s-]+of\b", match.string[match.end():]):
+        return words
+    value = word_value(words)
+    return str(int(value)) if value is not None and value == int(value) else words
 
 
 def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = ()) -> list[StatedNumber]:
@@ -389,6 +407,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             before, after = clean[:match.start()], clean[match.end():]
             if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:12]):
                 continue
+            if re.search(r"\b(?:differ|deviate|depart|move\s+away)\w*\s+from\s*$", before) and values[0] in (-1.0, 0.0, 1.0):
+                continue  # the value a free parameter is compared with: "w allowed to differ from −1"
             if re.search(r"(?:#|\bNo\.)\s*$", before):
                 continue  # a ticket's or an item's number: "Ticket #4471", "No. 12"
             if _LABEL.search(before[-16:]) and not _COUNT_NOUNS.match(after) and not re.match(r"\s*[%×x]", after):

@@ -83,8 +83,13 @@ _COUNT_WORDS = {"steps", "step", "number", "count", "size", "each", "gradient", 
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
              r"twelve)\b",
-             r"\bseed (?:the|its|our|each|every) [\w-]+(?: [\w-]+)? (?:with|at|to|=) (\d+)\b"),
+             r"\bseed (?:the|its|our|each|every) [\w-]+(?: [\w-]+)? (?:with|at|to|=) (\d+)\b",
+             r"\bseed (?:it|them|that|this) (?:with|at|to|=) (\d+)\b"),  # "and seed it with 2"
     "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
+    # "write the outputs to wcdm_planck_run": a folder's name (with an underscore, hyphen or slash), not "a file"
+    "output_dir": (r"\b(?:write|save|put|store|keep)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:outputs?|results?|files?|products?)"
+                   r"\s+(?:to|in|into|under)\s+(?:the\s+)?(?:(?:output\s+)?(?:folder|directory|dir)\s+)?`?"
+                   r"([A-Za-z][\w.-]*[_/-][\w./-]*?)`?(?=[\s,;]|\.(?:\s|$)|$)",),
     "n_folds": (r"\b(\d+)[- ]fold\b", r"\b(\d+) (?:cross-fitting |cross-validation )?folds\b"),
     "n_rep": (r"\b(\d+) (?:repetitions|repeated splits|sample splits)\b",
               r"\brepeat(?:ing)? the (?:sample[- ])?split(?:ting|s)? (\w+(?:[\s-]\w+)?) times\b",
@@ -367,7 +372,10 @@ def _prior_value(head: str, sentence: str) -> Any:
         # "For τ, swap the default reionisation prior for a normal one centred on 0.06, σ = 0.01"
         head + r"[^.;\d]{0,70}?\b(?:cent(?:red|ered)\s+(?:on|at)|mean(?:\s+of)?)\s+(" + _NUMBER + r")\s*,?\s*(?:and\s+|with\s+)?"
         r"(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|std|spread|scale)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")",
-        sentence, re.I)
+        sentence, re.I) or re.search(
+        # "a Gaussian prior on the matter density, 0.315 with a standard deviation of 0.007"
+        head + r"[^.;\d]{0,30}?(" + _NUMBER + r")\s*,?\s*(?:with|and)\s+(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|"
+        r"std|spread)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")", sentence, re.I)
     if flat is None and between is None:  # "a flat prior from 60 to 80 km/s/Mpc", "w0 flat on −1.6 to −0.4"
         between = re.search(head + r"[^.;\d]{0,60}?\b(?:from|on|over)\s+(" + _NUMBER + r")\s*(?:to|–|—)\s*("
                             + _NUMBER + r")(?![\d.])", sentence, re.I)
@@ -422,7 +430,9 @@ class _Reader:
     def __init__(self, spec: Any, text: str, given: Mapping[str, Any], data_files: Sequence[str],
                  columns: Mapping[str, Sequence[str]], paths: Mapping[str, str],
                  profiles: Sequence[FileProfile] | None = None):
-        self.spec, self.text = spec, scaled_digits(text)  # "20 thousand" is one number, 20000
+        # "20 thousand" is one number, 20000; a line wrapped inside a sentence is a space ("a constant\nequation of
+        # state" is the phrase "a constant equation of state"), while paragraphs, list items and headings keep their breaks
+        self.spec, self.text = spec, _unwrapped(scaled_digits(text))
         text = self.text
         self.phrases = argument_phrases(spec)
         from cmbagent.agents._fields import words_of
@@ -465,8 +475,12 @@ class _Reader:
     # -- scalar values ------------------------------------------------------------------------------------
     def explicit(self, name: str, schema: Mapping[str, Any]) -> bool:
         """``name: value`` or ``name = value`` written out with the argument's own (snake-case) name."""
+        # "model = x", "- model: x", "(model: x)"; not prose with a colon ("on the real model: build the teacher")
         match = next((m for m in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(name)}\s*[:=]\s*`?([^\s,;`]+)",
-                                             self.text) if not _negated(self.text, m.start())), None)
+                                             self.text) if not _negated(self.text, m.start())
+                      and (m.group(0)[len(name):].lstrip().startswith("=")
+                           or not re.search(r"\b(?:the|a|an|our|my|their|its|this|that|real|actual|same)\s+$",
+                                            self.text[max(0, m.start() - 20):m.start()], re.I))), None)
         if not match:  # "do not use model: wcdm" states no model
             return False
         value = _cast(match.group(1), _types(schema))
@@ -933,7 +947,9 @@ class _Reader:
         found: dict[str, Any] = {}
         quotes: list[str] = []
         for n, sentence in enumerate(self.sentences):
-            if not re.search(r"\bpriors?\b", sentence, re.I):
+            # "keep Ω_m uniform on 0.1–0.6": a flat prior said without the word
+            if not re.search(r"\bpriors?\b|\b(?:uniform|flat)(?:ly)?\s+(?:on|in|over|between|from|within)\s+[-−]?\d",
+                             sentence, re.I):
                 continue
             back = n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b", sentence, re.I)
             if not re.search(r"\d", sentence) and back:
@@ -1041,7 +1057,9 @@ class _Reader:
                 head = "(?:" + "|".join(patterns) + ")"
                 match = re.search(head + r"\s*(?:\([^()]{0,20}\)\s*)?(?:[^\s=,;]{1,8}\s*)?(?:=|≈)\s*(" + _NUMBER + ")"
                                   + tail, sentence, re.I) or re.search(
-                    head + r"\s+(?:to\s+be|of|at|equal\s+to)\s+(?:[^\s=,;]{1,8}\s*=\s*)?(" + _NUMBER + ")" + tail,
+                    # "the summed neutrino mass raised to 0.12 eV", "the Hubble constant dropped to 54 km/s/Mpc"
+                    head + r"\s+(?:to\s+be|of|at|equal\s+to|(?:raised|increased|lowered|dropped|reduced|set|changed|"
+                    r"moved|bumped|lifted|cut)\s+to)\s+(?:[^\s=,;]{1,8}\s*=\s*)?(" + _NUMBER + ")" + tail,
                     sentence, re.I)
                 if match is None:  # "scalar tilt 0.97", "Hubble constant 67 km/s/Mpc": a head of words, then the value
                     bare = re.search(head + r"\s+(" + _NUMBER + ")" + tail, sentence, re.I)
@@ -1468,7 +1486,9 @@ class _Reader:
                     self.questions.append(
                         f"which file is the {role} ({options})? add `{item.argument}: <file>` under `arguments:` in "
                         "the front matter")
-            taken = {v for v in self.args.values() if isinstance(v, str)}
+            self.counted_runs(listed)
+            taken = {f for v in self.args.values() for f in ([v] if isinstance(v, str) else v if isinstance(v, list) else [])
+                     if isinstance(f, str)}
             self.unplaced = [f for f in self.unplaced if f not in taken]
             self.numbered_files(listed)
             return
@@ -1499,11 +1519,14 @@ class _Reader:
         options = [item.value, *item.alternatives]
         if item.sure or len(options) < 2 or not self.profiles or "array" in _types(self.spec.arguments[item.argument]):
             return item
-        shapes = {re.sub(r"\d+", "#", f.rsplit("/", 1)[-1]) for f in options}
-        options = [p.name for p in self.profiles if re.sub(r"\d+", "#", p.name.rsplit("/", 1)[-1]) in shapes]
+        shapes = {_numbered_shape(f) for f in options}
+        options = [p.name for p in self.profiles if _numbered_shape(p.name) in shapes]
         said = re.search(r"\b(?:file|chain|run)\s+(?:one|1|#1|number\s+one)\b[^.;]{0,30}?\b(?:is|as)\s+(?:the\s+)?"
                          r"(?:primary|main|reference|principal|master|baseline)\b|\bthe\s+first\s+(?:file|chain|run)\s+"
-                         r"(?:is\s+)?(?:the\s+)?(?:primary|main|reference|principal|master|baseline)\b", self.text, re.I)
+                         r"(?:is\s+)?(?:the\s+)?(?:primary|main|reference|principal|master|baseline)\b|"
+                         # "the first one being the run I'd like treated as the main chain"
+                         r"\bthe\s+first(?:\s+one)?\s+(?:being|is)\b[^.;]{0,50}?\b(?:primary|main|reference|principal|master|"
+                         r"baseline)\s+(?:chain|run|file)\b", self.text, re.I)
         if len(shapes) != 1 or (said is None and not more):
             return item
         order = [p.name for p in self.profiles]
@@ -1512,6 +1535,31 @@ class _Reader:
                                             order.index(f) if f in order else len(order)))
         why = f"“{clip_quote(said.group(0), 60)}”" if said else "the first of the numbered files the text gives"
         return Mapped(item.argument, first, 0.85, f"{first}: {why}", tuple(f for f in options if f != first))
+
+    def counted_runs(self, listed: set[str]) -> None:
+        """Unnamed files that differ only by their number or letter ("…_seedA.txt", "…_seedB.txt"), given in order,
+        that the text counts as runs of one kind and whose first it makes the main one ("The two chain files are
+        attached, the first one being the main chain"): the first goes to the single-file argument of that kind
+        (``chain``), the rest to the list (``more_chains``)."""
+        if len(listed) != 1 or not self.profiles:
+            return
+        more = next(iter(listed))
+        single = [n for n, k in self.paths.items() if k == "input" and n not in self.args and n != more
+                  and n in self.spec.required]
+        files = [p.name for p in self.profiles if p.name in self.unplaced]
+        if len(single) != 1 or len(files) < 2 or len({_numbered_shape(f) for f in files}) != 1 or \
+                any(f.rsplit("/", 1)[-1] in self.text for f in files):
+            return
+        word = re.escape(single[0].split("_")[0])
+        count = rf"(?:{len(files)}|{_NUMBER_WORDS.get(len(files), '(?!)')})"
+        said = re.search(rf"\b(?:the\s+|these\s+|both\s+)?{count}\s+{word}(?:s|\s+files)?\b", self.text, re.I)
+        first = re.search(r"\bthe\s+first(?:\s+one|\s+file)?\s+(?:being|is)\b[^.;]{0,50}?\b(?:primary|main|reference|"
+                          r"principal|master|baseline)\b", self.text, re.I)
+        if said is None or first is None:
+            return
+        why = f"“{clip_quote(said.group(0), 40)}”, “{clip_quote(first.group(0), 60)}”"
+        self.record(single[0], files[0], why, confidence=0.85)
+        self.record(more, files[1:], why, confidence=0.85)
 
     def numbered_files(self, listed: set[str]) -> None:
         """Files that differ from a placed input only by their number ("chain_2.txt", "chain_3.txt" beside
@@ -1860,6 +1908,10 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     taken: set[str] = {v for k, v in given.items() if k in col_args and isinstance(v, str)}
     # file arguments come from the run's input files; the words written for an argument (its name and a value,
     # its phrases) read their numbers first, so that "32 importance samples" is not also 32 samples drawn
+    if "output_dir" in spec.arguments and "output_dir" not in reader.args:  # "write the outputs to wcdm_run"
+        folder = re.search(_GENERIC_CUES["output_dir"][0], reader.text, re.I)
+        if folder is not None and not re.search(r"\.[A-Za-z]{2,5}$", folder.group(1)):  # a folder, not a file
+            reader.record("output_dir", folder.group(1).rstrip("/"), reader.sentence_of(folder.start()))
     todo = [name for name in spec.arguments if name not in reader.args and name not in reader.paths
             and (name not in _BOOKKEEPING or name in _GENERIC_CUES)]
     todo = [name for name in todo if not (reader.explicit(name, spec.arguments[name])
@@ -1937,6 +1989,22 @@ _ELSEWHERE = re.compile(r"\b(?:the|our|those|these)\s+(?:[\w-]+\s+){0,2}?(?:cosm
                         r"discussed|arrived|quoted|cited|proposed|suggested|recommended|circulated|presented|preferred|"
                         r"used\s+in|showed\s+in|put\s+in)\b", re.I)
 _CHANGE_VERB = r"(?:rais|lower|increas|reduc|improv|boost|affect|chang|cut)\w*"
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` with each line break inside a paragraph as a space (same length, so positions stay): not a blank
+    line, a list item's or a heading's break, or one after a line that ends a sentence or a heading."""
+    return re.sub(r"(?<=[^\n.:!?])\n(?![ \t]*(?:[-*•+]|\d+[.)]|#|\n|$))", " ", text)
+
+
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _numbered_shape(name: str) -> str:
+    """A file's name with its number, or the one letter that tells runs apart, as ``#``: "chain_2.txt" and
+    "growth_seedB.txt" have the shapes "chain_#.txt" and "growth_seed#.txt"."""
+    base = name.rsplit("/", 1)[-1]
+    return re.sub(r"\d+|(?<=[a-z_-])[A-Z](?=\.[^.]+$)|(?<=[_-])[a-z](?=\.[^.]+$)", "#", base)
 
 
 def _glossed(segment: str, columns: Sequence[str]) -> bool:

@@ -188,3 +188,73 @@ def test_a_setting_a_named_colleague_proposed_is_a_question() -> None:
                     "cross-checked with CLASS.")
     assert reading.method == "cosmology.cmb_spectra"
     assert not reading.clear and any("Priya suggested" in q for q in _asked(reading)), _asked(reading)
+
+
+# -- cosmology settings in plain words (the CMB fit, the theory spectra, chains and supernova priors) -------------
+def test_a_cmb_fit_said_in_words_wrapped_over_lines() -> None:
+    # hard-wrapped the way an editor leaves a note: "a constant\nequation of state" is still one phrase
+    text = ("Lab exercise: how much do the E-mode band powers alone say? Fit the Planck lite likelihood, with a "
+            "constant\nequation of state for dark energy, and do not add the two binned large-scale temperature "
+            "points.\nStop once R − 1 is below 0.04 and cap the chain at twenty thousand accepted samples; write the "
+            "outputs to ee_wcdm_demo. Seed 6.")
+    reading = _read(text)
+    arguments = reading.understanding.arguments
+    assert reading.method == "cosmology.fit_cmb", reading.method
+    assert (arguments.get("spectra"), arguments.get("model"), arguments.get("low_ell_tt")) == ("EE", "wcdm", False), \
+        arguments
+    assert (arguments.get("rminus1_stop"), arguments.get("max_samples")) == (0.04, 20000), arguments
+    assert arguments.get("output_dir") == "ee_wcdm_demo" and reading.clear, _asked(reading)
+
+
+def test_a_prose_colon_names_no_argument() -> None:
+    reading = _read("Before trusting head editing on the real model: build the small random teacher with three "
+                    "layers of two heads, plant an edit on head 1 of layer 2, run 300 steps at learning rate 0.02, "
+                    "seed 3.")
+    assert reading.method == "lm.jola"
+    assert "model" not in reading.understanding.arguments, reading.understanding.arguments
+
+
+def test_spectra_parameters_moved_to_a_value_and_a_multipole_in_words() -> None:
+    reading = _read("For a seminar figure: lensed CMB power spectra with the Hubble constant lowered to 60 km/s/Mpc "
+                    "and the summed neutrino mass raised to 0.2 eV, the rest at Planck 2018 values. Going to ℓ of "
+                    "two thousand is enough.")
+    arguments = reading.understanding.arguments
+    assert reading.method == "cosmology.cmb_spectra"
+    assert arguments.get("params") == {"H0": 60, "mnu": 0.2} and arguments.get("lmax") == 2000, arguments
+    assert reading.clear, _asked(reading)
+
+
+def test_supernova_priors_without_the_word_and_a_w_free_to_differ(tmp_path: Path) -> None:
+    bins, cov = hubble_bins(tmp_path)
+    files = {bins.name: bins, cov.name: cov}
+    flat = _read(f"Fit {bins.name} with its covariance {cov.name}: plain flat ΛCDM, Ω_m uniform on 0.05–0.7, at most "
+                 "6000 steps, and seed it with 4.", files)
+    assert flat.understanding.arguments.get("priors") == {"Omega_m": [0.05, 0.7]}, flat.understanding.arguments
+    assert flat.understanding.arguments.get("seed") == 4
+    free = _read(f"Fit the moduli in {bins.name} (covariance {cov.name}) with a flat model whose constant w is "
+                 "allowed to differ from −1, and put a Gaussian prior on the matter density, 0.3 with a standard "
+                 "deviation of 0.01. Seed 2.", files)
+    arguments = free.understanding.arguments
+    assert arguments.get("model") == "wcdm", arguments
+    assert arguments.get("priors") == {"Omega_m": {"mean": 0.3, "std": 0.01}}, arguments
+    assert not any("−1" in q or "-1" in q for q in _asked(free)), _asked(free)
+
+
+def _chain(path: Path, seed: int) -> Path:
+    rng = np.random.default_rng(seed)
+    rows = [f"{1.0:.1f} {a:.5f} {b:.5f}" for a, b in rng.normal([0.45, 0.3], [0.03, 0.02], size=(600, 2))]
+    path.write_text("# weight fsigma8 omegam\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_two_runs_told_apart_by_a_letter_with_the_first_the_main_one(tmp_path: Path) -> None:
+    files = {f"lensing_run{letter}.txt": _chain(tmp_path / f"lensing_run{letter}.txt", seed)
+             for letter, seed in (("A", 1), ("B", 2))}
+    reading = _read("We ran the same fit twice with different starting points. The two chain files are attached, the "
+                    "first one being the run we treat as the main chain. Summarise them together with the R − 1 "
+                    "between them; drop the first 25% of each as burn-in.", files)
+    arguments = reading.understanding.arguments
+    assert reading.method == "cosmology.summarize_chain"
+    assert arguments.get("chain") == "lensing_runA.txt" and arguments.get("more_chains") == ["lensing_runB.txt"], \
+        arguments
+    assert reading.clear, _asked(reading)

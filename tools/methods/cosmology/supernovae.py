@@ -151,7 +151,10 @@ def _degeneracies(kind: str, fmt: str, offset: str | None) -> dict[str, Any]:
             "w0wacdm": [r"\bw0\s*-?\s*wa\b", r"\bw_?0\s*(?:and|,)\s*w_?a\b", r"\bCPL\b", r"Chevallier",
                         r"evolving dark energy", r"\bw\((?:a|z)\)"],
             "wcdm": [r"\bw\s*CDM\b", r"\bw\s+(?:is\s+)?free\b", r"\bfree\s+w\b",
-                     r"constant (?:dark[- ]energy )?equation[- ]of[- ]state"],
+                     r"constant (?:dark[- ]energy )?equation[- ]of[- ]state",
+                     # "a fixed w that is allowed to differ from −1"
+                     r"\bw\b[^.;]{0,40}?\b(?:allowed|free|left\s+free|permitted)\s+to\s+(?:differ|deviate|depart|vary|move)\s+"
+                     r"(?:away\s+)?from\s+[-−–]\s*1\b"],
             "lcdm": [r"\bcurved\b", r"\bcurvature\b", r"\bnon-?flat\b", r"\bnot\s+flat\b",
                      r"\b(?:open|closed) (?:universe|model)", r"(?:Ω|Omega)_?k\b"],
             "flat_lcdm": [r"\bflat[\s_-]*(?:Λ|L|lambda[\s-]?)CDM\b", r"\bflat (?:universe|cosmology)\b",
