@@ -50,7 +50,9 @@ field_words(
         "questions": [r"\bquestions?\s+\(?(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)",
                       # "report licence_support and microchip_check", "compare support_barrage and trust_operator
                       # with the assistant's answers": answer columns after a verb, when every name is a column
-                      r"\b(?:report|compare|tabulate|estimate)\s+(`?[A-Za-z]\w*_\w*`?(?:(?:,\s*|,?\s+and\s+)`?[A-Za-z]\w*`?)+)"],
+                      r"\b(?:report|compare|tabulate|estimate)\s+(`?[A-Za-z]\w*_\w*`?(?:(?:,\s*|,?\s+and\s+)`?[A-Za-z]\w*`?)+)",
+                      # "each option on the would-you-return question": words that read as one answer column
+                      r"\b(?:on|to|for|of)\s+the\s+([\w-]+(?:[\s-][\w-]+){0,3}?)\s+question\b"],
         # the variables weighted on: "rake it to the census margins on sex, age band and region", "inverse
         # propensity weighting on education, age group and urban/rural"
         "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+|adjust(?:ed|ing)?)\b"

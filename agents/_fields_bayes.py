@@ -208,7 +208,7 @@ field_words(
             "funnel": [r"\bfunnel\b"],
             "banana2d": [r"\bbanana\b"],
             "linear_gaussian": [r"\bcorrelated\s+(?:multivariate\s+)?Gaussian\b", r"\blinear[- ]Gaussian\b"],
-            "bayes_logreg": [r"\blogistic\s+regression\b"],
+            "bayes_logreg": [r"\blogistic[\s-]+regression\b"],
         },
         "dim": [rf"\b(?:funnel|Gaussian|target|density|banana)\s*,?\s+in\s+(\d+|{_WORD})\s+dimensions\b",
                 rf"\b(\d+|{_WORD})-dimensional\s+(?:funnel|Gaussian|target|banana|density)\b",

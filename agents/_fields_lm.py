@@ -229,7 +229,10 @@ field_words(
                          r"facts?|examples?|updates?) (?:per|for (?:each|every)) new\b",
                          rf"\breplay(?:ing|s)? {_DECIMAL} (?:earlier|old|older|previous|past) (?:edits|facts|"
                          r"examples|updates) (?:per|for (?:each|every))\b",
-                         rf"\breplay ratio (?:of |=\s*|is |:\s*)?{_DECIMAL}"),
+                         rf"\breplay ratio (?:of |=\s*|is |:\s*)?{_DECIMAL}",
+                         # "mix one old edit into every two new ones"
+                         r"\b((?:one|a|1) (?:earlier |old |older |previous |past )?(?:edits?|facts?|examples?|updates?) "
+                         r"(?:into|with|to|per|for) every (?:\d+|two|three|four|five|six|eight|ten)) new\b"),
     }),
 )
 
@@ -260,12 +263,14 @@ field_words(
                        # "square adapters where B is 20 × 1 ..., 2000 of them"
                        r"\badapters\b[^.;]{0,100}?\b(\d[\d,]*)\s+of\s+them\b"),
         "d": (r"\b(\d+)\s*[×x]\s*\d+\s+(?:base |frozen |adapted |pretrained )?(?:weight )?matri(?:x|ces)\b",
+              r"(?-i:\bB)\s+(?:has|with)\s+(\d+)\s+rows\b",  # "B has 16 rows and A has 10 columns"
               # the factors' shapes: "B of 10 × 4 and A of 4 × 10" (B is d × r, A is r × k)
               r"(?-i:\bB)\s+(?:of|is|:|=)?\s*(\d+)\s*[×x]\s*\d+\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) (\d+)\s*[×x]\s*\d+",
               r"\boutput dim(?:ension)?s? (?:of |=\s*|is |d\s*=\s*)?(\d+)",
               r"\bB\s+(?:of|with|having)\s+(\d+)\s+rows\b"),  # "B of 16 rows and A of 8 columns"
         "k": (r"\b\d+\s*[×x]\s*(\d+)\s+(?:base |frozen |adapted |pretrained )?(?:weight )?matri(?:x|ces)\b",
+              r"(?-i:\bA)\s+(?:has|with)\s+(\d+)\s+columns\b",
               r"(?-i:\bA)\s+(?:of|is|:|=)?\s*\d+\s*[×x]\s*(\d+)\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) \d+\s*[×x]\s*(\d+)",
               r"\binput dim(?:ension)?s? (?:of |=\s*|is |k\s*=\s*)?(\d+)",

@@ -90,6 +90,8 @@ _READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read
 _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:please\s+)?(?:train|fit|run|use|estimate|"
                         r"compute|find|predict|compare|weight|rake|sample|score|test|check)\b)|is\b|are\b|holds\b)|"
                         r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
+                        # what happened before: "Last time the run took 20 minutes", "in 2 of 3 earlier attempts"
+                        r"\b(?:took|lasted)\b|\b(?:earlier|previous|prior|past)\s+(?:attempts?|runs?|tries|trials)\b|"
                         # "I ran the same fit twice with different seeds": what was done before, not a setting
                         r"^\W*(?:I|we|they)\s+(?:already\s+)?(?:ran|fitted|trained)\b|"
                         # "The file is data/dams.csv: one row per catchment, 320 of them"
@@ -125,7 +127,8 @@ _SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
 #: a word that names the item a number labels ("line 3", "Referee 2", "point 3 of the review", "wave 3", "run 14")
 _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|round|phase|station|block|zone|sector|"
                     r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample|week|day|month|session|"
-                    r"lecture|chapter|module|lab|exercise|problem|unit|part)\s*#?\s*$", re.I)
+                    r"lecture|chapter|module|lab|exercise|problem|unit|part|route|aim|objective|ticket|issue|flight)\s*#?\s*$",
+                    re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
 _NOT_INPUT = re.compile(r"^\W*(?:context|background)\s*:|"  # "Context: 300 street segments, some converted ..."
                         r"\bnot\s+(?:an?\s+)?(?:input|setting|parameter)s?\b|\bnot\s+part\s+of\s+(?:this|the\s+"
@@ -407,6 +410,14 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             before, after = clean[:match.start()], clean[match.end():]
             if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:12]):
                 continue
+            if re.search(r"\b(?:not\s+the\s+(?:usual|default|standard)|other\s+than|instead\s+of(?:\s+the\s+(?:usual|default))?|"
+                         r"rather\s+than(?:\s+the\s+(?:usual|default))?)\s*(?:the\s+)?$", before, re.I):
+                continue  # the value set aside: "a 99% interval, not the usual 95", "a ratio other than −1"
+            if re.search(r"\b(?:run|part|round|wave|week|session|lecture|phase|chapter|step)\s+\d+\s+of\s*$", before, re.I):
+                continue  # "run 1 of 3": the count of a series the task belongs to
+            if re.search(r"^\W*if\b", flat, re.I) and re.search(r"\b(?:say|tell|report|flag|warn|mention|let\s+me\s+know)\b",
+                                                                 flat[match.end():], re.I):
+                continue  # a condition for what to report: "If R−1 is above 0.05, say which chain looks off"
             if re.search(r"\b(?:differ|deviate|depart|move\s+away)\w*\s+from\s*$", before) and values[0] in (-1.0, 0.0, 1.0):
                 continue  # the value a free parameter is compared with: "w allowed to differ from −1"
             if re.search(r"(?:#|\bNo\.)\s*$", before):
@@ -437,7 +448,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if re.match(r"\s*[×x]\s*\d+\s+(?:[\w-]+\s+){0,2}?covariance", after) or (re.search(
                     r"\d+\s*[×x]\s*$", before) and re.match(r"\s+(?:[\w-]+\s+){0,2}?covariance", after)):
                 continue  # the size of a covariance ("its full 60 × 60 covariance"): what the data hold
-            if re.match(r"-(?:off|year|old|day|week|month|hour)\b|\([a-z]\)", after):
+            if re.match(r"-(?:off|year|old|day|week|month|hour|cm|mm|km|nm|GHz|MHz|kHz|Hz)\b|\([a-z]\)", after):
                 continue  # "a 10%-off coupon", "a 5-year follow-up", "401(k)": part of a name
             if not before.strip() and re.match(r"[.)]", after):
                 continue  # a list's marker: "1." or "2)"

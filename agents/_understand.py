@@ -171,6 +171,10 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
     if odds and fraction:
         whole = float(odds.group(2)) if odds.group(2).isdigit() else word_value(odds.group(2))
         return 1.0 / whole if whole and whole > 1 else None
+    every = re.fullmatch(r"(?:one|a|1)\s+(?:\w+\s+){0,2}?(?:into|with|to|per|for)\s+every\s+(\w+)", text)
+    if every:  # "one old edit into every two": a rate, whatever the argument's range
+        whole = float(every.group(1)) if every.group(1).isdigit() else word_value(every.group(1))
+        return 1.0 / whole if whole and whole > 1 else None
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
     share = re.fullmatch(r"(\d[\d,]*)\s+of\s+(?:its|the|all|our|their)?\s*(\d[\d,]*)", text)
@@ -555,6 +559,10 @@ class _Reader:
                             value = [self.as_written(v) for v in spelled if v] if all(spelled) else None
                     if isinstance(value, str) and not self.names_columns(name, value):
                         value = self.column_of(value)  # "where deprivation carries ...": the feature by its words
+                    elif isinstance(value, list) and value and not self.names_columns(name, value) and \
+                            is_column and "`" not in match.group(1) and all(isinstance(v, str) for v in value):
+                        found = [self.column_of(v) for v in value]  # "the would-you-return question"
+                        value = found if all(found) else None
                     if value == [] or (value is not None and not self.names_columns(name, value)):
                         value = None
                 if value is not None:
@@ -1850,6 +1858,55 @@ class _Reader:
                     self.evidence.pop(other, None)
                     self.notes.append(f"`{other}` is not set: `{name}` replaces it")
 
+    def design_weights(self, col_args: Sequence[str]) -> None:
+        """The data's own weights asked for in words ("using the survey weights", "with the design weights") where
+        no rule placed them: the one weight-named column of the data, or a question when it has several ("w_base",
+        "w_trimmed") — running unweighted, or on a guessed column, would answer another question."""
+        from cmbagent.agents._datamap import _WEIGHT_NAME
+
+        said = next((m for m in re.finditer(r"\b(?:survey|design|base|sampling|respondent|their|its\s+own)\s+weights?\b|"
+                                            r"\bthe\s+weights?\b(?!\s+(?:it|them|of\s+the\s+reference))",
+                                            self.text, re.I) if not _negated(self.text, m.start())), None)
+        placed = self.data_file()
+        profile = next((p for p in self.profiles or () if p.name == placed), None)
+        if said is None or profile is None:
+            return
+        for name in col_args:
+            if name in self.args or not name.startswith("design") or not name.endswith("weight"):
+                continue
+            weights = [c.name for c in profile.columns if c.numeric and (_WEIGHT_NAME.search(c.name) or re.match(r"w_[a-z]", c.name))]
+            if len(weights) == 1:
+                self.record(name, weights[0], self.sentence_of(said.start()), confidence=0.85)
+            elif weights:
+                self.questions.append(f"the task asks for “{said.group(0)}” and {placed} has {len(weights)} weight "
+                                      f"columns ({', '.join(weights)}); add `{name}: <column>` under `arguments:` in "
+                                      "the front matter")
+
+    def labelled_rows(self, col_args: Sequence[str]) -> None:
+        """A list of input columns left to its default "all but the label" where the table also holds a column that
+        names its rows ("P000", "P001", ...: a pond id): the default would take the names as an input and the run
+        would stop on them, so the list is every other numeric column, said in a note."""
+        placed = self.data_file()
+        profile = next((p for p in self.profiles or () if p.name == placed), None)
+        if profile is None:
+            return
+        for name in col_args:
+            doc = self.spec.argument_docs.get(name, "")
+            if name in self.args or "array" not in _types(self.spec.arguments[name]) or \
+                    not re.search(r"default:?\s+all\s+(?:columns\s+)?but\s+the\s+(?:label|target)", doc, re.I):
+                continue
+            labels = [c for c in profile.columns if row_label(c) or identifier(c)]
+            if not labels:
+                continue
+            used = {v for k, v in self.args.items() if k in col_args and isinstance(v, str)}
+            inputs = [c.name for c in profile.columns if c.numeric and c not in labels and c.name not in used]
+            if not inputs or not used:
+                continue
+            self.record(name, inputs, f"every numeric column of {placed} but {', '.join(sorted(used))} and the row "
+                        f"names in {', '.join(c.name for c in labels)}", confidence=0.8)
+            self.notes.append(f"`{name}` is every numeric column but the label: {', '.join(c.name for c in labels)} "
+                              "names the rows")
+
     def one_of(self) -> None:
         """A question for each group of optional arguments the method's question needs one of (``FieldWords.one_of``)
         when the reading found none: without an instrument, an instrument method would run and answer another
@@ -1953,6 +2010,8 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.other_table_columns(col_args)
     reader.bracketed_columns(col_args, given)
     reader.disjoint_lists(col_args, given)
+    reader.labelled_rows(col_args)
+    reader.design_weights(col_args)
     reader.one_of()
     reader.decided_elsewhere()
     reader.overridden(given)

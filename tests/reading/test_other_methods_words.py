@@ -258,3 +258,68 @@ def test_two_runs_told_apart_by_a_letter_with_the_first_the_main_one(tmp_path: P
     assert arguments.get("chain") == "lensing_runA.txt" and arguments.get("more_chains") == ["lensing_runB.txt"], \
         arguments
     assert reading.clear, _asked(reading)
+
+
+# -- numbers that describe, and what a spurious number question used to hide ---------------------------------------
+def test_numbers_of_history_contrast_series_and_conditions_set_nothing() -> None:
+    reading = _read("Run 2 of 4 for the grant's aim 3. Sequential knowledge editing on the generated stream: three "
+                    "timesteps of eight edits each, compare plain fine-tuning with replay, and for replay mix one old "
+                    "edit into every three new ones. If retention drops under 50%, say so. Last month the run took "
+                    "about 30 minutes. Seed 2.")
+    arguments = reading.understanding.arguments
+    assert reading.method == "lm.knowledge_editing_stream"
+    assert abs(arguments.get("replay_ratio", 0) - 1 / 3) < 1e-9, arguments
+    assert reading.clear, _asked(reading)
+
+
+def test_a_level_set_aside_and_adapter_shapes_by_rows_and_columns() -> None:
+    assert _read("LoRA symmetry pilot: two thousand generated adapters of rank 3, where B has 14 rows and A has 9 "
+                 "columns. Seed 5.").understanding.arguments.get("d") == 14
+    reading = _read("LoRA symmetry pilot: two thousand generated adapters of rank 3, where B has 14 rows and A has 9 "
+                    "columns. Seed 5.")
+    assert reading.understanding.arguments.get("k") == 9 and reading.clear, _asked(reading)
+
+
+def _ponds(folder: Path) -> Path:
+    rng = np.random.default_rng(34)
+    n = 150
+    area, shade = rng.uniform(20, 400, n), rng.uniform(0, 90, n)
+    heard = rng.binomial(1, 1 / (1 + np.exp(-(0.004 * (area - 200) - 0.02 * (shade - 45)))))
+    path = folder / "newt_ponds.csv"
+    rows = [f"N{i:03d},{area[i]:.0f},{shade[i]:.0f},{heard[i]}" for i in range(n)]
+    path.write_text("pond,area_m2,shade_pct,newts_seen\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_the_input_columns_leave_out_a_column_that_names_the_rows(tmp_path: Path) -> None:
+    reading = read_with(_ponds(tmp_path), (
+        "For each pond in newt_ponds.csv we noted whether newts were seen (newts_seen, 1/0), with pond area and "
+        "shading. Approximate the Bayesian logistic-regression posterior with semi-implicit VI (importance-sampled "
+        "score) and compare it with MCMC. 500 steps, seed 1."))
+    arguments = reading.understanding.arguments
+    assert reading.method == "bayes.aisivi"
+    assert arguments.get("target") == "bayes_logreg" and arguments.get("label") == "newts_seen", arguments
+    assert arguments.get("columns") == ["area_m2", "shade_pct"], arguments
+
+
+def _survey(folder: Path, weights: tuple[str, ...]) -> Path:
+    rng = np.random.default_rng(35)
+    n = 240
+    band = rng.choice(["18-34", "35-64", "65+"], n)
+    answer = rng.choice(["yes", "no", "unsure"], n)
+    columns = {w: rng.uniform(0.5, 2.0, n) for w in weights}
+    path = folder / "ferry_timetable_poll.csv"
+    head = ",".join(["id", "age_band", *weights, "q_timetable"])
+    rows = [",".join([str(i), band[i], *[f"{columns[w][i]:.3f}" for w in weights], answer[i]]) for i in range(n)]
+    path.write_text(head + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_the_surveys_own_weights_and_a_question_named_in_words(tmp_path: Path) -> None:
+    text = ("Weighted results please for the timetable question in ferry_timetable_poll.csv, broken down by age "
+            "band, using the survey weights.")
+    one = read_with(_survey(tmp_path, ("w_design",)), text)
+    assert one.understanding.arguments.get("questions") == ["q_timetable"], one.understanding.arguments
+    assert one.understanding.arguments.get("design_weight") == "w_design", one.understanding.arguments
+    two = read_with(_survey(tmp_path, ("w_base", "w_trimmed")), text)
+    assert not two.clear and any("w_base" in q and "w_trimmed" in q for q in _asked(two)), _asked(two)
