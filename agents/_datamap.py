@@ -705,6 +705,11 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             link = re.search(rf"`([^`]+)`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
             if link and link.group(1) in {c.name for c in columns}:
                 named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan
+            # "`pass_given` (1 got it, 0 not), `visits_month` ...": a cue inside the bracket after a column describes it
+            glossed = re.search(r"`?([\w-]+)`?\s*\([^()]*$", clause[:cue.start()])
+            glossed_column = glossed.group(1) if glossed and glossed.group(1) in {c.name for c in columns} else None
+            if glossed_column is not None:
+                named_after = []
             # "did the prescribed burns (rx_burn = 1) reduce ...": a column named in the agent of change is no outcome
             agents = [m.span() for m in _AGENT.finditer(clause)] if role == "outcome" else []
             for column in columns:
@@ -729,6 +734,8 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 linked = re.search(rf"`{re.escape(column.name)}`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
                 if linked and 0.97 > value:  # "`y_factual` is their observed outcome"
                     value, reason = 0.97, f"“{linked.group(0)[:60]}{cue.group(0)}”"
+                if column.name == glossed_column and 0.97 > value:
+                    value, reason = 0.97, f"the bracket after {column.name} says “{cue.group(0)}”"
                 if role in {"treatment", "instruments", "prediction"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
                     own = match_phrase(cue.group(0), column.name)
                     if own >= 0.85 and 0.85 * own > value:
@@ -857,6 +864,8 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
             continue
         tail = clause[cue.end():]
         tail = tail[:list_end(tail)]
+        cast = re.search(r"\s+as\s+(?:the\s+|our\s+)?(?:controls|covariates|confounders|adjustment\s+set)\b", tail)
+        tail = tail[:cast.start()] if cast else tail  # "using age, distance and income as controls, with ..."
         # "four features in `screen.csv`: years of experience, ...": the list follows the file's colon
         tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
         head, colon, rest = tail.partition(": ")

@@ -323,3 +323,30 @@ def test_the_surveys_own_weights_and_a_question_named_in_words(tmp_path: Path) -
     assert one.understanding.arguments.get("design_weight") == "w_design", one.understanding.arguments
     two = read_with(_survey(tmp_path, ("w_base", "w_trimmed")), text)
     assert not two.clear and any("w_base" in q and "w_trimmed" in q for q in _asked(two)), _asked(two)
+
+
+def _passes(folder: Path) -> Path:
+    rng = np.random.default_rng(36)
+    n = 300
+    age, dist = rng.integers(20, 70, n), rng.uniform(0.5, 25, n)
+    given = rng.binomial(1, 1 / (1 + np.exp(-(0.05 * (age - 45) - 0.08 * (dist - 10)))))
+    visits = np.round(np.maximum(0, 12 + 3.5 * given - 0.2 * dist + rng.normal(0, 2, n)), 1)
+    path = folder / "pool_pass.csv"
+    rows = [f"M{i:04d},{given[i]},{age[i]},{dist[i]:.1f},{visits[i]}" for i in range(n)]
+    path.write_text("member,pass_given,age_y,dist_km,swims_month\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_a_cue_inside_a_columns_bracket_and_controls_cast_before_other_settings(tmp_path: Path) -> None:
+    # a sceptic's run of session 16: the "got" of the bracket after `pass_given` named the next column, age_y, the
+    # treatment, and the controls ran on into "three folds and a 90 per cent interval"
+    reading = read_with(_passes(tmp_path), (
+        "Table pool_pass.csv: `pass_given` (1 got a free pass, 0 not), `swims_month` a year later (the outcome), age "
+        "in years (age_y) and distance from home in km (dist_km). How many extra swims a month did the pass buy on "
+        "average? "
+        "Cross-fit it using age and distance as controls, with random forests, three folds and a 90 per cent "
+        "interval. Seed 4."))
+    arguments = reading.understanding.arguments
+    assert arguments["treatment"] == "pass_given" and arguments["outcome"] == "swims_month", arguments
+    assert sorted(arguments["covariates"]) == ["age_y", "dist_km"], arguments
+    assert reading.clear, _asked(reading)
