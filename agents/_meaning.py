@@ -50,7 +50,9 @@ _TEMPERATURE = 0.5
 _DISCLAIMS = re.compile(r"\bno (?:\w+ )?(?:fit|fitting|modell?ing|analysis|detector|detection|inference)\b|"
                         r"\bbefore (?:any|we (?:go|start))\b[^.]{0,40}\b(?:fit\w*|hunt\w*|model\w*|analy\w*|"
                         r"detect\w*)|\bnothing more(?: yet)?\b|\bjust (?:the|a) (?:(?:quick|sanity|simple) )?(?:figure|plot|table)\b|"
-                        r"\bquick look\b", re.I)
+                        # "a quick look at the table", "just a quick look"; not "a quick look at dark energy from our moduli"
+                        r"\bjust\s+a\s+quick\s+look\b|\bquick\s+look\s+(?:at\s+)?(?:the|this|these|our|my|its)\s+(?:raw\s+)?"
+                        r"(?:data|table|file|files|numbers|columns|distributions?|values|spreadsheet)\b", re.I)
 _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
 #: what a task puts off ("no summary statistics yet", "I don't want a fit for now"): the deferred words
 _DEFERS = re.compile(r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:yet|for now|at this stage)\b|"

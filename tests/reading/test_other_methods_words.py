@@ -350,3 +350,14 @@ def test_a_cue_inside_a_columns_bracket_and_controls_cast_before_other_settings(
     assert arguments["treatment"] == "pass_given" and arguments["outcome"] == "swims_month", arguments
     assert sorted(arguments["covariates"]) == ["age_y", "dist_km"], arguments
     assert reading.clear, _asked(reading)
+
+
+def test_a_quick_look_at_a_question_with_its_settings_is_no_disclaimer(tmp_path: Path) -> None:
+    bins, cov = hubble_bins(tmp_path)
+    files = {bins.name: bins, cov.name: cov}
+    fit = _read(f"For the group meeting I need a quick look at dark energy from the moduli in {bins.name} with the "
+                f"covariance {cov.name}: flat, constant w, Ω_m uniform on 0.1–0.5, at most 4000 steps, seed 9.", files)
+    assert fit.method == "cosmology.fit_supernovae", fit.choice.notes
+    look = _read(f"Just a quick look at the table {bins.name} for now: how many rows, and a plot of mu against z.",
+                 files)
+    assert look.method is None and look.choice.status == "none", look.choice
