@@ -203,9 +203,9 @@ def unread_choices(spec: Any, understood: Understanding, text: str) -> list[str]
 
 def _content_words(text: str) -> list[str]:
     """The words of ``text`` that carry meaning, lower case (Λ as l): "width of 0" has one, "TT only" two."""
-    words = re.findall(r"[^\W\d_][\w-]*", text.replace("Λ", "L").lower())
-    return [w for w in words if w not in {"of", "the", "a", "an", "to", "in", "on", "at", "by", "and", "or", "with",
-                                          "for", "as", "is", "it", "its"}]
+    from cmbagent.agents._numbers import _STOP
+
+    return [w for w in re.findall(r"[^\W\d_][\w-]*", text.replace("Λ", "L").lower()) if w not in _STOP]
 
 
 def _foreign_choices(spec: Any, text: str) -> list[tuple[str, str, Any, re.Match[str]]]:
