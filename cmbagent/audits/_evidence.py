@@ -117,6 +117,9 @@ class RunEvidence:
     task_text: str = ""
     run_dir: Path | None = None
     findings: list[Finding] = field(default_factory=list)  # every finding of the run so far
+    # wall-clock seconds a method measured (``diagnostics.timing_s``): a narrative may quote them as written, but
+    # they differ from run to run, so they support no percentage or distance (0.739 s is no "73.9")
+    clock: list[float] = field(default_factory=list)
 
 
 def _json_file(run_dir: Path, rel: str | None) -> dict[str, Any]:
@@ -219,6 +222,7 @@ def run_evidence(run_dir: Path | None, *, draft: ReportDraft, steps: list[StepRe
     may quote ``facts``: what code wrote about the run itself, such as why it stopped)."""
     texts: list[str] = [f"{f.message} {json.dumps(f.evidence, default=str)}" for f in findings or []]
     texts += list(facts or [])
+    clock: list[float] = []
     for record in steps:
         texts += [record.summary, record.reason, *(c.message for c in record.checks),
                   *(c.quote for c in record.citations)]  # a quoted, resolved source supports its numbers
@@ -227,6 +231,10 @@ def run_evidence(run_dir: Path | None, *, draft: ReportDraft, steps: list[StepRe
                 texts.append(_text_file(run_dir, f"{record.dir}/{name}"))
             if record.cell:
                 texts.append(_text_file(run_dir, record.cell.replace("/cells/", "/outputs/").replace(".py", ".txt")))
-            texts.append(json.dumps(_json_file(run_dir, f"{record.dir}/outputs/result.json").get("diagnostics") or {}))
+            diagnostics = dict(_json_file(run_dir, f"{record.dir}/outputs/result.json").get("diagnostics") or {})
+            timing = diagnostics.pop("timing_s", None)
+            if isinstance(timing, dict):
+                clock += [v for v in timing.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+            texts.append(json.dumps(diagnostics))
     return RunEvidence(draft=draft, steps=steps, texts=[t for t in texts if t], task_text=task.text, run_dir=run_dir,
-                       findings=list(findings or []))
+                       findings=list(findings or []), clock=clock)

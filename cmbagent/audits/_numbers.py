@@ -50,7 +50,8 @@ def numbers_in(text: str) -> Iterator[tuple[str, float, int, bool]]:
 class Support:
     """The sorted set of every number a narrative may quote."""
 
-    def __init__(self, numbers: Iterable[float], anchors: Iterable[float] = (), values: Iterable[float] = ()):
+    def __init__(self, numbers: Iterable[float], anchors: Iterable[float] = (), values: Iterable[float] = (),
+                 exact: Iterable[float] = ()):
         def clean(xs: Iterable[Any]) -> list[float]:
             return sorted({abs(float(x)) for x in xs if isinstance(x, (int, float)) and not isinstance(x, bool)
                            and math.isfinite(x)})
@@ -58,10 +59,12 @@ class Support:
         self._sorted = clean(numbers)
         self._anchors = clean(anchors)[:_ANCHORS]
         self._values = Support(values) if anchors else None  # what a distance may end at: a step's own value
+        self._exact = Support(exact) if exact else None  # quoted only as written: no percentage, no distance
 
     @classmethod
-    def of(cls, values: Iterable[Any], texts: Iterable[str], task_text: str = "") -> Support:
-        """Every number of ``values`` and ``texts``; the numbers of ``task_text`` are also anchors of distances."""
+    def of(cls, values: Iterable[Any], texts: Iterable[str], task_text: str = "", exact: Iterable[float] = ()) -> Support:
+        """Every number of ``values`` and ``texts``; the numbers of ``task_text`` are also anchors of distances;
+        ``exact`` numbers (wall-clock timings) support only themselves."""
         found: list[float] = []
         for value in values:
             found += [v for _, v in leaves(value, limit=5000) if isinstance(v, (int, float))]
@@ -70,7 +73,7 @@ class Support:
         for text in [*texts, task_text]:
             found += [v for _, v, _, _ in numbers_in(text)]
         anchors = [v for _, v, decimals, _ in numbers_in(task_text) if _audited(v, decimals)]
-        return cls(found, anchors, own)
+        return cls(found, anchors, own, exact)
 
     def __len__(self) -> int:
         return len(self._sorted)
@@ -82,7 +85,7 @@ class Support:
         return at < len(self._sorted) and self._sorted[at] <= target + tol
 
     def supports(self, value: float, decimals: int, percent: bool) -> bool:
-        if self.has(value, decimals):
+        if self.has(value, decimals) or (self._exact is not None and not percent and self._exact.has(value, decimals)):
             return True
         if percent or abs(value) > 1:  # 35% of a fraction 0.35, or a fraction written as a percentage
             if self.has(value / 100.0, decimals + 2):
@@ -133,7 +136,7 @@ def report_numbers(ev: RunEvidence) -> Iterator[Finding]:
     draft = ev.draft
     texts = {"summary": draft.summary, **{f"conclusion {n}": c for n, c in enumerate(draft.conclusions, 1)},
              **{f"limitation {n}": c for n, c in enumerate(draft.limitations, 1)}}
-    support = Support.of([r.values for r in ev.steps], ev.texts, ev.task_text)
+    support = Support.of([r.values for r in ev.steps], ev.texts, ev.task_text, exact=ev.clock)
     for where, number, sentence in unsupported(texts, support)[:12]:
         yield finding("report.unsupported_number",
                       f"the report's {where} states {number}, which matches no value or output of any step "

@@ -91,3 +91,23 @@ def test_a_summary_must_state_a_result_by_name_or_number() -> None:
     text_only = StepRecord(id="s1", title="interpret", status="done", values={"answer": "prose"})
     assert _answer("An interpretation.", steps=[text_only]) == []
     assert _answer("Stopped.", steps=[STEP.model_copy(update={"status": "failed"})]) == []
+
+
+def test_a_timing_supports_itself_but_no_percentage(tmp_path) -> None:
+    """A method's wall-clock seconds change from run to run: a sampler that took 0.7391 s under load once made an
+    invented "H0 = 73.9" look like a percentage of it, and the pathology suite's invented number went unflagged."""
+    import json
+
+    step_dir = tmp_path / "steps" / "02-fit"
+    (step_dir / "outputs").mkdir(parents=True)
+    (step_dir / "outputs" / "result.json").write_text(json.dumps(
+        {"diagnostics": {"timing_s": {"sampling": 0.7391, "total": 1.52}, "acceptance_fraction": 0.4311}}))
+    step = STEP.model_copy(update={"dir": "steps/02-fit"})
+
+    def unsupported(summary: str) -> list[str]:
+        draft = ReportDraft(title="t", summary=summary)
+        found = audit_run(run_evidence(tmp_path, draft=draft, steps=[step], task=TASK)).findings
+        return [f.evidence["number"] for f in found if f.code == "report.unsupported_number"]
+
+    assert unsupported("We find H0 = 73.9 km/s/Mpc.") == ["73.9"]
+    assert unsupported("The sampler ran for 0.739 s of 1.52 s; 43.1% of proposals were accepted.") == []
