@@ -22,7 +22,12 @@ reads the reply as it streams (every provider streams through :class:`cmbagent.m
 * **a runaway number**: a JSON number (outside any string) of more than :data:`NUMBER_DIGITS` digits — no value
   a schema asks for has them (a double has 17 significant digits), and SmolLM2 wrote one of about 7,000 digits
   as the last of a list of initialisation scales, until its token limit (``theory_tubal_tensor_gd``); its digits
-  do not repeat, so no other shape sees it.
+  do not repeat, so no other shape sees it; inside a string, a run of more than :data:`DIGIT_RUN` characters of
+  digits broken by dots, colons or dashes (at least one in twenty characters: a long plain number in a string, an
+  identifier, is text), without a space (SmolLM2 wrote one as the code reviewer's
+  ``revised_code`` of an approved cell until its 2,048-token limit, three times in one ``theory_tubal_tensor_gd``
+  run: ``"2020-11-20 14:28:43.294163.0.67.30-771891.1.0.1-1.42.7138…"``; a list of numbers in code or prose has
+  spaces or letters between its items).
 
 The client then stops the call (the server stops generating when the stream closes) and asks once more, naming
 the repetition; see :meth:`cmbagent.models.ModelClient.request`.  The thresholds are far from what a sound
@@ -39,7 +44,7 @@ from dataclasses import dataclass, field
 
 from cmbagent.exceptions import ModelError
 
-__all__ = ["ITEM_REPEATS", "MAX_UNIT", "NUMBER_DIGITS", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
+__all__ = ["DIGIT_RUN", "ITEM_REPEATS", "MAX_UNIT", "NUMBER_DIGITS", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
            "RepetitionGuard"]
 
 #: a repeated tail must cover this many characters, hold its unit this many times, and its unit is at most
@@ -54,6 +59,9 @@ _PROSE_CHARS = 2000
 ITEM_REPEATS = 3
 #: a number outside strings with more digits than this is no value (a double has 17 significant digits)
 NUMBER_DIGITS = 40
+#: a run of digits, dots, colons and dashes longer than this, one in twenty of them a dot, colon or dash, is no text
+#: (a timestamp has 26 characters)
+DIGIT_RUN = 200
 #: characters of new text between two looks (a look costs well under a millisecond)
 CHECK_EVERY = 48
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -189,6 +197,7 @@ class RepetitionGuard:
         if self._strings is not None and not self._strings.in_string:
             self._number()
         text = self._strings.open_text() if self._strings is not None else self.text
+        self._digits(text)
         self._phrase(_words(text[-_PROSE_CHARS:])[-WINDOW_WORDS:])
 
     # -- the three shapes --------------------------------------------------------------------------
@@ -230,6 +239,14 @@ class RepetitionGuard:
         if run is not None and len(run.group(0)) > NUMBER_DIGITS:
             self._raise("number", run.group(0)[:40], len(run.group(0)),
                         f"a number of {len(run.group(0))} digits and counting was written ({run.group(0)[:24]}...)")
+
+    def _digits(self, text: str) -> None:
+        """Digits and the dots, colons and dashes between them, written on and on inside a string or prose."""
+        run = re.search(r"[0-9][0-9.:\-]*$", text[-(DIGIT_RUN + CHECK_EVERY + 1):])
+        if run is not None and len(run.group(0)) > DIGIT_RUN and sum(c in ".:-" for c in run.group(0)) >= DIGIT_RUN // 20:
+            self._raise("number", run.group(0)[:40], len(run.group(0)),
+                        f"a run of {len(run.group(0))} digits and dots and counting was written "
+                        f"({run.group(0)[:24]}...)")
 
     def _item(self, item: str, count: int) -> None:
         """The same list item :data:`ITEM_REPEATS` times in a row: a list written on and on (SmolLM2 planned one

@@ -175,6 +175,28 @@ def test_a_runaway_number_is_cut_and_long_digits_inside_a_string_are_not() -> No
     assert _feed(f"The digits of the reply: {digits[:600]}", structured=False) is None  # prose is not JSON
 
 
+def test_dotted_digits_written_on_inside_a_string_are_cut() -> None:
+    """SmolLM2 approved a cell as the code reviewer and then wrote ``revised_code`` as digits broken by dots and
+    dashes, until its 2,048-token limit, three times in one ``theory_tubal_tensor_gd`` run (no unit repeats, so the
+    tail and phrase shapes do not see it).  Such a run inside a string is cut within a few hundred characters; code
+    with numbers, a timestamp and a long plain number are not."""
+    import random
+
+    rng = random.Random(5)
+    soup = "2020-11-20 14:28:43." + "".join(
+        "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 6))) + rng.choice("..-")
+        for _ in range(800))
+    reply = '{"approved": true, "issues": [], "revised_code": "' + soup
+    stopped = _feed(reply, structured=True)
+    assert stopped is not None and stopped.startswith("number@")
+    assert int(stopped.split("@")[1]) < reply.index("2020-") + 400
+    code = "import numpy as np\nalphas = np.array([" + ", ".join(f"{10 ** -k:.1e}" for k in range(40)) + "])\n"
+    stamps = " ".join(f"2026-12-0{d} 14:28:43.294163" for d in range(1, 9))
+    plain = "".join(rng.choice("0123456789") for _ in range(600))
+    for fine in (code, stamps, plain):
+        assert _feed(json.dumps({"approved": False, "issues": ["x"], "revised_code": fine}), structured=True) is None
+
+
 # -- a whole run ------------------------------------------------------------------------------------------
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_a_planner_that_loops_is_asked_once_more_and_the_run_ends_done(tmp_path: Path) -> None:
