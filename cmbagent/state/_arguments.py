@@ -26,6 +26,11 @@ __all__ = ["ArgumentShapes", "bounded_list", "bounded_text", "unknown_arguments"
 STRING_ARGUMENT_CHARS = 200
 #: longest list argument a constrained decoder may write (ihdp's 25 covariates fit four times over)
 LIST_ARGUMENT_ITEMS = 100
+#: longest list of numbers a constrained decoder may write: a sweep (scales, widths, latencies, seeds, lengths) of
+#: the examples has at most 8 values; SmolLM2's planner filled the 100 a list of names may take with made-up
+#: initialisation scales (1,583 output tokens, 33 s of a theory_tubal_tensor_gd run).  Numbers the task states
+#: are constants of the call, not written by the model, so a longer list a task gives is not cut.
+NUMBER_LIST_ITEMS = 32
 #: JSON-schema keywords a grammar uses; the rest (descriptions, titles, defaults, examples) only cost tokens
 _KEEP = frozenset({"type", "enum", "const", "anyOf", "oneOf", "allOf", "items", "prefixItems", "properties",
                    "required", "additionalProperties", "minimum", "maximum", "exclusiveMinimum",
@@ -52,7 +57,10 @@ def _inline(node: Any, defs: Mapping[str, Any], depth: int = 0) -> Any:
     if out.get("type") == "string" and not {"enum", "const", "pattern", "maxLength"} & set(out):
         out["maxLength"] = STRING_ARGUMENT_CHARS  # a path or a name: SmolLM2 grew one to 4,000 tokens
     if out.get("type") == "array" and not {"maxItems", "prefixItems"} & set(out):
-        out["maxItems"] = LIST_ARGUMENT_ITEMS  # latencies, columns, seeds: a list a decoder must close
+        items = out.get("items")
+        numbers = isinstance(items, dict) and items.get("type") in ("number", "integer")
+        # columns, files, names: a list a decoder must close; numbers: a sweep, shorter
+        out["maxItems"] = NUMBER_LIST_ITEMS if numbers else LIST_ARGUMENT_ITEMS
     return out
 
 

@@ -214,3 +214,18 @@ def test_input_file_arguments_are_the_runs_files_or_nothing() -> None:
     assert fixed == {"const": "data/given.csv"}  # what the task states wins
     assert shapes.with_files(["a.csv"]).closed("lm.jola")["properties"]["n_heads"] == \
         shapes.closed("lm.jola")["properties"]["n_heads"]  # other arguments untouched
+
+
+def test_a_list_of_numbers_is_bounded_as_a_sweep_and_a_list_of_names_as_a_list(shapes: ArgumentShapes) -> None:
+    """SmolLM2's planner filled the initialisation scales of a tubal sweep up to the 100 items any list took (1,583
+    tokens): a list of numbers takes at most 32, a list of names (columns, covariates) 100; a list the task states is
+    a constant of the call, whatever its length."""
+    def array(node: dict[str, Any]) -> dict[str, Any]:
+        return next(a for a in [node, *node.get("anyOf", [])] if a.get("type") == "array")
+
+    tubal = shapes.closed("theory.tubal_tensor_gd")["properties"]
+    assert array(tubal["alphas"])["maxItems"] == 32 and array(tubal["rank_sweep"])["maxItems"] == 32
+    assert array(shapes.closed("causal.dml_ate")["properties"]["covariates"])["maxItems"] == 100
+    stated = [10.0 ** -k for k in range(40)]
+    fixed = shapes.closed("theory.tubal_tensor_gd", fixed={"alphas": stated})["properties"]["alphas"]
+    assert fixed == {"const": stated}
