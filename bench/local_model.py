@@ -24,7 +24,8 @@ structured call of a recorded local run is sent again, with the same prompt, sch
 cuts the repetition guard would make are compared.
 
 Run: .venv/bin/python bench/local_model.py [--only examples/supernova.md ...] [--timeout 300] [--repeat 3]
-     [--gguf PATH] [--sampler dry|dry+penalty|off] [--json line|compact|free] [--calls]
+     [--gguf PATH] [--sampler dry|dry+penalty|off] [--json line|compact|free]
+     [--layout material-first|instructions-first] [--calls]
      .venv/bin/python bench/local_model.py --sampler-effect RUN_DIR [--sampler off,dry] [--samples 3]
 Goals (issue 30, on a quiet 2-core machine): every run ``done`` with the offline numbers three times in a row; no
 call ends on ``finish_reason: length``; median local/offline time ratio <= 4; supernova.md local <= 90 s.
@@ -209,6 +210,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="run the local set this many times in a row")
     parser.add_argument("--sampler", default=None, help="CMBAGENT_LOCAL_SAMPLER: dry (default), dry+penalty, off")
     parser.add_argument("--json", default=None, help="CMBAGENT_LOCAL_JSON: line (default), compact, free")
+    parser.add_argument("--layout", default=None,
+                        help="CMBAGENT_LOCAL_LAYOUT: material-first (default), instructions-first")
     parser.add_argument("--calls", action="store_true", help="print every call of every local run")
     parser.add_argument("--sampler-effect", type=Path, default=None, metavar="RUN_DIR",
                         help="send the structured calls of a recorded run again with each sampler setting instead")
@@ -222,10 +225,11 @@ def main() -> None:
     paths = [_example(parser, name) for name in args.only] if args.only else table.examples()
     local = f"local:{args.gguf}" if args.gguf else "local"
     env_extra = {**({"CMBAGENT_LOCAL_SAMPLER": args.sampler} if args.sampler else {}),
-                 **({"CMBAGENT_LOCAL_JSON": args.json} if args.json else {})}
+                 **({"CMBAGENT_LOCAL_JSON": args.json} if args.json else {}),
+                 **({"CMBAGENT_LOCAL_LAYOUT": args.layout} if args.layout else {})}
     work = Path(tempfile.mkdtemp(prefix="cmbagent-bench-local-"))
     print(f"local model {local}; sampler {args.sampler or 'dry (default)'}; JSON {args.json or 'line (default)'}; "
-          f"timeout {args.timeout} s; "
+          f"layout {args.layout or 'material-first (default)'}; timeout {args.timeout} s; "
           f"{len(paths)} examples x {args.repeat}; {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
     offline = {path: solve(path, work / "offline" / path.stem, "offline", args.timeout) for path in paths}
     rows = []

@@ -46,9 +46,17 @@ from cmbagent.run import RunFolder
 from cmbagent.sandbox import Executor
 from cmbagent.state import IMAGE_SUFFIXES, ArgumentShapes, Plan, PlanStep
 
-__all__ = ["CATALOGUE_LIMIT", "Ask", "Client", "Runtime"]
+__all__ = ["CATALOGUE_LIMIT", "SHARED_MATERIAL", "Ask", "Client", "Runtime"]
 
 T = TypeVar("T", bound=BaseModel)
+#: the agents whose material (the call's context) the call just before or after them reads too: the task analyst
+#: and the requirements analyst read the same task and data, the step critic and the science checker the same step.
+#: Their requests say so (``ModelRequest.shared_material``), so a provider whose cache lives for one run can send
+#: the material first and the next call reads it from the cache (``cmbagent.models.local``).  The others read
+#: material of their own (the plot critic and the summariser share only the step's heading with the critics) and
+#: keep the order the agents write; SmolLM2 given the summariser's instructions after its material began its
+#: summary with their heading.
+SHARED_MATERIAL = frozenset({"task_analyst", "requirements_analyst", "step_critic", "science_checker"})
 #: the planner sees the whole method catalogue up to this many methods; past it, those nearest the task by
 #: meaning (the catalogue is indexed, see cmbagent.literature.search_methods) plus the one the task names
 CATALOGUE_LIMIT = 40
@@ -279,6 +287,7 @@ class Runtime:
             content = [TextPart(text=user), *(ImagePart(path=str(self.folder.path / rel)) for rel in images)]
         request = ModelRequest(
             messages=[Message(role="system", content=system), Message(role="user", content=content)],
+            shared_material=agent in SHARED_MATERIAL,
             output_schema=schema,
             # the longest reply the bound schema allows: a plan's budget follows its steps, a critique's its criteria;
             # a small model's grammar holds it to the schema, at a token a character at worst (digits)

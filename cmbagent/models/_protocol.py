@@ -105,6 +105,11 @@ class ModelRequest(BaseModel):
     # sent and not recorded: the messages are its rendering, so transcripts hash what the model saw.  Models
     # that answer by rules (the offline backend, scripted test models) read it instead of parsing prose.
     context: BaseModel | None = Field(default=None, exclude=True)
+    # The call's material (its first user message) is what the call just before or after it reads too (the task
+    # analyst and the requirements analyst the task, a step's critics and summariser the step).  A provider whose
+    # prompt cache lives for one run may send that material before the instructions so the next call reads it from
+    # the cache (``local``, ``CMBAGENT_LOCAL_LAYOUT``).  Not sent and not recorded: it changes no word of the prompt.
+    shared_material: bool = Field(default=False, exclude=True)
 
 
 UsageSource = Literal["provider", "tokenizer", "estimate"]

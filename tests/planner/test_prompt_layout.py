@@ -163,3 +163,38 @@ def test_a_model_that_takes_compact_prompts_gets_a_shorter_prompt_with_the_same_
     replayed, comparison = replay(compact_run, workspace=tmp_path / "replays", executor=InMemoryExecutor)
     assert replayed.status == "done", replayed.error  # strict: every request hashed as recorded
     assert comparison["same_numbers"] and comparison["same_plan"], comparison
+
+
+def test_the_calls_that_read_shared_material_are_marked(tmp_path: Path) -> None:
+    """The graph marks the requests whose material the call just before or after them reads too (the analysts; a
+    step's two critics), so a one-run cache can serve it (``cmbagent.models.local``); the planner's, the code
+    writer's, the summariser's and the reporter's are not marked.  The mark changes no byte of the messages."""
+    from cmbagent.models import ScriptedModel
+    from cmbagent.planner._runtime import SHARED_MATERIAL
+
+    plan = Plan(steps=[PlanStep(id="s1", title="Quantity", goal="Compute q.", agent="engineer",
+                                acceptance_criteria=["prints q"])])
+
+    def engineer(request: ModelRequest) -> object:
+        from cmbagent.agents import CodeDraft
+
+        return CodeDraft(code=result_code({"q": 1.5}))
+
+    inner = brain(planner=lambda r: plan, engineer=engineer)
+    marks: dict[str, set[bool]] = defaultdict(set)
+
+    def answer(request: ModelRequest) -> object:
+        marks[request.agent].add(request.shared_material)
+        assert inner.fn is not None
+        return inner.fn(request)
+
+    result = solve("Compute one quantity.", workspace=tmp_path, model="scripted", n_reviews=0, sandbox="process",
+                   models={"scripted": ScriptedModel(fn=answer)})
+    assert result.status == "done", result.error
+    assert {"task_analyst", "requirements_analyst", "step_critic", "summariser"} <= set(marks), sorted(marks)
+    for agent, seen in marks.items():
+        assert seen == {agent in SHARED_MATERIAL}, (agent, seen)
+    assert {"planner", "engineer", "summariser", "reporter"} <= {a for a in marks if a not in SHARED_MATERIAL}
+    line = next(iter(read_transcript(result.run_dir / "transcript.jsonl")))
+    assert "shared_material" not in line["request"]
+
