@@ -77,6 +77,21 @@ def test_the_unchecked_rows_are_ranked_and_the_ranking_is_validated(tmp_path: Pa
     assert [f.code for f in found][:1] == ["method.loses_to_baseline"] and "iforest" in found[0].message
 
 
+def test_as_many_rows_are_listed_as_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"List the 25 most suspicious hours": the result lists ``n_listed`` unchecked rows, in the score file's order
+    (it listed ten whatever was asked, and the run said done); a count below one says what to give."""
+    monkeypatch.chdir(tmp_path)
+    path, _, _ = _inspected(tmp_path)
+    result = run_method("anomaly.wsad_dt", {"data": str(path), "label": "inspected", "n_listed": 25,
+                                            "epochs": 5, "n_estimators": 2})
+    scores = pd.read_csv(next(Path(a) for a in result.artifacts if a.endswith("_scores.csv")))
+    unchecked = scores[scores["checked"] == "unchecked"]["row"].to_numpy()
+    assert result.values["top_unchecked_rows"] == unchecked[:25].tolist()
+    assert len(result.values["top_unchecked_scores"]) == 25
+    with pytest.raises(Exception, match="n_listed must be at least 1"):
+        run_method("anomaly.wsad_dt", {"data": str(path), "label": "inspected", "n_listed": 0})
+
+
 def test_labels_that_cannot_be_read_say_what_to_write(tmp_path: Path) -> None:
     path, _, inspected = _inspected(tmp_path)
     frame = pd.read_csv(path)

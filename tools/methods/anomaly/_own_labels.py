@@ -43,9 +43,10 @@ def _auc(scores: np.ndarray, positives: np.ndarray, negatives: np.ndarray) -> fl
 
 
 def own_labels_run(X: np.ndarray, y: np.ndarray, name: str, seed: int, settings: dict[str, Any],
-                   out: Path) -> MethodResult:
+                   out: Path, *, n_listed: int = 10) -> MethodResult:
     """Fit WSAD-DT with the confirmed anomalies of ``y`` (1) as its labels, NaN rows unchecked, 0 confirmed
-    normal; score every row, rank the unchecked ones, and validate on a hidden third of the confirmed anomalies."""
+    normal; score every row, rank the unchecked ones (the first ``n_listed`` in the result), and validate on a
+    hidden third of the confirmed anomalies."""
     from sklearn.ensemble import IsolationForest
     from sklearn.preprocessing import MinMaxScaler
 
@@ -116,8 +117,8 @@ def own_labels_run(X: np.ndarray, y: np.ndarray, name: str, seed: int, settings:
         "n_unchecked": int(unchecked.size),
         "n_flagged_unchecked": flagged,
         "n_confirmed_normal_flagged": false_alarms,
-        "top_unchecked_rows": order[:10].tolist(),
-        "top_unchecked_scores": scores[order[:10]].tolist(),
+        "top_unchecked_rows": order[:n_listed].tolist(),
+        "top_unchecked_scores": scores[order[:n_listed]].tolist(),
         "validation": validation,
     }
     trust = (f" Validation: {validation['n_hidden']} confirmed anomalies hidden from a fit rank at a median "

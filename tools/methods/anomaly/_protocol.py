@@ -363,7 +363,7 @@ def _label_like(X: np.ndarray, names: list[str]) -> list[str]:
 
 def unlabeled_run(
     X: np.ndarray, name: str, n_labeled: int, seed: int, settings: dict[str, Any], out: Path,
-    names: list[str] | None = None,
+    names: list[str] | None = None, *, n_listed: int = 10,
 ) -> MethodResult:
     from sklearn.ensemble import IsolationForest
     from sklearn.preprocessing import MinMaxScaler
@@ -392,8 +392,8 @@ def unlabeled_run(
         "n_rows": int(X.shape[0]),
         "n_pseudo_labeled": n_labeled,
         "n_flagged": int((scores > 0.5).sum()),
-        "top_rows": order[:10].tolist(),
-        "top_scores": scores[order[:10]].tolist(),
+        "top_rows": order[:n_listed].tolist(),
+        "top_scores": scores[order[:n_listed]].tolist(),
         "rank_correlation_with_iforest": float(_spearman(scores, prior)),
     }
     checks = [

@@ -89,6 +89,7 @@ def wsad_dt(
     epochs: int = 100,
     xgbod_max_rows: int | None = 3000,
     device: str = "auto",
+    n_listed: int = 10,
     output_dir: OutputDir = "figures",
 ) -> MethodResult:
     """Weakly supervised anomaly detection with WSAD-DT, compared with IsolationForest, XGBOD and DevNet.
@@ -123,6 +124,8 @@ def wsad_dt(
         epochs: WSAD-DT training epochs.
         xgbod_max_rows: Subsample XGBOD's training rows to this many (all labeled anomalies kept); null for all.
         device: Torch device: auto (CUDA when available), cpu or cuda.
+        n_listed: How many of the highest-scoring rows the result lists, most suspicious first (the unchecked rows
+            when the labels are the user's own; every row without labels); the score file has every row.
         output_dir: Folder for the figures and the score file.
     """
     import numpy as np
@@ -138,14 +141,16 @@ def wsad_dt(
         raise UserError(
             f"n_labeled must be >= 1 (got {n_labeled}); WSAD-DT needs at least one labeled anomaly"
         )
+    if n_listed < 1:
+        raise UserError(f"n_listed must be at least 1 (got {n_listed}): how many of the top-scoring rows to list")
     X, y, names = load_anomaly_data(data, label)
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     settings = {"n_estimators": n_estimators, "epochs": epochs, "device": device}
     if y is None:
-        return unlabeled_run(X, Path(data).stem, n_labeled, seed, settings, out, names)
+        return unlabeled_run(X, Path(data).stem, n_labeled, seed, settings, out, names, n_listed=n_listed)
     if np.isnan(y).any():  # blanks: the user's own partial labels, used as they are
-        return own_labels_run(X, y, Path(data).stem, seed, settings, out)
+        return own_labels_run(X, y, Path(data).stem, seed, settings, out, n_listed=n_listed)
     split_args = {
         "n_labeled": None if label_ratio is not None else n_labeled,
         "label_ratio": label_ratio,
