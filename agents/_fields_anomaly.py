@@ -8,7 +8,7 @@ from cmbagent.agents._fields import field_words, labelled_table
 #: what the rare class is called: anomalies, faults, frauds, intrusions, ...
 _RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|"
          r"(?:broken|cracked|failed|damaged)\s+\w+|failures?|"
-         r"failures?|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+)")
+         r"failures?|leaks?|leaking\s+\w+|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+)")
 _COUNT = r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth)|" \
          r"(?:one|1)\s+in\s+(?:\d+|five|ten|twenty|fifty|a\s+hundred))"
@@ -31,6 +31,8 @@ field_words(
           # "behave oddly", "flag the suspicious ones", "the handful we know are broken"
           r"\b(?:unusual(?:ly)?|odd(?:ly)?|strange(?:ly)?|weird|suspicious|suspect)\b": 1.0,
           r"\b(?:about|likely|going)\s+to\s+(?:fail|break|go\s+wrong)\b|\bfailing\b": 1.2,
+          # the rare class by its trade's word: "the likeliest leaks", "a leaking valve"
+          r"\bleak(?:s|ing|y)?\b": 1.0,
           r"\b(?:broken|damaged|cracked|worn|failed|faulty)\b[^.?!]{0,60}\b(?:inspect\w*|check\w*|found|known|confirmed)\b|"
           r"\b(?:inspect\w*|check\w*|found|known|confirmed)\b[^.?!]{0,60}\b(?:broken|damaged|cracked|worn|failed)\b": 1.5},
     data=lambda files: labelled_table(files, rare=True),
@@ -56,6 +58,16 @@ field_words(
             # "the engineers confirmed only 12 defective wafers", "reveal fifteen labels", "label 20 of the faults"
             rf"\b(?:confirmed|labell?ed|flagged|tagged|verified)\s+(?:only\s+|just\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
             rf"\breveal\w*\s+(?:the\s+labels?\s+of\s+)?(?:only\s+|just\s+)?{_COUNT}\s+(?:of\s+the\s+)?(?:labels?\b|(?:\w+\s+)?{_RARE})",
+        ],
+        # how many of the top-scoring rows the result lists: "list the 25 most suspicious hours nobody has checked",
+        # "show me the top 15 candidates", "name the twelve likeliest faults"; not the stand-in labels above
+        "n_listed": [
+            rf"\b(?:list|name|show|give|print|report|return|send|pick\s+out)\w*\s+(?:me\s+|us\s+)?(?:the\s+)?(?:top\s+)?"
+            rf"{_COUNT}\s+(?:most\s+(?:suspicious|abnormal|anomalous|unusual|strange|odd|likely|extreme|isolated|outlying)|"
+            r"likeliest|strangest|oddest|worst|highest[- ]scoring|top[- ]ranked|best\s+candidates|leading)\b"
+            r"(?![^.;]{0,60}\b(?:stand(?:s|ing)?\s+in|as\s+(?:the\s+)?(?:pseudo|seed|stand-in|proxy)))",
+            rf"\b(?:list|name|show|give|print|report|return)\w*\s+(?:me\s+|us\s+)?the\s+top\s+{_COUNT}\b"
+            r"(?![^.;]{0,60}\b(?:pseudo|seed\s+anomal|stand(?:s|ing)?\s+in))",
         ],
         "label_ratio": [  # "only a tenth of the intrusions carry a label", "label 5% of the anomalies"
             rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"

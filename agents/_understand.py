@@ -398,6 +398,10 @@ def _prior_value(head: str, sentence: str) -> Any:
             std, mean = (after.group(1), after.group(2)) if after else (before.group(2), before.group(1))  # type: ignore[union-attr]
             return {"mean": 0.0 if mean.lower() == "zero" else float(mean.replace("−", "-")),
                     "std": float(std.replace("−", "-"))}
+        # "a flat prior from 0.05 to 0.95 on Ω_m", "a uniform prior between 0.1 and 0.5 for it"
+        between = re.search(r"\b(?:flat|uniform|top-?hat|box)\s+prior\s+(?:from|between|of|over|on)\s+(" + _NUMBER
+                            + r")\s*(?:to|and|–|—)\s*(" + _NUMBER + r")(?![\d.])\s*(?:on|for)\s+(?:the\s+)?" + head,
+                            sentence, re.I)
     match = gauss or flat or between
     if match is None:  # "cap the dark-energy density prior at 1.2 ... (keep 0 as the lower bound)": both edges said
         cap = re.search(r"\b(?:cap|limit|truncat)\w*\s+(?:the\s+)?" + head + r"(?:\s+prior)?\s+(?:at|to)\s+("
@@ -974,6 +978,18 @@ class _Reader:
                 found[param] = value
                 if said not in quotes:
                     quotes.append(said)
+            pronoun = r"\b(?:it|that|this)"
+            if n > 0 and not any(re.search("(?:" + "|".join(p) + r")(?![\w])", sentence, re.I) for p in names.values()) \
+                    and re.search(r"\b(?:on|for|give|put|set|assign)\s+(?:it|that|this)\b|"
+                                  r"\b(?:it|that|this)\s+(?:gets?|takes?|has)\s+an?\b", sentence, re.I):
+                # "what matter density do these distances prefer? Put a flat prior from 0.05 to 0.95 on it": the one
+                # parameter the sentence before names
+                before = [param for param, patterns in names.items()
+                          if re.search("(?:" + "|".join(patterns) + r")(?![\w])", self.sentences[n - 1], re.I)]
+                value = _prior_value(pronoun, sentence) if len(before) == 1 else None
+                if value is not None and before[0] not in found:
+                    found[before[0]] = value
+                    quotes.append(f"{self.sentences[n - 1]} {sentence}")
         if not found:
             return False
         self.record(name, found, " ".join(quotes))

@@ -1,0 +1,84 @@
+"""Two readings a sceptic's own tasks showed missing (issue 29, session 17), each with tables and sentences
+written for this test.
+
+- **How many rows to list.** "List the 25 most suspicious hours nobody has checked yet" asks the anomaly method to
+  list 25 rows; it listed ten whatever was asked, and the run said ``done`` with its checklist met. The method now
+  takes ``n_listed``, and the reader takes the count from a request to list, show or name the top rows; the
+  stand-in labels of an unlabelled table ("the 20 most isolated ... stand in as the anomalies") stay
+  ``n_labeled``.
+- **A prior on "it".** "What matter density do these distances prefer? Put a flat prior from 0.05 to 0.95 on it."
+  The prior names its parameter by a pronoun; it is the one parameter the sentence before names. With two
+  parameters there, the prior is not guessed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tests.reading._make import hubble_bins, read_with
+
+
+def _sensors(folder: Path, *, labels: bool = True) -> Path:
+    rng = np.random.default_rng(21)
+    n = 300
+    features = rng.normal(0, 1, (n, 3))
+    features[:12] += 4.0
+    path = folder / "compressors.csv"
+    header = "flow,pressure_drop,motor_amps"
+    columns = [np.round(features, 4)]
+    if labels:
+        verified = np.full(n, "", dtype=object)
+        verified[:4], verified[100:130] = "1", "0"
+        lines = [header + ",verified"] + [",".join(f"{v:.4f}" for v in row) + f",{mark}"
+                                         for row, mark in zip(features, verified, strict=True)]
+        path.write_text("\n".join(lines) + "\n")
+        return path
+    np.savetxt(path, columns[0], delimiter=",", header=header, comments="", fmt="%.4f")
+    return path
+
+
+def test_how_many_rows_to_list_is_read(tmp_path: Path) -> None:
+    path = _sensors(tmp_path)
+    for text, listed in [
+        ("compressors.csv has a row per compressor-day; `verified` is 1 where an engineer found a leak, 0 where it "
+         "was fine, blank where nobody went. Rank the days nobody verified by how odd they look and show me the top "
+         "12.", 12),
+        ("Our engineers verified a few compressor-days in compressors.csv (`verified`: 1 leaking, 0 fine, blank "
+         "unknown). Using those labels, name the fifteen likeliest leaks among the days nobody looked at.", 15),
+    ]:
+        reading = read_with(path, text)
+        assert reading.method == "anomaly.wsad_dt", (reading.method, text)
+        assert reading.understanding is not None
+        assert reading.understanding.arguments.get("n_listed") == listed, (reading.understanding.arguments, text)
+
+
+def test_stand_in_labels_are_not_a_list_to_show(tmp_path: Path) -> None:
+    path = _sensors(tmp_path, labels=False)
+    text = ("Nobody has labelled compressors.csv. Let the 20 most isolated compressor-days stand in as the labelled "
+            "anomalies and score every day.")
+    reading = read_with(path, text)
+    assert reading.understanding is not None
+    arguments = reading.understanding.arguments
+    assert arguments.get("n_labeled") == 20 and "n_listed" not in arguments, arguments
+
+
+def test_a_flat_prior_on_it_is_on_the_parameter_the_sentence_before_names(tmp_path: Path) -> None:
+    bins, _ = hubble_bins(tmp_path)
+    text = (f"{bins.name} lists binned distance moduli (z, mu, sigma), independent errors. In flat LCDM, which "
+            "matter density fits them best? Give it a uniform prior between 0.1 and 0.6, and seed 3.")
+    reading = read_with(bins, text)
+    assert reading.method == "cosmology.fit_supernovae"
+    assert reading.understanding is not None
+    assert reading.understanding.arguments.get("priors") == {"Omega_m": [0.1, 0.6]}, reading.understanding.arguments
+
+
+def test_a_prior_on_it_after_two_parameters_is_not_guessed(tmp_path: Path) -> None:
+    bins, _ = hubble_bins(tmp_path)
+    text = (f"{bins.name} lists binned distance moduli (z, mu, sigma), independent errors. Fit w0 and the matter "
+            "density together. Give it a uniform prior between 0.1 and 0.6, and seed 3.")
+    reading = read_with(bins, text)
+    priors = (reading.understanding.arguments.get("priors") if reading.understanding else None) or {}
+    assert priors == {}, priors
+    assert not reading.clear  # the 0.1 and 0.6 went nowhere: asked, not dropped
