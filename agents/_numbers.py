@@ -101,7 +101,8 @@ _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:pl
                         r"(?:`|[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|fits)\b)|"
                         r"\b(?:says|(?<!should )(?<!must )(?<!would )(?<!will )(?<!to )(?<!shall )ha(?:s|ve|d)(?!\s+to\b)|contains?|holds?|consists? of|comprises?|includes?|"
                         r"there (?:are|is|were)|"
-                        r"recorded|collected|observed|spans?|spanning|covers?|covering|lists?|listing|gives|"
+                        # "the file lists 300 rows", not "list the 25 most suspicious hours" (a request)
+                        r"recorded|collected|observed|spans?|spanning|covers?|covering|lists|listing|gives|"
                         # "half of the respondents got form A": who received what, in the data
                         r"(?<!\bhave )(?<!\bhas )(?<!\bhad )got|received|"
                         # "collapsed = 1 marks the hive-weeks before a collapse, which is about one in twenty"
@@ -115,7 +116,10 @@ _MONTH = re.compile(r"\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z
 #: a definite count of what the data hold ("the 40 deep-field supernovae", "all 24 bins", "each of the 12 sites");
 #: "the first 30%" is a setting (a burn-in, a cut), not a count
 #: "the 20 most isolated rows", "the 5 best models": a selection the run makes, not a count of what the data hold
-_SELECTS = re.compile(r"\s+(?:most|least|best|worst|top|highest|lowest|largest|smallest)\b", re.I)
+_SELECTS = re.compile(r"\s+(?:most|least|best|worst|top|highest|lowest|largest|smallest)\b|"
+                      # "the 10 bins with the largest pulls", "the 5 sites that show the strongest effect"
+                      r"\s+(?:[\w-]+\s+){1,2}?(?:with|having|that\s+(?:have|has|show|shows))\s+the\s+"
+                      r"(?:most|least|best|worst|highest|lowest|largest|smallest|biggest|strongest|weakest)\b", re.I)
 _COUNTED = re.compile(r"\b(?:the|these|those|our|all|its|their|his|her)\s+$", re.I)
 #: "45 storm petrels in `petrels.csv`", "240 image patches (`patches.csv`": what a named file holds
 _IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\w-]*\s+){1,4}"

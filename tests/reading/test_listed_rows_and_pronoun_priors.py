@@ -82,3 +82,18 @@ def test_a_prior_on_it_after_two_parameters_is_not_guessed(tmp_path: Path) -> No
     priors = (reading.understanding.arguments.get("priors") if reading.understanding else None) or {}
     assert priors == {}, priors
     assert not reading.clear  # the 0.1 and 0.6 went nowhere: asked, not dropped
+
+
+def test_a_count_to_list_that_no_argument_takes_is_asked_about(tmp_path: Path) -> None:
+    """"List the 10 bins with the largest pulls" was read as a description (the table "lists" rows), so the 10 went
+    unasked and undelivered; a request to list is a request, and a supernova fit has nothing that lists bins."""
+    bins, _ = hubble_bins(tmp_path)
+    text = (f"{bins.name} lists binned distance moduli (z, mu, sigma), independent errors. Fit flat LCDM with seed "
+            "3, then list the 10 bins with the largest pulls.")
+    reading = read_with(bins, text)
+    assert reading.method == "cosmology.fit_supernovae"
+    asked = [*reading.understanding.questions, *reading.unread] if reading.understanding else list(reading.unread)
+    assert not reading.clear and any("10" in q for q in asked), asked
+    described = read_with(bins, f"{bins.name} lists 24 binned distance moduli (z, mu, sigma), independent errors. "
+                                "Fit flat LCDM with seed 3.")
+    assert described.clear, described.unread  # "lists 24" says what the file holds
