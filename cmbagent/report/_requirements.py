@@ -185,7 +185,8 @@ def _check_file(req: Requirement, steps: Mapping[str, StepRecord], delivered: st
     methods = [r for r in done if r.method]
     for record in methods:
         for argument, value in record.arguments.items():
-            if value != name:
+            # a file among a list argument's ("the two chains": ``more_chains``) is read too
+            if value != name and not (isinstance(value, (list, tuple)) and name in value):
                 continue
             roles = argument_roles(argument)
             if role in roles or role == "data":

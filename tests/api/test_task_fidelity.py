@@ -192,3 +192,18 @@ def test_a_prose_task_runs_as_asked_and_replays_strictly(tmp_path: Path) -> None
     replayed, comparison = replay(run, workspace=tmp_path / "replays", executor=InMemoryExecutor)
     assert replayed.status == "done", replayed.error
     assert comparison["identical"], comparison
+
+
+def test_a_named_file_read_among_a_list_arguments_files_is_read_in_its_role() -> None:
+    """Two chains of one run: the second goes to ``more_chains`` (a list of chains).  The checklist's rule that each
+    named chain is read as a chain took only a single-file argument as reading it, so a run that pooled both chains,
+    as asked, ended ``unmet``; a file in a list argument of the same role is read, one of another role is not."""
+    second = Requirement(id="r5", kind="file", text="lens_chain_2.txt", file="data/lens_chain_2.txt", role="chain")
+    record = StepRecord(id="s2", status=StepStatus.DONE, method="cosmology.summarize_chain",
+                        arguments={"chain": "data/lens_chain_1.txt", "more_chains": ["data/lens_chain_2.txt"],
+                                   "burn_in_fraction": 0.3})
+    check = check_requirements([second], {"s2": record}, delivered="")[0]
+    assert check.met is True and "more_chains" in check.evidence, check.evidence
+    alone = record.model_copy(update={"arguments": {"chain": "data/lens_chain_1.txt"}})
+    unread = check_requirements([second], {"s2": alone}, delivered="")[0]
+    assert unread.met is False and unread.severity == "error"
