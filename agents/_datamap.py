@@ -83,7 +83,9 @@ COLUMN_CUES: dict[str, str] = {
                  + _AGENT_OF_CHANGE,
     "outcome": r"\boutcomes?\b|\bwould\s+(?=(?:[\w-]+\s+){1,4}?ha(?:ve|s)\s+been\b)|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
                r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
-               r"\baffect(?:s|ed)?\b|\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
+               # not what decided the treatment: "prior marks and attendance affected who got tutored"
+               r"\baffect(?:s|ed)?\b(?!\s+(?:who|whether|which\s+[\w-]+)\s+(?:\w+\s+)?(?:got|was|were|received|took))|"
+               r"\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
                # the direction of a measured outcome: "the dnbr column (higher is worse)"
                r"\b(?:higher|lower|larger|smaller|bigger)\s+(?:values?\s+)?(?:is|are|means?)\s+(?:worse|better)\b|"
                r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow (?:much|many) (?:extra|more|additional|fewer|less)\b|"

@@ -49,7 +49,10 @@ _TEMPERATURE = 0.5
 #: a task that disclaims the analysis a method would do: a look at the data, a plot, "no fit"
 _DISCLAIMS = re.compile(r"\bno (?:\w+ )?(?:fit|fitting|modell?ing|analysis|detector|detection|inference)\b|"
                         r"\bbefore (?:any|we (?:go|start))\b[^.]{0,40}\b(?:fit\w*|hunt\w*|model\w*|analy\w*|"
-                        r"detect\w*)|\bnothing more(?: yet)?\b|\bjust (?:the|a) (?:(?:quick|sanity|simple) )?(?:figure|plot|table)\b|"
+                        r"detect\w*)|\bnothing more(?: yet)?\b|"
+                        # "before we run anything on our bins, what is the difference between ...?"
+                        r"\bbefore\s+(?:(?:we|I|you)\s+)?(?:run|running|fit|fitting|do|doing|start|starting)\s+"
+                        r"(?:anything|any\s+(?:fits?|analys[ie]s|models?))\b|\bjust (?:the|a) (?:(?:quick|sanity|simple) )?(?:figure|plot|table)\b|"
                         # "a quick look at the table", "just a quick look"; not "a quick look at dark energy from our moduli"
                         r"\bjust\s+a\s+quick\s+look\b|\bquick\s+look\s+(?:at\s+)?(?:the|this|these|our|my|its)\s+(?:raw\s+)?"
                         r"(?:data|table|file|files|numbers|columns|distributions?|values|spreadsheet)\b", re.I)

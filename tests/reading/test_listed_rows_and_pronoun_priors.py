@@ -97,3 +97,29 @@ def test_a_count_to_list_that_no_argument_takes_is_asked_about(tmp_path: Path) -
     described = read_with(bins, f"{bins.name} lists 24 binned distance moduli (z, mu, sigma), independent errors. "
                                 "Fit flat LCDM with seed 3.")
     assert described.clear, described.unread  # "lists 24" says what the file holds
+
+
+def test_what_decided_the_treatment_does_not_make_it_the_outcome(tmp_path: Path) -> None:
+    """"Prior marks and attendance affected who got tutored" says what decided the treatment; its "affected" made
+    `tutored` the outcome and the marks the treatment, and the run said ``done`` with the roles reversed."""
+    from tests.reading._make import tutoring
+
+    path = tutoring(tmp_path)
+    text = (f"{path.name}: one row per pupil, `tutored` (1 if they had tutoring), `maths_score`, `prior_score`, "
+            "`girl`, `class_size`. How much did the tutoring raise maths scores? Earlier scores, sex and class size "
+            "all affected who got tutored.")
+    reading = read_with(path, text)
+    assert reading.method == "causal.dml_ate"
+    arguments = reading.understanding.arguments if reading.understanding else {}
+    assert reading.clear, reading.unread
+    assert (arguments["treatment"], arguments["outcome"]) == ("tutored", "maths_score"), arguments
+
+
+def test_a_question_asked_before_running_anything_runs_nothing(tmp_path: Path) -> None:
+    """"Before we run anything on these bins, what is the difference between a flat and a Gaussian prior?" asks
+    for an explanation; the offline reader ran a supernova fit on the bins."""
+    bins, _ = hubble_bins(tmp_path)
+    text = (f"Before we run anything on our supernova bins ({bins.name}): in a few sentences, how does a flat prior "
+            "on the matter density differ in practice from a Gaussian one?")
+    reading = read_with(bins, text)
+    assert reading.method is None, (reading.method, reading.choice.status)
