@@ -9,6 +9,10 @@ written for this test.
 - **A prior on "it".** "What matter density do these distances prefer? Put a flat prior from 0.05 to 0.95 on it."
   The prior names its parameter by a pronoun; it is the one parameter the sentence before names. With two
   parameters there, the prior is not guessed.
+- **A count to list that nothing takes** ("then list the 10 bins with the largest pulls") is asked about: "list"
+  was read as a description ("the file lists …").
+- **Two silent runs.** "Prior marks … affected who got tutored" made the treatment the outcome; "before we run
+  anything …, how does a flat prior differ from a Gaussian one?" ran a supernova fit.
 """
 
 from __future__ import annotations
