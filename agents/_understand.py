@@ -958,6 +958,7 @@ class _Reader:
             return False
         found: dict[str, Any] = {}
         quotes: list[str] = []
+        heads = {param: "(?:" + "|".join(patterns) + r")(?![\w])" for param, patterns in names.items()}
         for n, sentence in enumerate(self.sentences):
             # "keep Ω_m uniform on 0.1–0.6": a flat prior said without the word
             if not re.search(r"\bpriors?\b|\b(?:uniform|flat)(?:ly)?\s+(?:on|in|over|between|from|within)\s+[-−]?\d",
@@ -966,8 +967,7 @@ class _Reader:
             back = n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b", sentence, re.I)
             if not re.search(r"\d", sentence) and back:
                 sentence = f"{self.sentences[n - 1]} {sentence}"
-            for param, patterns in names.items():
-                head = "(?:" + "|".join(patterns) + r")(?![\w])"
+            for param, head in heads.items():
                 said, value = sentence, _prior_value(head, sentence)
                 if value is None and back and re.search(head, sentence, re.I):
                     # "BAO gives Ω_m = 0.300 ± 0.012. Combine that, as a Gaussian prior on Ω_m, with 40 SNe"
@@ -978,15 +978,13 @@ class _Reader:
                 found[param] = value
                 if said not in quotes:
                     quotes.append(said)
-            pronoun = r"\b(?:it|that|this)"
-            if n > 0 and not any(re.search("(?:" + "|".join(p) + r")(?![\w])", sentence, re.I) for p in names.values()) \
+            if n > 0 and not any(re.search(head, sentence, re.I) for head in heads.values()) \
                     and re.search(r"\b(?:on|for|give|put|set|assign)\s+(?:it|that|this)\b|"
                                   r"\b(?:it|that|this)\s+(?:gets?|takes?|has)\s+an?\b", sentence, re.I):
                 # "what matter density do these distances prefer? Put a flat prior from 0.05 to 0.95 on it": the one
                 # parameter the sentence before names
-                before = [param for param, patterns in names.items()
-                          if re.search("(?:" + "|".join(patterns) + r")(?![\w])", self.sentences[n - 1], re.I)]
-                value = _prior_value(pronoun, sentence) if len(before) == 1 else None
+                before = [param for param, head in heads.items() if re.search(head, self.sentences[n - 1], re.I)]
+                value = _prior_value(r"\b(?:it|that|this)", sentence) if len(before) == 1 else None
                 if value is not None and before[0] not in found:
                     found[before[0]] = value
                     quotes.append(f"{self.sentences[n - 1]} {sentence}")
