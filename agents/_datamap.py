@@ -41,8 +41,10 @@ FILE_ROLE_WORDS: dict[str, str] = {
                r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"
                r"(?:each|every)\b",
     # "bury the needles in our logbook, data/log.txt": the file the needles go in is the haystack
-    "needles": r"\bneedles?\b(?!\s+(?:in|into|inside|within)\b)",
-    "haystack": r"\bhaystack\b|background text|\bneedles?\s+(?:in|into|inside|within)\b",
+    # "the needle test with our own filler text": the test's name, not the needles' file
+    "needles": r"\bneedles?\b(?!\s+(?:in|into|inside|within|tests?|benchmarks?|tasks?|experiments?|probes?)\b)",
+    "haystack": r"\bhaystack\b|background text|\bfiller(?: text)?\b|\bpadding text\b|"
+                r"\b(?:default|shipped|built-in|stock)\s+novel\b|\bneedles?\s+(?:in|into|inside|within)\b",
     "code": r"\blog[_ ]?prob|\bdensity function\b|python file",
     "adapters": r"\badapters?\b",
 }

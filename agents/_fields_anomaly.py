@@ -57,6 +57,8 @@ field_words(
             rf"\blabels?\s+(?:for|of)\s+(?:just\s+|only\s+)?{_COUNT}\s+of\s+the\s+(?:\w+\s+)?{_RARE}",
             # "the engineers confirmed only 12 defective wafers", "reveal fifteen labels", "label 20 of the faults"
             rf"\b(?:confirmed|labell?ed|flagged|tagged|verified)\s+(?:only\s+|just\s+)?{_COUNT}\s+(?:\w+\s+)?{_RARE}",
+            # "can it pick out jams when shift engineers confirmed only 12 of them"
+            rf"\b(?:confirmed|labell?ed|flagged|tagged|verified)\s+(?:only\s+|just\s+)?{_COUNT}\s+of\s+(?:them|those|these)\b",
             rf"\breveal\w*\s+(?:the\s+labels?\s+of\s+)?(?:only\s+|just\s+)?{_COUNT}\s+(?:of\s+the\s+)?(?:labels?\b|(?:\w+\s+)?{_RARE})",
         ],
         # how many of the top-scoring rows the result lists: "list the 25 most suspicious hours nobody has checked",

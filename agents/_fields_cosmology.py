@@ -93,7 +93,7 @@ field_words(
                     rf"\b(?:let\w*|allow\w*)\s+{_H0}\s+(?:to\s+)?(?:float|vary|be\s+free|free)\b",
                     rf"\b{_H0}\s+(?:floats?|floating|varies|left\s+free)\b",
                     # "with H0 sampled directly rather than marginalised", "H0 is not fixed by hand"
-                    rf"\b{_H0}\s+(?:is\s+|was\s+|being\s+)?sampled\b(?!\s+(?:from|at)\b)",
+                    rf"\b{_H0}\s+(?:is\s+|was\s+|being\s+|(?:should|must|will|can|to)\s+be\s+)?sampled\b(?!\s+(?:from|at)\b)",
                     rf"\b{_H0}\s+(?:is\s+|was\s+)?not\s+(?:held\s+|kept\s+)?fixed\b",
                     # for magnitudes the offset is M: "the absolute magnitude M sampled as a parameter"
                     r"\b(?:absolute\s+magnitude(?:\s+M)?|the\s+offset)\s+(?:is\s+|be\s+)?sampled\b",
@@ -259,7 +259,9 @@ field_words(
         # "cap the chain at 30,000 accepted samples", "at most 20000 samples"
         "max_samples": [r"\b(?:cap|limit|stop|end)\w*\s+(?:the\s+|each\s+)?(?:chains?|sampler|run|MCMC)\s+(?:at|to|after)\s+"
                         r"(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
-                        r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b"],
+                        r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
+                        # "should give up after 20,000 accepted samples", "halt at 40000 samples"
+                        r"\b(?:give\s+up|stop|halt|quit)\s+(?:after|at)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b"],
         # "leave out as well the two compressed low-ℓ temperature bins"
         "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without|(?:do\s+not|don't)\s+"
                         r"(?:add|include|use))\s+(?:out\s+)?"

@@ -319,7 +319,10 @@ field_words(
         # the literal questions (the control condition): asked, or left out
         "literal_controls": {
             False: (r"\b(?:skip(?:ping)?|drop(?:ping)?|leav(?:e|ing) out|omit(?:ting)?|without|no) (?:the |any )?"
-                    r"literal(?:[- ]overlap)? (?:controls?|questions?|versions?|condition)\b",
+                    r"literal(?:[- ](?:overlap|question))? (?:controls?|questions?|versions?|condition)\b",
+                    # "the literal-question controls can be dropped for now"
+                    r"\bliteral(?:[- ](?:overlap|question))? (?:controls?|questions?|versions?|condition) (?:can|may|could|"
+                    r"should|will) be (?:dropped|skipped|left out|omitted)\b",
                     r"\blatent(?:[- ]association)? questions only\b", r"\bonly (?:the )?latent(?:[- ]association)? "
                     r"questions\b"),
             True: (r"\b(?:with|and|plus|also|include|including|keep|run|for) (?:the )?literal(?:[- ]overlap)? "

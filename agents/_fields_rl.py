@@ -83,6 +83,8 @@ field_words(
         # the offline policy comparison (TD3+BC with and without synthetic data) is skipped by 0 steps
         "policy_steps": [r"\b(\d[\d,]*)\s+(?:TD3\+BC|policy)\s+(?:gradient\s+|training\s+)?steps\b",
                          r"\bTD3\+BC\s+(?:for|with|over)\s+(\d[\d,]*)\s+(?:gradient\s+|training\s+)?steps\b",
+                         # "train each TD3+BC policy for 1000 steps"
+                         r"\b(?:TD3\+BC\s+)?polic(?:y|ies)\s+(?:for|with|over)\s+(\d[\d,]*)\s+(?:gradient\s+|training\s+)?steps\b",
                          rf"\bpolicy\s+steps\s*(?:=\s*|:\s*|of\s+)?(\d[\d,]*){_ALONE_AFTER}",
                          (r"\bskip(?:s|ping)?\s+(?:the\s+)?(?:offline\s+)?(?:TD3\+BC\s+)?polic(?:y|ies)"
                           r"(?:\s+(?:comparison|training|learning|evaluation|part))?\b", 0),
@@ -152,6 +154,8 @@ field_words(
         "grid_size": [r"\b(\d+)\s*[×x]\s*\1\s+grid(?:[- ]?worlds?)?\b",
                       # "the tabular gridworld (7 by 7 this time)", "gridworld only (6 × 6, ...)"
                       r"\bgrid[- ]?world\b[^.;()]{0,20}\(\s*(\d+)\s*(?:[×x]|by)\s*\d+\b",
+                      # "only the tabular gridworld, 7 by 7, with ..."
+                      r"\bgrid[- ]?world\s*,\s*(\d+)\s*(?:[×x]|by)\s*\d+\s*[,;.)]",
                       rf"\bgrid[- ]?world\s+(?:of\s+)?(?:size|side)\s*(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
         "slip": [rf"\bslip(?:ping|page)?\s+(?:probability|rate|chance)\s*(?:of\s+|=\s*|:\s*)?({_RATE}){_ALONE_AFTER}",
                  # "moves slip in a random direction 20% of the time"

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from cmbagent.agents._fields import field_words, labelled_table
 
+#: a share in words: "more than a quarter of the mean absolute SHAP"
+_PART = r"a\s+(?:quarter|third|half|fifth|tenth)|half|one\s+(?:quarter|third|fifth|tenth)"
+
 field_words(
     "robustness.class_stability",
     intents=(
@@ -85,12 +88,12 @@ field_words(
                            r"\b(?:hide|hiding|downplay\w*|promot\w*|inflat\w*|conceal\w*|mask\w*)\s+(?:the\s+)?"
                            r"(?:influence\s+of\s+|importance\s+of\s+|role\s+of\s+)?`?([A-Za-z_][\w.]*)`?"],
         "goal": {"hide": [r"\blook\s+(?:\*?less\*?\s+important|unimportant|irrelevant)\b", r"\bhid(?:e|ing)\b",
-                          r"\bdownplay", r"\b(?:less\s+than|below|under|at\s+most)\s+\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+)?"
+                          r"\bdownplay", rf"\b(?:less\s+than|below|under|at\s+most)\s+(?:\d+(?:\.\d+)?\s*%|{_PART})\s+of\s+(?:the\s+)?"
                           r"(?:total\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"],
                  "promote": [r"\b(?:look|appear|seem)\s+(?:\*?more\*?\s+|very\s+|highly\s+)?important\b",
                              r"\bpromot\w*\b",
                              r"\binflat\w*\s+(?:the\s+)?(?:importance|role|influence)\b",
-                             r"\b(?:more\s+than|above|over|at\s+least|exceed\w*)\s+\d+(?:\.\d+)?\s*%\s+of\s+(?:the\s+)?"
+                             rf"\b(?:more\s+than|above|over|at\s+least|exceed\w*)\s+(?:\d+(?:\.\d+)?\s*%|{_PART})\s+of\s+(?:the\s+)?"
                              r"(?:total\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)"]},
         "threshold": [r"\b(?:less\s+than|more\s+than|below|above|under|over|at\s+least|at\s+most|exceeds?)\s+"
                       r"(\d+(?:\.\d+)?\s*%)\s+of\s+(?:the\s+)?(?:total\s+)?(?:mean\s+)?(?:\|SHAP\||absolute\s+SHAP|SHAP)",
@@ -98,7 +101,9 @@ field_words(
         # the label as the data describe it: "(ignition = 1 for cells that had one)"
         "label_column": [r"\b([A-Za-z_]\w*)\s*(?:=|==|is)\s*1\s+(?:for|where|when|if|marks)\b",
                          # "and `germinated` (1/0)"
-                         r"`([A-Za-z_]\w*)`\s*\(\s*(?:1\s*/\s*0|0\s*/\s*1|yes\s*/\s*no)\s*\)"],
+                         r"`([A-Za-z_]\w*)`\s*\(\s*(?:1\s*/\s*0|0\s*/\s*1|yes\s*/\s*no)\s*\)",
+                         # a list of the table's columns in brackets: "(bleached 0/1, degree heating weeks, depth, ...)"
+                         r"[(,]\s*`?([A-Za-z_]\w*)`?\s+(?:1\s*/\s*0|0\s*/\s*1)\s*[,)]"],
         "tolerance": [r"\bAUC\s+(?:is\s+)?within\s+(\d*\.\d+)\s+of\s+(?:the\s+)?best",
                       # "within one hundredth (0.01) of the best validation AUC"
                       r"\bwithin\s+(?:[a-z]+\s+){1,2}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?best",
@@ -111,7 +116,10 @@ field_words(
                       r"\bAUC\s+(?:is\s+)?(?:no\s+more\s+than|not\s+more\s+than|at\s+most|less\s+than)\s+(\d*\.\d+)\s+"
                       r"(?:short\s+of|below|under|behind|worse\s+than)\s+(?:the\s+)?(?:top|best|highest|leading)\b",
                       r"\b(?:no\s+more\s+than|at\s+most)\s+(\d*\.\d+)\s+(?:AUC\s+)?(?:short\s+of|below|behind)\s+(?:the\s+)?"
-                      r"(?:top|best|highest)\s+(?:validation\s+)?AUC\b"],
+                      r"(?:top|best|highest)\s+(?:validation\s+)?AUC\b",
+                      # "any pipeline no more than 0.03 AUC below the top one on validation"
+                      r"\b(?:no\s+more\s+than|not\s+more\s+than|at\s+most)\s+(\d*\.\d+)\s+AUC\s+(?:short\s+of|below|behind|"
+                      r"under)\s+(?:the\s+)?(?:top|best|highest|leading)\b"],
         "search": {"both": [r"\brandom\s+search\s+(?:and|vs\.?|versus|against)\s+(?:TPE|Bayesian)",
                             r"\b(?:TPE|Bayesian\s+optimi[sz]ation)\s+(?:and|vs\.?|versus|against)\s+random\s+search",
                             r"\bboth\s+search"],

@@ -72,7 +72,8 @@ _REFERENCE = re.compile(r"\b(?:Sec(?:tion)?|Fig(?:ure)?|Tab(?:le)?|Eq(?:uation)?
 _REPORTED = re.compile(r"\b(?:expect(?!ed-)(?!ed\s+(?!to\b|values?\b|results?\b|answers?\b|numbers?\b|outcomes?\b|"
                        r"from\b|of\b|by\b|at\b|in\b|for\b|here\b|there\b)[a-z]{3,})\w*|"
                        r"measured|published|(?<!\band )(?<!\bbe )reported(?!\s+(?:with|alongside|together|beside|"
-                       r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|(?<!\bone )(?<!\bbest )(?<!\bpipeline )found|obtained|"
+                       # "has to be found by line searches", "can one be found where ...": what the run must find
+                       r"next\s+to)\b)|report(?:s|ed)? (?:that|a)|(?<!\bone )(?<!\bbest )(?<!\bpipeline )(?<!\bbe )found|obtained|"
                        r"achieved|true|(?<!\bground )truth|"
                        r"(?:result|answer|estimate|value|fit|effect|number|it|this|that|you)\s+should\s+(?:be|give|come\s+out)|"
                        r"was|were|gave|reaches|reached|got(?=[^.;]{0,40}?[=≈])|"
@@ -131,7 +132,8 @@ _SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
 #: a word that names the item a number labels ("line 3", "Referee 2", "point 3 of the review", "wave 3", "run 14")
 _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|round|phase|station|block|zone|sector|"
                     r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample|week|day|month|session|"
-                    r"lecture|chapter|module|lab|exercise|problem|unit|part|route|aim|objective|ticket|issue|flight)\s*#?\s*$",
+                    r"lecture|chapter|module|lab|exercise|problem|unit|part|route|aim|objective|ticket|issue|flight|drive|ablation|"
+                    r"draft|revision|stage|leg|sprint|milestone|tranche|shift|trial)\s*#?\s*$",
                     re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
 _NOT_INPUT = re.compile(r"^\W*(?:context|background)\s*:|"  # "Context: 300 street segments, some converted ..."
@@ -218,7 +220,11 @@ def _described(sentence: str) -> list[tuple[int, int]]:
 #: reports, "— a few batches were all but certain to be vaccinated", leaves the setting before it stated), ", and", and a
 #: purpose clause ("so I can quote ...", "so that we ...")
 _REPORT_BREAK = re.compile(r"[;:]\s+|(?:(?<![\d%])\s+[—–]\s+|\s+[—–]\s+(?![-−]?\d))|,\s+(?:and|so|then|and\s+then|but|while|whereas)\s+|"
-                           r"\s+so\s+(?:that\s+)?(?=(?:I|we|you|they|it|the)\b)")
+                           r"\s+so\s+(?:that\s+)?(?=(?:I|we|you|they|it|the)\b)|"
+                           # the main clause after a subordinate one: "since the distance then has to be found by line
+                           # searches, use 48 random directions"
+                           r",\s+(?=(?:use|run|fit|take|keep|evaluate|set|draw|train|sample|repeat|cap|limit|stop|"
+                           r"generate|compute|estimate|apply|give|let|make|try)\b)")
 
 
 _PURPOSE = re.compile(r"\s+so\s+(?:that\s+)?(?=(?:I|we|you|they|it|the)\b)")
@@ -312,6 +318,19 @@ def _year(value: float, raw: str, before: str, after: str) -> bool:
     return previous is None or re.fullmatch(r"(?:19|20)\d\d", previous.group(1)) is not None
 
 
+#: thousands set off by a space, as many write them ("cap the chain at 15 000 steps", "40 000 samples")
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])(?<![\d.,]\s)(\d{1,3})([\u2009\u202f\u00a0 ])(\d{3})(?!\d|[.,]\d|\s\d)")
+
+
+def _joined_thousands(match: re.Match[str]) -> str:
+    """"15 000" as "15000": a thin or no-break space before any three digits; a plain one only after one or two digits
+    and before hundreds ("40 000", "2 500"), so that a list written with spaces ("widths 120 240 480") stays a list."""
+    head, space, tail = match.groups()
+    if space == " " and (len(head) > 2 or not tail.endswith("00")):
+        return match.group(0)
+    return head + tail
+
+
 _DIGITS_SCALED = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b", re.I)
 
 
@@ -338,6 +357,7 @@ def scaled_digits(text: str) -> str:
         value = float(match.group(1)) * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[match.group(2).lower()]
         return str(int(value)) if value == int(value) else match.group(0)
     text = re.sub(r"(?<=\d)\s*per\s?cent\b", "%", text, flags=re.I)  # "90 per cent", "2 percent": one spelling
+    text = _SPACED_THOUSANDS.sub(_joined_thousands, text)  # "15 000 steps": one number
     text = re.sub(rf"\b({WORD_NUMBER})\s+per\s?cent\b",  # "forty percent" too
                   lambda m: f"{int(v)}%" if (v := word_value(m.group(1))) is not None and v == int(v) else m.group(0),
                   text, flags=re.I)

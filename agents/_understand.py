@@ -49,7 +49,9 @@ from cmbagent.state import Requirement
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
+_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|"
+                       # "once R - 1 drops under 0.05": a value that falls, no exclusion
+                       r"drop(?!s?\s+(?:below|under|beneath|past)\b|ped\s+(?:below|under|beneath|past)\b)\w*|"
                        r"skip(?:s|ped|ping)?|leav(?:e|ing) out|rather\s+than|instead\s+of)\b|n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
@@ -297,6 +299,9 @@ def _left_out(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 40):start]
     if re.search(r"\b(?:skip|omit|drop|exclude)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,1}$", before, re.I):
         return True  # "skip plain fine-tuning this time", "omit the replay strategy"
+    if re.match(r"\s+(?:is|are)\s+(?:out\s+of\s+scope|not\s+(?:needed|wanted|of\s+interest)|excluded|off\s+the\s+table)\b",
+                text[end:end + 40], re.I):
+        return True  # "retrieval is out of scope, so compare just those two"
     return bool(re.search(r"\bleav(?:e|ing)\s+(?:[\w-]+\s+){0,3}$", before, re.I)
                 and re.match(r"\s+(?:\w+\s+)?out\b", text[end:end + 24]))
 
@@ -674,7 +679,9 @@ class _Reader:
                 forms = rf"(?:{forms}|{'[ _-]'.join([*lead, stem])}s?)"
             # an item with thousands separators is one number ("latencies 1 and 2, 20,000 sampled points")
             item = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|{_NUMBER})"
-            pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b|\bover\b)?\s*\[?\s*(?:"
+            # "for k in {1, 2, 4}", "k ∈ {1, 2, 4}": a set written as in mathematics
+            pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b|\bover\b|"
+                       rf"(?:\bin\b|∈)(?=\s*[\[{{]))?\s*[\[{{]?\s*(?:"
                        rf"{span}|({item}(?:\s*,\s*{item})*(?:{join}{item})?))(?!\w|\.\d)")
             for match in compiled(pattern, re.I).finditer(self.text):
                 ends = next(((match.start(g), match.end(g + 1)) for g in (1, 3) if match.group(g)), None)
@@ -696,8 +703,9 @@ class _Reader:
             plurals = rf"(?:{spelled[:-1]}ies|{spelled}s|{spelled}es)" if count else forms
             patterns = [] if shared else [
                 rf"(?<![\w-]){plurals}\s*(?:=|:|\bof\b|\bis\b|\bequal to\b|\bset to\b)?\s*{number}",
-                # "keep concurrency at 2", "cap the walkers at 64"
-                rf"\b(?:keep|hold|fix|set|leave|cap|limit)\w*\s+(?:the\s+)?{plurals}\s+(?:at|to)\s+{number}"]
+                # "keep concurrency at 2", "cap the walkers at 64", "lower the learning rate to 0.001"
+                rf"\b(?:keep|hold|fix|set|leave|cap|limit|lower|raise|increase|decrease|reduce|drop|bump|change|bring)"
+                rf"\w*\s+(?:the\s+|its\s+)?{plurals}\s+(?:at|to)\s+{number}"]
             if (plural or count) and not shared:  # a count: "3 instances", "50 epochs"
                 # "1500 rank-3 adapters", but not "head 4 of layer 3"; "eleven needle depths" counts the depths
                 # (another argument's noun) the needles only qualify
@@ -710,6 +718,7 @@ class _Reader:
                 cap = name.removeprefix("max_").replace("_", "[ _-]")
                 patterns.append(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
                                 rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+{cap}s?\b")
+                patterns.append(rf"(?<![\w.,]){number}\s+{cap}s?\s+at\s+(?:the\s+)?most\b")  # "to 12000 steps at most"
                 # "cap the chain at forty thousand steps", "stop the sampler after 5000 steps"
                 patterns.append(rf"\b(?:cap|limit|stop|truncate|end)\w*\s+(?:the\s+|each\s+|every\s+)?(?:chains?|runs?|"
                                 rf"sampl(?:er|ing)|MCMC|walkers?|optimi[sz](?:er|ation)|training)\s+(?:at|to|after)\s+"
@@ -781,6 +790,9 @@ class _Reader:
         out.append(rf"(?<!-){number}\s+{between}{re.escape(stem)}(?:s|es)?\b")
         if modifiers and len(words) == 2 and "-" in words[0]:  # "250 held-out galaxies" are held-out points
             out.append(rf"(?<!-){number}\s+(?:{modifiers})\s+[A-Za-z]+\b")
+            # "evaluate no more than 200 of the held-out pixels"
+            out.append(rf"\b(?:no\s+more\s+than|not\s+more\s+than|at\s+most|up\s+to|only)\s+{number}\s+of\s+the\s+"
+                       rf"(?:{modifiers})\s+[A-Za-z]+\b")
         return out
 
     def choice(self, name: str, schema: Mapping[str, Any]) -> bool:
