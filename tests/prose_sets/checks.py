@@ -67,6 +67,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind14", "understanding_blind15", "understanding_blind16", "understanding_blind17",
     "understanding_blind18", "understanding_blind19", "understanding_blind20", "understanding_blind21",
     "understanding_blind22",
+    "understanding_blind23",
 )
 
 
