@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cmbagent.agents._fields import input_fit_of
 from cmbagent.agents._numbers import word_value
 from cmbagent.profiles import ColumnProfile, FileProfile
 
@@ -341,6 +342,10 @@ def file_roles(text: str, profiles: Sequence[FileProfile],
                 found[role] = max(found.get(role, 0.0), weight)
         readable = re.sub(r"(?<=[A-Za-z])(?=\d)", " ", re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0]))  # "chain1": "chain 1"
         for role, (own, _, doc) in own_roles.items():
+            kin = re.search(r"\bas\s+for\s+([a-z_]+)", doc)  # "a supernova data file (as for fit_supernovae: ...)"
+            fit = input_fit_of(kin.group(1)) if kin else None
+            if fit is not None and fit([profile]) >= 0.7:
+                found[role] = found.get(role, 0.0) + 0.5
             if {_stem(w) for w in readable.split()} & own:  # a name alone is too little to give a file to
                 found[role] = found.get(role, 0.0) + 0.2  # an optional argument (the threshold is 0.25)
             listed = [c for c in profile.column_names if re.search(rf"\b{re.escape(c)}\b", doc)]
@@ -373,9 +378,12 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
     """
     used = {v for v in given.values() if isinstance(v, str)}
     free = [p.name for p in profiles if p.name not in used]
-    wanted = {name: argument_role(name, docs.get(name, "")) for name in arguments if name not in given}
+    # an argument that takes a folder ("Folder with band powers in the Planck plik_lite layout") takes no file
+    folders = {name for name in arguments if re.match(r"\s*(?:folder|directory)\b", docs.get(name, ""), re.I)}
+    wanted = {name: argument_role(name, docs.get(name, "")) for name in arguments
+              if name not in given and name not in folders}
     # a second table argument no general role names (``population`` beside ``data``) plays its own role
-    main = "data" if "data" in arguments else next((n for n in arguments if n in required), None)
+    main = "data" if "data" in wanted else next((n for n in wanted if n in required), None)
     own_roles = {name: (*argument_words(name, docs.get(name, "")), docs.get(name, "")) for name, role in wanted.items()
                  if role == "data" and name != main}
     wanted.update({name: name for name in own_roles})
@@ -849,6 +857,11 @@ def _leftover_by_meaning(items: Sequence[str], columns: Sequence[str]) -> list[s
 _WEIGHT_NAME = re.compile(r"(?:^|_)(?:wt|wgt|weights?)(?:_|$)", re.I)
 
 
+#: a possessive of the model just before a cue: what follows describes the model's file ("an assistant's answer
+#: shares when it was prompted to reply as someone living in each region"), not the table's columns
+_MODEL_OWNS = re.compile(r"\b(?:assistant|model|chatbot|bot|LLM|AI|GPT)['’]s\s+$", re.I)
+
+
 def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str],
                     cues: Sequence[str] = ()) -> Mapped | None:
     """A list argument (covariates, features) from the phrase after its cue (its role's words or ``cues``):
@@ -864,8 +877,8 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
              and not (role == "covariates" and row_label(c) and f"`{c.name}`" not in text)]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
-        if cue is None:
-            continue
+        if cue is None or _MODEL_OWNS.search(clause[:cue.start()]):
+            continue  # "the assistant's answer shares": the model's file, not this table's columns
         tail = clause[cue.end():]
         tail = tail[:list_end(tail)]
         cast = re.search(r"\s+as\s+(?:the\s+|our\s+)?(?:controls|covariates|confounders|adjustment\s+set)\b", tail)

@@ -123,6 +123,12 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
     return entry
 
 
+def input_fit_of(short_name: str) -> Callable[[Sequence[FileProfile]], float] | None:
+    """How well files fit the input of the method called ``short_name`` ("fit_supernovae"), for an argument
+    documented as taking that method's input ("a supernova data file (as for fit_supernovae: ...)")."""
+    return next((w.data for name, w in _WORDS.items() if name.rsplit(".", 1)[-1] == short_name and w.data), None)
+
+
 def words_of(method: str) -> FieldWords:
     """The declared words of ``method`` (empty when none were declared)."""
     return _WORDS.get(method, FieldWords())

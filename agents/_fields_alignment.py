@@ -40,10 +40,19 @@ field_words(
                         r"\bbootstrap\w*\s+(?:with\s+)?(\d[\d,]*)\s+(?:replicates|replications|draws|resamples|times)\b"],
         "confidence": [r"\b(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:CIs?\b|(?:design-based\s+|bootstrap\s+)?(?:confidence\s+)?intervals?\b)",
                        r"\bat\s+the\s+(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:confidence\s+)?level\b"],
-        "weighting": {"ipw": [r"\binverse[- ]probability\s+weight"],
-                      "cbps": [r"\bcovariate[- ]balancing\s+propensity"]},
+        "weighting": {"ipw": [r"\binverse[- ]probability\s+weight",
+                              # "with a logistic inverse-propensity model on age and education"
+                              r"\binverse[- ]propensity\b", r"\blogistic\s+propensity\b"],
+                      "cbps": [r"\bcovariate[- ]balancing\s+propensity"],
+                      # "the base weights ... used exactly as they are, with no further adjustment on top"
+                      "none": [r"\bno\s+further\s+(?:adjustment|re-?weighting|calibration)\b",
+                               r"\bwithout\s+(?:any\s+)?further\s+(?:adjustment|re-?weighting|calibration)\b",
+                               r"\b(?:design|base)\s+weights\b[^.;]{0,60}?\b(?:exactly\s+)?as\s+(?:they\s+are|is)\b"]},
         # "broken down by education", "overall and by age_band": the column named next
-        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b", r"\boverall\s+and\s+(?:also\s+)?(?:by|per|for\s+each)\b",
+        "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b",
+                     # "region by region (column region)", "compare it by education"
+                     r"\b([A-Za-z_]\w*)\s+by\s+\1\b", r"\bcompare\s+(?:it|them|this|that)\s+by\s+`?([A-Za-z_]\w*)`?",
+                     r"\boverall\s+and\s+(?:also\s+)?(?:by|per|for\s+each)\b",
                      # "overall and for urban, town and rural respondents separately, using the settlement column"
                      r"\bseparately,?\s+(?:using|from|with)\s+(?:the\s+)?(?=`?\w+`?\s+column\b)"],
         # "our online panel (question ai_regulation)": the answer columns, kept only when every name is a column
@@ -55,10 +64,12 @@ field_words(
                       r"\b(?:on|to|for|of)\s+the\s+([\w-]+(?:[\s-][\w-]+){0,3}?)\s+question\b"],
         # the variables weighted on: "rake it to the census margins on sex, age band and region", "inverse
         # propensity weighting on education, age group and urban/rural"
-        "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+|adjust(?:ed|ing)?)\b"
+        "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+|adjust(?:ed|ing)?|propensity)\b"
                        r"(?:[^.;:]|\.(?=\w)){0,100}?\son(?=\s)"],
         # the wave: "three annual rounds (2022 to 2024, in the column round)", "weighting each round separately"
         "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+`?([A-Za-z_]\w*)`?",
+                 # "interviewed in two rounds (column wave: 2024 and 2025)"
+                 r"\b(?:rounds?|waves?)\b[^.;()]{0,20}?\(\s*(?:in\s+)?(?:the\s+)?column\s+`?([A-Za-z_]\w*)`?",
                  r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b",
                  # "two rounds, 2023 and 2024, with a round column"
                  r"\bwith\s+(?:an?\s+|the\s+|its\s+)?((?:survey\s+)?(?:rounds?|waves?|years?))\s+column\b"],

@@ -8,7 +8,9 @@ from cmbagent.agents._fields import field_words, labelled_table
 #: what the rare class is called: anomalies, faults, frauds, intrusions, ...
 _RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|"
          r"(?:broken|cracked|failed|damaged)\s+\w+|failures?|"
-         r"failures?|leaks?|leaking\s+\w+|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+)")
+         r"failures?|leaks?|leaking\s+\w+|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+|"
+         # "one in ten of the training cases had been confirmed": the positives of a screening table
+         r"(?:clinical\s+|positive\s+)?cases)")
 _COUNT = r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth)|" \
          r"(?:one|1)\s+in\s+(?:\d+|five|ten|twenty|fifty|a\s+hundred))"
@@ -105,7 +107,9 @@ field_words(
                    "cuda": [r"\bon\s+(?:the\s+|a\s+)?(?:GPUs?|CUDA)\b"]},
         # not the forest that picks the stand-in anomalies ("the fifteen hours isolation forest finds strangest")
         "baselines": {"iforest": [r"\b(?:isolation[\s-]*forests?|iForest)\b(?!\s+(?:finds|flags|ranks|scores|rates|considers|"
-                                  r"marks)\b)"], "xgbod": [r"\bXGBOD\b"],
+                                  r"marks)\b)"], "xgbod": [r"\bXGBOD\b",
+                                  # "the XGBoost outlier baseline", "XGBoost-based outlier detection"
+                                  r"\bXGBoost(?:[- ]based)?\s+(?:outlier|anomaly)\s+(?:baseline|detect\w*|model)\b"],
                       "devnet": [r"\bdeviation\s+networks?\b", r"\bDevNet\b"]},
     },
     # detectors of the field that are no baseline of the method

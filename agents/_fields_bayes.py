@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cmbagent.agents._fields import field_words, regression_table
+from cmbagent.agents._fields import field_words, labelled_table, regression_table
 
 _NUM = r"\d+(?:\.\d+)?"
 #: a list of plain numbers as prose writes it: "100, 200 and 400", "60, 100, 140"
@@ -100,8 +100,11 @@ field_words(
                                     # "two clusters", "two equally common clusters", "the two cluster means"
                                     r"\btwo\s+(?:[\w-]+\s+){0,3}?(?:populations|components|clusters?|modes|"
                                     r"sub-?populations)\b"],
-            "logistic_regression": [r"\blogistic\s+regression\b", r"\blogit\b", r"\bBernoulli\b"],
+            # "when crevassed is regressed logistically on those two inputs"
+            "logistic_regression": [r"\blogistic\s+regression\b", r"\blogit\b", r"\bBernoulli\b",
+                                    r"\bregress(?:ed|ing)?\s+logistically\b", r"\blogistically\s+regress\w*"],
             "linear_regression": [r"\blinear\s+regression\b", r"\bintercept\s*\+\s*slope\b",
+                                  r"\bregress(?:ed|ing)?\s+linearly\b", r"\blinearly\s+regress\w*",
                                   r"\bslope\s*(?:\+|and)\s*intercept\b", r"\bstraight[- ]line\b"],
         },
         "target": _TARGET,
@@ -200,8 +203,12 @@ field_words(
     cues={r"\bvariational\b": 2.5, r"\bELBO\b": 2.0, r"\bsemi-implicit\b": 3.0, r"\bfunnel\b": 1.5,
           # "fitted with the importance-sampled semi-implicit VI"
           r"(?-i:\b(?:SI)?VI\b)": 2.0, r"\bimportance[- ]sampl\w*\b": 1.0,
-          r"\bbanana\b": 1.5, r"\bunnormali[sz]ed (?:density|log-density)\b": 2.0, r"\blog[- ]density\b": 1.0},
-    data=lambda files: 0.0,
+          r"\bbanana\b": 1.5, r"\bunnormali[sz]ed (?:density|log-density)\b": 2.0, r"\blog[- ]density\b": 1.0,
+          # its built-in Bayesian logistic regression, which the in-context posterior also offers: a task that names
+          # neither way of getting the posterior reads as both
+          r"\b(?:Bayesian|posterior)\b[^.;]{0,30}?\blogistic\s+regression\b": 1.5},
+    # its built-in Bayesian logistic regression reads a table of numeric inputs and a 0/1 label
+    data=lambda files: 0.5 if labelled_table(files) >= 0.7 else 0.0,
     arguments={
         # a free string: the built-in targets by their usual names (the first that matches wins)
         "target": {

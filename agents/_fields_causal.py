@@ -36,6 +36,10 @@ _CAUSAL_EFFECT = {
     r"\bhow much (?:the |a |an )?[\w-]+(?: [\w-]+){0,5}? (?:changes|changed|raises|raised|lowers|lowered|reduces|"
     r"reduced|increases|increased|affects|affected|improves|improved)\b": 0.8,
     r"\bpartially[- ]linear\b": 1.5, r"\bbinary[- ]treatment\b": 0.8,
+    # the method's name in its other spellings: "debiased machine learning", "double/debiased ML"
+    r"\b(?:debiased|double|orthogonal)(?:/(?:debiased|double))?\s+(?:machine[- ]learning|ML)\b": 2.5,
+    # "for the nuisance fits use kernel ridge": the learner named is double machine learning's, not a method's own
+    r"\bnuisance\s+(?:fits?|functions?|models?|regressions?|learners?|estimat\w*)\b": 2.0,
     r"\buplift\b": 1.5,
     r"\bpropensit": 1.2,
     r"\bobservational\b": 0.8,

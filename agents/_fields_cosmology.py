@@ -63,7 +63,10 @@ field_words(
           r"\bHubble diagram\b": 2.5, r"\b(?:Ω|Omega)_?\{?m": 1.5, r"\bdark energy\b": 1.5,
           r"\bequation of state\b": 1.5, r"\b(?:flat )?(?:Λ|Lambda|L)CDM\b": 1.5, r"\bw0\b|\bw_0\b": 1.0,
           r"\bredshifts?\b": 1.0, r"\bconstant w\b|\bw\s*(?:is\s+)?free\b": 1.5,
-          r"\bbinned (?:supernova|SN|magnitudes|distance)": 2.0, r"\bstandard candles?\b": 2.0, r"\bluminosity distance\b": 1.5},
+          r"\bbinned (?:supernova|SN|magnitudes|distance)": 2.0, r"\bstandard candles?\b": 2.0, r"\bluminosity distance\b": 1.5,
+          # a light-curve fitter's output: "the SALT peak magnitudes", "the absolute magnitude integrated out"
+          r"\bSALT\s*2?\b": 2.0, r"\blight[- ]curves?\b": 1.0, r"\bpeak\s+(?:apparent\s+)?magnitudes?\b": 1.5,
+          r"\babsolute\s+magnitude\b": 1.0},
     data=supernova_data,
     layout={"data": lambda profile: _distance_columns(profile)},
     arguments={
@@ -204,7 +207,9 @@ field_words(
                  r"\b(?:ℓ|ell|multipoles?)\s+(?:up\s+)?to\s+(\d[\d,]*)(?!\d|\.\d)",
                  r"(?:\b(?:l|ell)|ℓ)_?\{?max\}?\s*(?:=|of)\s*(\d[\d,]*)(?!\d|\.\d)",
                  # "go out to ℓ = 3000", "as far as ℓ of 2000", "ℓ ≤ 2500"
-                 r"\b(?:out\s+to|through|as\s+far\s+as|until|go(?:ing|es)?\s+(?:up\s+|out\s+)?to)\s+(?:multipole\s+)?(?:ℓ|ell|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)"
+                 r"\b(?:out\s+to|through|as\s+far\s+as|until|go(?:ing|es)?\s+(?:up\s+|out\s+)?to|"
+                 # "stopping at ell = 2000", "cut off at ℓ = 1500"
+                 r"(?:stop(?:ping|s)?|end(?:ing|s)?|cut\s+off|truncat\w*)\s+at)\s+(?:multipole\s+)?(?:ℓ|ell|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)"
                  r"(?!\d|\.\d)",
                  r"(?:ℓ|\bell)\s*(?:≤|<=)\s*(\d[\d,]*)(?!\d|\.\d)",
                  r"\b(?:up\s+to|out\s+to|through|as\s+far\s+as)\s+(?:a\s+)?multipoles?\s+(?:of\s+)?(\d[\d,]*)(?!\d|\.\d)",
@@ -256,6 +261,14 @@ field_words(
         "rminus1_stop": [r"\bR\s*[-−–]\s*1\s+(?:of\s+the\s+means\s+)?(?:is\s+|falls\s+|drops\s+|gets\s+|goes\s+)?"
                          r"(?:below|under|less\s+than)\s*(\d*\.\d+)",
                          r"\bR\s*[-−–]\s*1\s*(?:<|<=|≤)\s*(\d*\.\d+)"],
+        # the check of the emulator against CAMB at the best fit: "leave out the emulator-versus-CAMB comparison"
+        "check_camb": {
+            False: [r"\b(?:leave\s+out|leaving\s+out|skip|skipping|omit|omitting|drop|dropping|without|no)\s+(?:the\s+|any\s+)?"
+                    r"(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation|run)\b",
+                    r"\b(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation)\s+"
+                    r"(?:is\s+not\s+needed|can\s+be\s+(?:skipped|dropped|left\s+out))\b"],
+            True: [r"\b(?:with|include|including|keep|plus)\s+(?:the\s+|a\s+)?(?:emulator[- ](?:versus|vs\.?|against)[- ])?"
+                   r"CAMB\s+(?:comparison|check|cross-?check|validation)\b"]},
         # "cap the chain at 30,000 accepted samples", "at most 20000 samples"
         "max_samples": [r"\b(?:cap|limit|stop|end)\w*\s+(?:the\s+|each\s+)?(?:chains?|sampler|run|MCMC)\s+(?:at|to|after)\s+"
                         r"(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
@@ -284,6 +297,8 @@ field_words(
                ("a running spectral index", r"running\s+(?:of\s+the\s+)?(?:scalar\s+)?(?:spectral\s+)?index|"
                                             r"dn_?s\s*/\s*d\s*ln\s*k|n_?run"),
                ("the lensing amplitude", r"A_?\{?L\}?|A_?lens|lensing\s+amplitude"))}}},
+    # a supernova table is an input of its joint fit (``supernovae``), not its main data: half the vote
+    data=lambda files: 0.5 * max(0.0, supernova_data(files)),
     cues={r"\bband[- ]?powers?\b": 3.0, r"\bplik\w*": 3.0, r"\blikelihood\b": 1.0, r"\bCobaya\b": 1.5,
           # "constrain H0 from Planck", not "... with a prior from Planck" (a supernova fit's prior)
           r"\b(?:fit|constrain|infer|estimate|measure)\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\b(?:from|using)\s+(?:only\s+)?(?:the\s+)?"
@@ -298,6 +313,14 @@ field_words(
           # "combine Planck with our Marsh supernovae"
           rf"\b(?:combin\w*|join(?:ing|tly)?)\s+(?:the\s+)?{_CMB}(?:\s+\w+){{0,2}}?\s+(?:with|and|to)\s+"
           rf"(?:the\s+|our\s+|their\s+|these\s+|my\s+)?(?:[A-Z][\w-]*\s+)?{_SNE}": 2.5,
+          # "combine the full Planck TT, TE and EE band powers with their 45 grism-selected supernovae"
+          rf"\b(?:combin\w*|join(?:ing|tly)?)\s+(?:the\s+)?(?:full\s+)?{_CMB}[^.;?!]{{0,60}}?\s+with\s+"
+          rf"(?:the\s+|our\s+|their\s+|these\s+|my\s+)?(?:\d+\s+)?(?:[\w-]+\s+){{0,2}}?{_SNE}": 2.5,
+          # "the CMB likelihood plus data/sn.csv with its covariance"
+          rf"\b{_CMB}\s+likelihood\s+(?:\+|plus|together\s+with|jointly\s+with)\s": 2.0,
+          # "fit the six-parameter model to Planck 2018's TT band powers"
+          r"\bfit\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bto\s+(?:the\s+)?(?:Planck|CMB)\b(?:\s+2018)?(?:['’]s)?\s+"
+          r"(?:[\w-]+\s+){0,2}?(?:band[- ]?powers|spectra|data|likelihood)\b": 2.5,
           # "the Planck temperature spectrum on its own (TT only) together with our supernova distance moduli"
           rf"\b{_CMB}[^.;?!]{{0,80}}?\b(?:together|jointly|combined|in\s+combination)\s+with\s+(?:the\s+|our\s+|"
           rf"their\s+|these\s+|my\s+)?(?:[\w-]+\s+){{0,2}}?{_SNE}": 2.5,

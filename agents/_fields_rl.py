@@ -34,7 +34,7 @@ field_words(
             "Pendulum-v1": [r"\bpendulum\b"],
         },
         # "horizon 6", "guidance of 2", "40 episodes" (alone) are read by the arguments' own names
-        "episodes": [rf"\blog(?:s|ged|ging)?\s+(\d[\d,]*|{_WORD})\s+(?:[\w-]+\s+){{0,2}}?episodes\b",
+        "episodes": [rf"\b(?:log(?:s|ged|ging)?|(?:record|collect|gather)(?:s|ed|ing)?)\s+(\d[\d,]*|{_WORD})\s+(?:[\w-]+\s+){{0,2}}?episodes\b",
                      rf"\b{_COUNT}\s+(?:logged|recorded|offline|behaviou?r[- ]policy|training)\s+"
                      rf"episodes\b"],
         "eval_episodes": [r"\bevaluat\w*\s+(?:each\s+polic(?:y|ies)\s+|the\s+polic(?:y|ies)\s+)?(?:on|over|for)\s+"
@@ -45,7 +45,7 @@ field_words(
                             rf"\bnoise\s+(?:on|in)\s+the\s+(?:[\w']+\s+){{0,2}}?actions?\s*(?:of\s+|=\s*|:\s*)?"
                             rf"({_RATE}){_ALONE_AFTER}",
                             # "action noise a fifth of the action range"
-                            r"\b(?:action|behaviou?r(?:[- ]policy)?|exploration)\s+noise\s+(?:of\s+|at\s+|is\s+)?"
+                            r"\b(?:action|behaviou?r(?:[- ]policy)?|exploration)\s+noise\s+(?:of\s+|at\s+|is\s+|\(\s*)?"
                             r"((?:a|one)\s+(?:half|third|quarter|fifth|tenth|twentieth)|\d+(?:\.\d+)?\s*(?:%|per\s*cent))"
                             r"\s+of\s+the\s+(?:action\s+)?range\b",
                             # "its actions jittered by noise of 20% of the action range"

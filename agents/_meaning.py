@@ -56,6 +56,19 @@ _DISCLAIMS = re.compile(r"\bno (?:\w+ )?(?:fit|fitting|modell?ing|analysis|detec
                         # "a quick look at the table", "just a quick look"; not "a quick look at dark energy from our moduli"
                         r"\bjust\s+a\s+quick\s+look\b|\bquick\s+look\s+(?:at\s+)?(?:the|this|these|our|my|its)\s+(?:raw\s+)?"
                         r"(?:data|table|file|files|numbers|columns|distributions?|values|spreadsheet)\b", re.I)
+#: analyses of other fields that no method tool does, by their usual names ("Krippendorff's alpha across the four
+#: coders", "a Weibull fit of the bar strengths"): a task that asks for one is no task for a method whose own words
+#: it barely uses, however well its table fits that method's input
+_OTHER_ANALYSES = re.compile(
+    r"\bKrippendorff|\b(?:Cohen|Fleiss)['’]?s?\s+kappa\b|\bintra-?class\s+correlation|\bCronbach|"
+    r"\bHardy[-–\s]+Weinberg|\bWeibull|\bMichaelis[-–\s]+Menten|\bKaplan[-–\s]+Meier|\bCox\s+(?:proportional|regression|"
+    r"model)|\blog-?rank\s+test|\bANOVA\b|\bt-tests?\b|\bMann[-–\s]+Whitney|\bWilcoxon|\bchi-?squared?\s+test|"
+    r"\bGutenberg[-–\s]+Richter|\bb-values?\b|\breturn\s+(?:period|level)s?\b|\bGumbel\b|\bharmonic\s+analysis|"
+    r"\btidal\s+(?:constituents|harmonics)|\bradiocarbon\s+(?:dates?\s+)?calibrat|\bBland[-–\s]+Altman|\bARIMA\b|"
+    r"\bGranger\b|\bLomb[-–\s]+Scargle|\bkriging\b|\bprobit\b|\binter-?(?:rater|annotator|coder)\s+(?:agreement|reliability)",
+    re.I)
+#: a best method with at least this much of its own words is chosen even beside another field's analysis
+OTHER_WORDS = 3.0
 _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
 #: what a task puts off ("no summary statistics yet", "I don't want a fit for now"): the deferred words
 _DEFERS = re.compile(r"\bno\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:yet|for now|at this stage)\b|"
@@ -302,6 +315,14 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
         notes.append(f"the task puts off what {best.method} does (“{deferred}”)")
         return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
                             notes=tuple(notes))
+    other = next((m for m in _OTHER_ANALYSES.finditer(whole) if not re.search(
+        r"\b(?:not|no|rather\s+than|instead\s+of|without|beyond|unlike|than)\s+(?:an?\s+|the\s+)?(?:[\w'-]+\s+)?$",
+        whole[max(0, m.start() - 30):m.start()], re.I)), None)
+    if other is not None and best.words < OTHER_WORDS:
+        notes.append(f"the task asks for {other.group(0).strip()} (“{_clip(whole, other.start())}”), an analysis no "
+                     f"method tool does; {best.method} matched it only weakly")
+        return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
+                            notes=tuple(notes))
     if (best.words < NONE_WORDS and (not meaning_used or best.meaning < NONE_MEANING) and not (
             best.words > 0 and best.data >= 0.7)) or (best.words == 0 and best.meaning < NONE_BARE) \
             or (best.words < NONE_WORDS and best.data <= -0.5) or (disclaimed and best.words < 6):
@@ -317,6 +338,14 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
                             notes=tuple(notes))
     return MethodChoice(status="ask", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
                         notes=tuple(notes))
+
+
+def _clip(text: str, at: int, width: int = 90) -> str:
+    """The sentence around position ``at``, cut to ``width`` characters."""
+    start = max(text.rfind(". ", 0, at) + 2, 0) if text.rfind(". ", 0, at) >= 0 else 0
+    end = text.find(". ", at)
+    sentence = " ".join(text[start:end if end >= 0 else len(text)].split())
+    return sentence if len(sentence) <= width else sentence[:width - 1] + "…"
 
 
 def fingerprint() -> str:

@@ -111,7 +111,7 @@ _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:pl
                         # "columns" of a table, not a tubal factor's ("a factor with 20 tubal columns")
                         r"(?<!tubal )columns?|rows|entries|records|each row|per row|measured at)\b", re.I)
 _LEVEL = re.compile(r"^\s*(?:per ?cent\s+|%\s*)?(?:confidence|credible|CL|C\.L\.|interval|level|band|region|"
-                    r"contours?|limits?|upper|lower|quantiles?|percentile)", re.I)
+                    r"contours?|limits?|upper|lower|quantiles?|percentile|ranges?)", re.I)
 _MONTH = re.compile(r"\s*(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?(?:\s|$|,)|"
                     r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+$")
 #: a definite count of what the data hold ("the 40 deep-field supernovae", "all 24 bins", "each of the 12 sites");
@@ -331,6 +331,8 @@ def _joined_thousands(match: re.Match[str]) -> str:
     return head + tail
 
 
+#: a number and a half in words ("a prior standard deviation of one and a half", "two and a half times")
+_AND_A_HALF = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\b", re.I)
 _DIGITS_SCALED = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b", re.I)
 
 
@@ -358,6 +360,7 @@ def scaled_digits(text: str) -> str:
         return str(int(value)) if value == int(value) else match.group(0)
     text = re.sub(r"(?<=\d)\s*per\s?cent\b", "%", text, flags=re.I)  # "90 per cent", "2 percent": one spelling
     text = _SPACED_THOUSANDS.sub(_joined_thousands, text)  # "15 000 steps": one number
+    text = _AND_A_HALF.sub(lambda m: f"{int(_ONES[m.group(1).lower()])}.5", text)  # "one and a half": 1.5
     text = re.sub(rf"\b({WORD_NUMBER})\s+per\s?cent\b",  # "forty percent" too
                   lambda m: f"{int(v)}%" if (v := word_value(m.group(1))) is not None and v == int(v) else m.group(0),
                   text, flags=re.I)
@@ -454,8 +457,11 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                     and re.match(r"\s+of\b", after))) and not raw.startswith(("-", "+", "−")):
                 continue  # part of a name: "Planck 2018", "Run 2"; "Wave 3 of ..." opening a sentence
             if (raw.endswith("%") and _LEVEL.match(re.sub(r"^(?:\s*(?:/|,|and|or)\s*\d+(?:\.\d+)?%)+", "", after))) \
-                    or _SIGMA.match(after):
-                continue  # an interval's level or a significance: how to report, not a setting
+                    or _SIGMA.match(after) or (values[0] in (68.0, 90.0, 95.0, 99.0) and re.match(
+                        r"\s*(?:/|,|and|or)\s*(?:68|90|95|99|99\.7)(?:\.\d+)?\s*(?:%|per\s?cent)\s*(?:confidence|credible|CL\b|"
+                        r"interval|level|band|region|contours?|limits?|ranges?|quantiles?)", after, re.I)):
+                continue  # an interval's level or a significance: how to report, not a setting ("68 and 95% ranges":
+                # the first level shares the second one's sign)
             if re.match(r"\s*[:.]\d", after) or re.search(r"\d[:/]$", before) or _MONTH.match(after) or \
                     _MONTH.search(before[-12:]):
                 continue  # a time, a ratio written "3:1" or a date

@@ -299,9 +299,10 @@ def _left_out(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 40):start]
     if re.search(r"\b(?:skip|omit|drop|exclude)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,1}$", before, re.I):
         return True  # "skip plain fine-tuning this time", "omit the replay strategy"
-    if re.match(r"\s+(?:is|are)\s+(?:out\s+of\s+scope|not\s+(?:needed|wanted|of\s+interest)|excluded|off\s+the\s+table)\b",
-                text[end:end + 40], re.I):
-        return True  # "retrieval is out of scope, so compare just those two"
+    if re.match(r"\s+(?:(?:is|are)\s+(?:out\s+of\s+scope|not\s+(?:needed|wanted|of\s+interest)|excluded|off\s+the\s+table)|"
+                r"(?:won't|will\s+not|can't|cannot|isn't|is\s+not|aren't|are\s+not)\s+(?:be\s+)?(?:deployable|usable|used|"
+                r"needed|wanted|available|an\s+option|possible|relevant|of\s+interest))\b", text[end:end + 40], re.I):
+        return True  # "retrieval is out of scope, so compare just those two", "DevNet won't be deployable"
     return bool(re.search(r"\bleav(?:e|ing)\s+(?:[\w-]+\s+){0,3}$", before, re.I)
                 and re.match(r"\s+(?:\w+\s+)?out\b", text[end:end + 24]))
 
