@@ -68,6 +68,8 @@ class TaskReading:
         if self.choice.status == "none":
             lead = ("this task fits none of the method tools (closest: "
                     + ", ".join(c.line() for c in self.choice.top(2)) + ")")
+            if self.choice.notes:  # why: "the task asks for Fleiss' kappa, an analysis no method tool does"
+                lead += " — " + "; ".join(self.choice.notes)
             if offline:
                 return ("the offline backend could not map this task to a method tool: " + lead + "; the offline "
                         "backend only runs method tools. Name a method in the front matter (`method: family.name`, "

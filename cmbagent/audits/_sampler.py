@@ -28,6 +28,10 @@ _NAMES = {"tau": ("tau", "autocorr_time", "autocorrelation_time", "integrated_au
           "acceptance": ("acceptance_fraction", "acceptance_rate", "acceptance")}
 
 
+#: what a table of weights reports beside its effective sample size: a survey's, not a sampler's
+_WEIGHTING = ("design_effect", "weighting", "kish_ess", "weight_trimming")
+
+
 def _named(value: Any, name: str = "") -> list[tuple[str, float]]:
     """``(parameter, number)`` pairs from a number, a list or a per-parameter mapping."""
     if isinstance(value, bool):
@@ -70,6 +74,8 @@ def converged(ev: StepEvidence) -> Iterator[Finding]:
     steps = [v for _, v in _find(sources, "steps")]
     if not (tau or rhat or ess):
         return  # not a sampler
+    if not (tau or rhat or steps) and any(k in source for source in sources for k in _WEIGHTING):
+        return  # Kish's effective sample size of survey weights (with their design effect), not a chain's
     reasons: list[str] = []
     facts: dict[str, Any] = {}
     if tau and steps:

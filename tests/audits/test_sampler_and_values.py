@@ -29,6 +29,16 @@ def test_an_acceptance_fraction_outside_the_band_means_no_mixing() -> None:
     assert "acceptance fraction 0.990" in f.message
 
 
+def test_the_effective_sample_size_of_survey_weights_is_no_chain() -> None:
+    # a survey weighted to its population reports Kish's effective sample size beside the design effect; 296
+    # respondents' worth of information is a fact about the weights, not an unconverged MCMC chain
+    survey = {"n_respondents": 300, "weighting": "ipw", "design_effect": 1.014, "effective_sample_size": 296}
+    assert audit(values={"tv_distance": 0.12}, diagnostics=survey) == []
+    # the same number from a sampler still fails it
+    (f,) = audit(values={"Omega_m": posterior(0.3, 0.02)}, diagnostics={"effective_sample_size": 296, "n_steps": 900})
+    assert f.code == "sampler.not_converged" and "effective sample size 296" in f.message
+
+
 def test_numbers_that_are_not_sane() -> None:
     values = {"a": {"mean": 1.0, "std": -0.1}, "b": math.nan, "d": {"lower_68": 2.0, "upper_68": 1.0}, "ok": 3.0}
     assert sorted(codes(audit(values=values))) == ["value.inverted_interval", "value.negative_spread",

@@ -52,6 +52,8 @@ def test_an_analysis_no_method_does_is_no_method_task(tmp_path: Path) -> None:
     reading = _read(tmp_path, text, path)
     assert reading.method is None and reading.choice.status == "none", reading.choice
     assert any("Fleiss" in note for note in reading.choice.notes), reading.choice.notes
+    # what the CLI prints when it exits 2 says why, not only which methods came closest
+    assert "Fleiss' kappa" in reading.question(offline=True) and "no method tool does" in reading.question(offline=True)
 
 
 def test_a_bayesian_logistic_regression_asks_which_way(tmp_path: Path) -> None:
