@@ -76,6 +76,9 @@ _AGENT_OF_CHANGE = (
     r"|(?:(?<=\bthe )|(?<=\ba )|(?<=\ban ))(?:[\w-]+ )?[\w-]+(?:'s)?(?=\s+effects?\s+on\b))")
 _AGENT = re.compile(_AGENT_OF_CHANGE, re.I)
 
+#: the direction of a measured column: "(higher is worse)", "larger values mean better"
+_DIRECTION = r"(?:higher|lower|larger|smaller|bigger)\s+(?:values?\s+)?(?:is|are|means?)\s+(?:worse|better)"
+
 #: words that say which column plays an argument's role ("cue"), per kind of column argument
 COLUMN_CUES: dict[str, str] = {
     "treatment": r"\btreat\w*|\bassign\w*|\bprogram\w*|\bintervention\w*|\bexposure\b|\bexposed\b|\bpolicy\b|"
@@ -90,7 +93,7 @@ COLUMN_CUES: dict[str, str] = {
                r"\baffect(?:s|ed)?\b(?!\s+(?:who|whether|which\s+[\w-]+)\s+(?:\w+\s+)?(?:got|was|were|received|took))|"
                r"\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
                # the direction of a measured outcome: "the dnbr column (higher is worse)"
-               r"\b(?:higher|lower|larger|smaller|bigger)\s+(?:values?\s+)?(?:is|are|means?)\s+(?:worse|better)\b|"
+               rf"\b{_DIRECTION}\b|"
                r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow (?:much|many) (?:extra|more|additional|fewer|less)\b|"
                # a dose and its response: "does a longer shift cause more dispensing errors"
                r"\b(?:cause[sd]?|lead(?:s|ing)?\s+to|led\s+to|result(?:s|ed)?\s+in)\s+(?=(?:more|less|fewer|higher|lower|"
@@ -746,8 +749,11 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 linked = re.search(rf"`{re.escape(column.name)}`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
                 if linked and 0.97 > value:  # "`y_factual` is their observed outcome"
                     value, reason = 0.97, f"“{linked.group(0)[:60]}{cue.group(0)}”"
-                if column.name == glossed_column and 0.97 > value:
-                    value, reason = 0.97, f"the bracket after {column.name} says “{cue.group(0)}”"
+                # a direction ("severity (higher is worse)") says how a column reads, which an outcome needs and a
+                # covariate has too: a hint the question's own words for its outcome outweigh
+                direction = re.fullmatch(_DIRECTION, cue.group(0), re.I) is not None
+                if column.name == glossed_column and (0.7 if direction else 0.97) > value:
+                    value, reason = (0.7 if direction else 0.97), f"the bracket after {column.name} says “{cue.group(0)}”"
                 if role in {"treatment", "instruments", "prediction"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
                     own = match_phrase(cue.group(0), column.name)
                     if own >= 0.85 and 0.85 * own > value:

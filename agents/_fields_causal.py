@@ -61,8 +61,13 @@ _CAUSAL_EFFECT = {
     r"\b(?:did|does|do|has|have|will)\s+(?:[\w'-]+\s+){1,6}?(?:reduce|raise|cut|lower|increase|improve|boost|harm|"
     r"hurt|change|affect|worsen|shorten|lengthen|prevent|cause|lead\s+to)\b[^.?!]*\?": 1.0,
     # "how many extra pain days does each kilogram add?"
-    r"\b(?:each|every|one|per)\s+(?:extra\s+|additional\s+|more\s+)?[\w-]+(?:\s+of\s+[\w-]+)?\s+(?:add|adds|added|cost|costs|saves?|"
-    r"buys?|brings?)\b": 0.8,
+    # "how many extra words does each extra daily minute of therapy buy?"
+    r"\b(?:each|every|one|per)\s+(?:extra\s+|additional\s+|more\s+)?[\w-]+(?:\s+[\w-]+)?(?:\s+of\s+[\w-]+)?\s+(?:add|adds|added|"
+    r"cost|costs|saves?|buys?|brings?)\b": 0.8,
+    # a dose that was not handed out at random: "sicker and younger children got more minutes"
+    r"\b(?:got|get|received|receive|were\s+given|was\s+given)\s+more\s+(?:of\s+(?:the\s+)?)?[\w-]+\b": 0.8,
+    # the partially linear model in plain words
+    r"\b(?:one|a\s+single)\s+common\s+slope\b": 1.0,
     r"\b[\w-]+(?:'s)?\s+effects?\s+on\b|\beffects?\s+of\s+[^.?!;]{1,50}?\s+on\b": 1.0,
     # who got the treatment was not random: "farmers chose where to plant them, and wetter fields got them more often"
     r"\b(?:chose|chosen|decided|opted|self-selected|picked)\b[^.?!]{0,80}?\bmore\s+(?:often|likely)\b": 1.0,

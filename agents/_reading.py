@@ -131,6 +131,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     out += declined_unread(spec, understood, text)
     out += unused_endpoints(spec, understood, text)
     out += contradicted_words(spec, understood, text)
+    out += contradicted_outcome(understood, text)
     if chosen:
         out += unread_referents(spec, understood, text)
         out += foreign_settings(spec, understood, text)
@@ -344,6 +345,27 @@ def declined_unread(spec: Any, understood: Understanding, text: str) -> list[str
                            f"<value>` under `arguments:` in the front matter")
                 break
     return out
+
+
+def contradicted_outcome(understood: Understanding, text: str) -> list[str]:
+    """The outcome an effect question names in its own words (the checklist's rule,
+    :func:`cmbagent.agents._stated.asked_about`) against the columns read: words that name the treatment or a
+    covariate read, and not the outcome read, would run the question backwards."""
+    from cmbagent.agents._stated import asked_about, names_column
+
+    arguments = understood.arguments
+    outcome = arguments.get("outcome")
+    if not isinstance(outcome, str):
+        return []
+    inputs = [c for key in ("treatment", "covariates") for c in (
+        arguments.get(key) if isinstance(arguments.get(key), list) else [arguments.get(key)]) if isinstance(c, str)]
+    for sentence, words in asked_about(text):
+        named = [c for c in inputs if names_column(words, c)]
+        if named and not names_column(words, outcome):
+            return [f"the question asks about “{words}” (“{sentence[:90]}”), which names {named[0]}, but the reading "
+                    f"made {outcome} the outcome and {named[0]} an input; add `outcome: <column>` under `arguments:` "
+                    "in the front matter"]
+    return []
 
 
 def contradicted_words(spec: Any, understood: Understanding, text: str) -> list[str]:

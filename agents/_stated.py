@@ -25,7 +25,7 @@ from typing import Any
 
 from cmbagent.state import Requirement
 
-__all__ = ["FILE_ROLES", "WORDS", "stated_requirements"]
+__all__ = ["FILE_ROLES", "WORDS", "asked_about", "names_column", "stated_requirements"]
 
 #: role words of a sentence that names a file, nearest to the name first
 FILE_ROLES: dict[str, tuple[str, ...]] = {
@@ -261,11 +261,50 @@ def _word_items(text: str) -> list[Requirement]:
     return items
 
 
+#: what an effect question asks about, in its own words: "how many extra words does each minute of therapy buy",
+#: "the effect of the canopies on outage hours" (the checklist's own reading, not the reader's column roles)
+_ASKED_ABOUT = (
+    re.compile(r"\bhow\s+(?:much|many)\s+(?:extra\s+|more\s+|additional\s+|fewer\s+|less\s+)?"
+               r"((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+(?:does|did|do|would|will|can|could)\b", re.I),
+    re.compile(r"\b(?:effects?|impacts?)\s+of\s+[^.;:?!,]{1,60}?\s+on\s+(?:the\s+|their\s+|its\s+|our\s+)?"
+               r"((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)(?=\s*[.;:?!,(]|\s+(?:adjust|control|account|holding|for|in|"
+               r"among|with|using|once|after|and)\b)", re.I),
+)
+_PLAIN = frozenset({"extra", "more", "additional", "fewer", "less", "each", "every", "daily", "weekly", "average",
+                    "mean", "total", "their", "they", "this", "that", "these", "those", "much", "many", "does", "would"})
+
+
+def asked_about(text: str) -> list[tuple[str, str]]:
+    """The outcome an effect question names in its own words, per question: (the sentence, the words)."""
+    found: list[tuple[str, str]] = []
+    for sentence in _sentences(text):
+        for pattern in _ASKED_ABOUT:
+            match = pattern.search(sentence)
+            if match is not None and not _NEGATED.search(sentence[:match.start()]):
+                found.append((sentence, match.group(1)))
+                break
+    return found
+
+
+def names_column(words: str, column: str) -> bool:
+    """Whether the question's ``words`` name ``column`` ("words" names ``words_gained``, "outage hours" names
+    ``outage_h``): a word of four letters or more shares its first five letters with a part of the name."""
+    parts = [p.lower() for p in re.split(r"[_\W\d]+", column) if len(p) >= 4]
+    stems = [w.lower() for w in re.findall(r"[A-Za-z]{4,}", words) if w.lower() not in _PLAIN]
+    return any(p[:5] == w[:5] or (len(p) >= 4 and w.startswith(p)) or (len(w) >= 4 and p.startswith(w))
+               for p in parts for w in stems)
+
+
+def _outcome_items(text: str) -> list[Requirement]:
+    return [Requirement(kind="word", text=_quote(sentence), source="rule", quantity="outcome", value=words,
+                        accepted=[words]) for sentence, words in asked_about(text)[:1]]
+
+
 def stated_requirements(text: str, files: Mapping[str, str] | Sequence[str]) -> list[Requirement]:
     """The files, numbers and words ``text`` states (``files``: run-relative name -> the name as the task
     wrote it, or just the run-relative names), as unnumbered checklist items with ``source="rule"``."""
     shown = dict(files) if isinstance(files, Mapping) else {f: f for f in files}
-    return [*_file_items(text, shown), *_number_items(text, shown), *_word_items(text)]
+    return [*_file_items(text, shown), *_number_items(text, shown), *_word_items(text), *_outcome_items(text)]
 
 
 def argument_roles(name: str) -> set[str]:

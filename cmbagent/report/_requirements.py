@@ -268,8 +268,34 @@ def _choices_of(method: str | None, argument: str) -> list[str]:
     return [str(v) for v in values]
 
 
+def _check_outcome(req: Requirement, steps: Mapping[str, StepRecord]) -> RequirementCheck:
+    """The question's words for its outcome ("how many extra words ...") against the columns a method ran with:
+    words that name a column the run used as its treatment or a covariate, and not its outcome, contradict it."""
+    from cmbagent.agents._stated import names_column
+
+    words = str(req.value or "")
+    for record in reversed([r for r in _done(steps) if r.method and isinstance(r.arguments.get("outcome"), str)]):
+        outcome = record.arguments["outcome"]
+        if names_column(words, outcome):
+            return RequirementCheck(requirement=req, met=True, step_id=record.id,
+                                    evidence=f"step {record.id} ran {record.method} with outcome {outcome!r}")
+        others = [str(c) for key in ("treatment", "covariates") for c in (
+            record.arguments.get(key) if isinstance(record.arguments.get(key), list) else [record.arguments.get(key)])
+            if isinstance(c, str) and names_column(words, c)]
+        if others:
+            return RequirementCheck(requirement=req, met=False, severity="error", step_id=record.id,
+                                    evidence=f"the question asks about “{words}”, which names {others[0]}; step "
+                                             f"{record.id} ran {record.method} with {others[0]} as an input and "
+                                             f"{outcome!r} as the outcome")
+        return RequirementCheck(requirement=req, met=None, step_id=record.id,
+                                evidence=f"“{words}” names no column step {record.id} ran with")
+    return RequirementCheck(requirement=req, met=None, evidence="no completed step has an outcome to compare")
+
+
 def _check_word(req: Requirement, steps: Mapping[str, StepRecord]) -> RequirementCheck:
     """Model and estimand words fix what ran: the method's value for that aspect is one the words allow."""
+    if req.quantity == "outcome":
+        return _check_outcome(req, steps)
     accepted = [a.lower() for a in req.accepted or []]
     aspect = req.quantity or ""
     for record in reversed([r for r in _done(steps) if r.method]):
