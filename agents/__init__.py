@@ -85,7 +85,13 @@ from cmbagent.agents._schemas import (
     TextAnswer,
     bind_schema,
 )
-from cmbagent.agents._stated import argument_roles, stated_requirements, values_in
+from cmbagent.agents._stated import (
+    argument_roles,
+    input_columns,
+    names_column,
+    stated_requirements,
+    values_in,
+)
 from cmbagent.agents._understand import Understanding, understand_task
 from cmbagent.agents.offline_provider import OFFLINE  # registers the offline model provider
 from cmbagent.state import AuditReport, CriterionResult, Critique, PlanDraft, ReportDraft, TaskBrief
@@ -161,8 +167,10 @@ __all__ = [
     "clip",
     "fill_arguments",
     "head_tail",
+    "input_columns",
     "load_registry",
     "match_method",
+    "names_column",
     "offline_plan",
     "offline_rule",
     "output_format",

@@ -351,14 +351,12 @@ def contradicted_outcome(understood: Understanding, text: str) -> list[str]:
     """The outcome an effect question names in its own words (the checklist's rule,
     :func:`cmbagent.agents._stated.asked_about`) against the columns read: words that name the treatment or a
     covariate read, and not the outcome read, would run the question backwards."""
-    from cmbagent.agents._stated import asked_about, names_column
+    from cmbagent.agents._stated import asked_about, input_columns, names_column
 
-    arguments = understood.arguments
-    outcome = arguments.get("outcome")
+    outcome = understood.arguments.get("outcome")
     if not isinstance(outcome, str):
         return []
-    inputs = [c for key in ("treatment", "covariates") for c in (
-        arguments.get(key) if isinstance(arguments.get(key), list) else [arguments.get(key)]) if isinstance(c, str)]
+    inputs = input_columns(understood.arguments)
     for sentence, words in asked_about(text):
         named = [c for c in inputs if names_column(words, c)]
         if named and not names_column(words, outcome):

@@ -25,7 +25,7 @@ from typing import Any
 
 from cmbagent.state import Requirement
 
-__all__ = ["FILE_ROLES", "WORDS", "asked_about", "names_column", "stated_requirements"]
+__all__ = ["FILE_ROLES", "WORDS", "asked_about", "input_columns", "names_column", "stated_requirements"]
 
 #: role words of a sentence that names a file, nearest to the name first
 FILE_ROLES: dict[str, tuple[str, ...]] = {
@@ -293,6 +293,15 @@ def names_column(words: str, column: str) -> bool:
     stems = [w.lower() for w in re.findall(r"[A-Za-z]{4,}", words) if w.lower() not in _PLAIN]
     return any(p[:5] == w[:5] or (len(p) >= 4 and w.startswith(p)) or (len(w) >= 4 and p.startswith(w))
                for p in parts for w in stems)
+
+
+def input_columns(arguments: Mapping[str, Any]) -> list[str]:
+    """The columns a run reads as inputs of an effect: its treatment and its covariates."""
+    found: list[str] = []
+    for key in ("treatment", "covariates"):
+        value = arguments.get(key)
+        found += [c for c in (value if isinstance(value, list) else [value]) if isinstance(c, str)]
+    return found
 
 
 def _outcome_items(text: str) -> list[Requirement]:

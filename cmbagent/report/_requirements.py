@@ -271,7 +271,7 @@ def _choices_of(method: str | None, argument: str) -> list[str]:
 def _check_outcome(req: Requirement, steps: Mapping[str, StepRecord]) -> RequirementCheck:
     """The question's words for its outcome ("how many extra words ...") against the columns a method ran with:
     words that name a column the run used as its treatment or a covariate, and not its outcome, contradict it."""
-    from cmbagent.agents._stated import names_column
+    from cmbagent.agents import input_columns, names_column
 
     words = str(req.value or "")
     for record in reversed([r for r in _done(steps) if r.method and isinstance(r.arguments.get("outcome"), str)]):
@@ -279,9 +279,7 @@ def _check_outcome(req: Requirement, steps: Mapping[str, StepRecord]) -> Require
         if names_column(words, outcome):
             return RequirementCheck(requirement=req, met=True, step_id=record.id,
                                     evidence=f"step {record.id} ran {record.method} with outcome {outcome!r}")
-        others = [str(c) for key in ("treatment", "covariates") for c in (
-            record.arguments.get(key) if isinstance(record.arguments.get(key), list) else [record.arguments.get(key)])
-            if isinstance(c, str) and names_column(words, c)]
+        others = [c for c in input_columns(record.arguments) if names_column(words, c)]
         if others:
             return RequirementCheck(requirement=req, met=False, severity="error", step_id=record.id,
                                     evidence=f"the question asks about “{words}”, which names {others[0]}; step "

@@ -44,7 +44,7 @@ PUBLIC = {
         "TaskBrief", "TaskContext", "TextAnswer", "TextContext", "bind_schema", "catalogue_lines", "clip",
         "fill_arguments", "head_tail", "load_registry", "match_method", "offline_plan", "offline_rule", "output_format", "parse_prompt",
         "Understanding", "understand_task", "Candidate", "MethodChoice", "TaskReading", "choose_method", "read_task",
-        "stated_requirements", "argument_roles", "values_in",
+        "stated_requirements", "argument_roles", "values_in", "input_columns", "names_column",
     },
     "cmbagent.planner": {
         "NODES", "ROUTES", "MethodCall", "Plan", "PlanDraft", "PlanStep", "Retriever",
