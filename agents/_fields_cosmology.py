@@ -100,6 +100,8 @@ field_words(
                     rf"\b{_H0}\s+(?:is\s+|was\s+)?not\s+(?:held\s+|kept\s+)?fixed\b",
                     # for magnitudes the offset is M: "the absolute magnitude M sampled as a parameter"
                     r"\b(?:absolute\s+magnitude(?:\s+M)?|the\s+offset)\s+(?:is\s+|be\s+)?sampled\b",
+                    # "I would rather see the absolute magnitude as a sampled parameter than have it marginalised"
+                    rf"\b(?:absolute\s+magnitude(?:\s+M)?|{_H0})\s+as\s+an?\s+(?:sampled|free|fitted|explicit)\s+parameter\b",
                     r"\bsampl\w*\s+(?:the\s+)?(?:absolute\s+magnitude|offset)\b",
                     # "don't marginalise the absolute magnitude analytically this time", "rather than integrating out
                     # the absolute magnitude", "sample M as an explicit parameter"

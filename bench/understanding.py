@@ -54,7 +54,9 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind18": ROOT / "tests" / "understanding_blind18",
         "blind19": ROOT / "tests" / "understanding_blind19",
         "blind20": ROOT / "tests" / "understanding_blind20",
-        "blind21": ROOT / "tests" / "understanding_blind21"}
+        "blind21": ROOT / "tests" / "understanding_blind21",
+        "blind22": ROOT / "tests" / "understanding_blind22",
+        "blind23": ROOT / "tests" / "understanding_blind23"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

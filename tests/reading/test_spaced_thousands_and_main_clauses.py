@@ -68,6 +68,9 @@ def test_h0_that_should_be_sampled_is_free(tmp_path: Path) -> None:
     reading = read_with(bins, text)
     assert reading.understanding is not None
     assert reading.understanding.arguments.get("free_h0") is True, reading.understanding.arguments
+    magnitudes = (f"{bins.name} has distance moduli (z, mu, sigma). Flat LCDM, please, and I'd rather see the absolute "
+                  "magnitude as a sampled parameter than have it marginalised away. Seed 2.")
+    assert read_with(bins, magnitudes).understanding.arguments.get("free_h0") is True
 
 
 def _pixels(folder: Path) -> Path:
