@@ -118,7 +118,8 @@ COLUMN_CUES: dict[str, str] = {
     "features": r"\bregress(?:ion|ed|ing)?\s+of\s+[^.;]{1,80}?\s+on\b|\bfeatures?\b|\bbased on\b|\busing\b|"
                 r"\binputs?\b|\bpredictors?\b",
     "instruments": r"\binstruments?\b|\bencourag\w*|\blotter\w*|\brandomi[sz]ed offer\b",
-    "prediction": r"\bpredict\w*|\brisk score\b|\bscores?\b",
+    # "our model's arrears_risk": what a model gives is its prediction
+    "prediction": r"\bpredict\w*|\brisk score\b|\bscores?\b|\bmodel['’]s\b",
     "text": r"\btext\b|\bnotes?\b|\bdescriptions?\b|\breviews?\b|\bnarratives?\b",
     "prompt": r"\bprompts?\b|\binstructions?\b|\bquestions?\b",
     "answer": r"\banswers?\b|\bresults?\b",

@@ -188,3 +188,20 @@ def test_a_logistic_in_context_posterior_in_plain_words(tmp_path: Path) -> None:
     assert reading.method == "bayes.icl_posterior", reading.choice
     arguments = reading.understanding.arguments
     assert arguments.get("family") == "logistic_regression" and arguments.get("prior_std") == 1.5, arguments
+
+
+def test_what_our_model_gives_is_the_prediction(tmp_path: Path) -> None:
+    # a sceptic's value-of-prediction task asked for both columns: "our model's arrears_risk" named no prediction
+    rng = np.random.default_rng(46)
+    risk = rng.uniform(0, 1, 300)
+    path = tmp_path / "borrowers.csv"
+    np.savetxt(path, np.column_stack([np.arange(300), np.round(risk, 3), np.round(6 * risk + rng.normal(0, 2, 300), 2)]),
+               delimiter=",", header="borrower,default_risk,hardship_score", comments="", fmt=["%d", "%.3f", "%.2f"])
+    text = (f"{path.name} has our model's default_risk for each borrower and the hardship_score we measured afterwards "
+            "(higher is worse). We can call a tenth of borrowers. Is it worth improving the risk model, or should we "
+            "fund more calls? We care about the worst-off fifth.")
+    reading = _read(tmp_path, text, path)
+    assert reading.method == "causal.value_of_prediction", reading.choice
+    arguments = reading.understanding.arguments
+    assert arguments.get("prediction") == "default_risk" and arguments.get("outcome") == "hardship_score", arguments
+    assert arguments.get("higher_is_worse") is True and arguments.get("alpha") == 0.1, arguments
