@@ -46,6 +46,20 @@ def file_url(prefix: str, run_id: str, relative: str, *, download: bool = False)
     return url + ("?download=1" if download else "")
 
 
+def figure_url(prefix: str, run_id: str, run_dir: Path, relative: str) -> str:
+    """The URL of a figure, versioned by the file's size and time of change.
+
+    A figure can be listed while its cell is still writing it, or be rewritten when a step runs again. The version
+    gives the browser a new address then, so it fetches the figure again instead of keeping a half-written or old
+    image that it already holds.
+    """
+    try:
+        stat = (run_dir / relative).lstat()
+    except OSError:
+        return file_url(prefix, run_id, relative)
+    return file_url(prefix, run_id, relative) + f"?v={stat.st_size}-{stat.st_mtime_ns}"
+
+
 def run_relative(run_dir: Path, path: str) -> str | None:
     """A path from an event as a path relative to the run folder (None if it points elsewhere)."""
     if not path:
@@ -245,7 +259,7 @@ def _cell_html(run_dir: Path, step: StepView, n: int, cell: CellView, prefix: st
         if image_rel and image_rel.lower().endswith(IMAGE_SUFFIXES):
             out.append(
                 f'<img class="cmb-inline-fig" loading="lazy" alt="{esc(image_rel)}" '
-                f'src="{esc(file_url(prefix, run_id, image_rel))}">'
+                f'src="{esc(figure_url(prefix, run_id, run_dir, image_rel))}">'
             )
     return "".join(out)
 
@@ -339,7 +353,7 @@ def _step_figures(run_dir: Path, step: StepView, prefix: str, run_id: str) -> st
             if rel not in shown:
                 out.append(
                     f'<img class="cmb-inline-fig" loading="lazy" alt="{esc(rel)}" '
-                    f'src="{esc(file_url(prefix, run_id, rel))}">'
+                    f'src="{esc(figure_url(prefix, run_id, run_dir, rel))}">'
                 )
     return "".join(out)
 
@@ -395,7 +409,7 @@ def render_gallery(view: RunView, run_dir: Path, *, prefix: str = "") -> str:
         return '<div class="cmb-empty">No figures yet.</div>'
     tiles = []
     for rel in figures:
-        url = esc(file_url(prefix, view.run_id, rel))
+        url = esc(figure_url(prefix, view.run_id, run_dir, rel))
         tiles.append(
             f'<figure class="cmb-tile"><a href="{url}" target="_blank" rel="noopener">'
             f'<img loading="lazy" src="{url}" alt="{esc(rel)}"></a><figcaption>{esc(Path(rel).name)}</figcaption></figure>'

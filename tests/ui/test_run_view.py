@@ -98,6 +98,9 @@ def test_supernova_example_runs_live_in_the_browser(
     # a figure, served by the session-checked route, actually loads
     figure = page.locator(".cmb-gallery img").first
     figure.wait_for(timeout=120_000)
+    # the tiles load lazily, as a browser loads any lazy image: only once they are near the viewport, which a long
+    # list of steps above the gallery can push it out of, so look at it as a user would
+    figure.scroll_into_view_if_needed()
     page.wait_for_function(
         "() => [...document.querySelectorAll('.cmb-gallery img')].some(i => i.complete && i.naturalWidth > 0)",
         timeout=30_000,

@@ -157,3 +157,20 @@ def test_a_running_cell_shows_its_heartbeat_until_it_finishes(tmp_path: Path) ->
     for event in tail.read_new():
         view.apply(event)
     assert "cell running for" not in render_steps(view, run_dir)
+
+
+def test_a_figure_written_again_gets_a_new_address_so_the_browser_fetches_it_again(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    _log(run_dir)
+    figures = run_dir / "figures" / "02-plot"
+    figures.mkdir(parents=True)
+    png = figures / "residuals.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n")  # listed while the cell is still writing it: only the signature so far
+    view = RunView(run_id="run")
+    half = render_gallery(view, run_dir)
+    assert "/cmbagent/files/run/figures/02-plot/residuals.png?v=8-" in half
+    assert render_gallery(view, run_dir) == half  # nothing changed: the same HTML, so the page is not redrawn
+    with open(png, "ab") as handle:
+        handle.write(b"\x00" * 120)
+    whole = render_gallery(view, run_dir)
+    assert whole != half and "residuals.png?v=128-" in whole
