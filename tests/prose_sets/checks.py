@@ -68,6 +68,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind18", "understanding_blind19", "understanding_blind20", "understanding_blind21",
     "understanding_blind22",
     "understanding_blind23",
+    "understanding_blind24",
 )
 
 
