@@ -86,9 +86,11 @@ COLUMN_CUES: dict[str, str] = {
                  r"\bcampaign\b|\bvoucher\w*|\btraining\b|\btherapy\b|\bdrug\b|\bflag\b|\bvaccin\w*|"
                  r"\b(?:set|chosen|decided|applied|given) by\b|"  # "`dose` was set by the farmers"
                  r"\bgot\b|\bwere (?:sent|given|offered)\b|"  # "some patients got SMS reminders (`sms` = 1)"
+                 # a dose: "the gain per extra day at altitude", "(days_at_altitude, a continuous dose)"
+                 r"\bper\s+(?:extra|additional)\b|\bdose\b|"
                  + _AGENT_OF_CHANGE,
     "outcome": r"\boutcomes?\b|\bwould\s+(?=(?:[\w-]+\s+){1,4}?ha(?:ve|s)\s+been\b)|\beffects? (?:of [^.;]{1,60}? )?on\b|\bimpacts? on\b|\brais(?:e|es|ed)\b|"
-               r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchanges?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
+               r"\blower(?:s|ed)?\b|\bincreas(?:e|es|ed)\b|\breduc(?:e|es|ed)\b|\bchange[sd]?\b|\bresponse\b|\bresult\b|\b(?:do|does|did) to\b|"
                # not what decided the treatment: "prior marks and attendance affected who got tutored"
                r"\baffect(?:s|ed)?\b(?!\s+(?:who|whether|which\s+[\w-]+)\s+(?:\w+\s+)?(?:got|was|were|received|took))|"
                r"\binfluence (?:on)?\b|\bimprov(?:e|es|ed)\b|\bboost(?:s|ed)?\b|"
@@ -644,15 +646,22 @@ def glossary(text: str, columns: Sequence[str]) -> dict[str, str]:
     return {c: " ".join(parts) for c, parts in out.items()}
 
 
+def _root(word: str) -> str:
+    """A word's first five letters once an ending that only inflects it is gone ("newly" and "new", "decayed" and
+    "decay")."""
+    bare = re.sub(r"(?:ly|ed|ing|es|s)$", "", word)
+    return (bare if len(bare) >= 3 else word)[:5]
+
+
 def describes(phrase: str, description: str) -> float:
     """How well a role phrase ("net financial assets") matches a column's description ("net total financial
-    assets"): the share of the phrase's content words found in the description (by their first five letters),
+    assets"): the share of the phrase's content words found in the description (by their roots, :func:`_root`),
     0.9 for all of them; 0 below half."""
     words = [w for w in re.findall(r"[a-z]{3,}", phrase.lower()) if w not in _STOP]
-    have = {w[:5] for w in re.findall(r"[a-z]{3,}", description.lower()) if w not in _STOP}
+    have = {_root(w) for w in re.findall(r"[a-z]{3,}", description.lower()) if w not in _STOP}
     if not words or not have:
         return 0.0
-    share = sum(w[:5] in have for w in words) / len(words)
+    share = sum(_root(w) in have for w in words) / len(words)
     return 0.9 * share if share >= 0.5 else 0.0
 
 
@@ -663,6 +672,8 @@ def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     # "the training on later earnings": what comes after "on" is another role's (the outcome's) phrase
     stop = re.search(r"[,;()`]|\s(?:ha(?:ve|s)\s+been|and|adjust\w*|control\w*|with|using|for|given|while|does|do|did|would|will|"
                      r"could|can|on|upon)\s|"
+                     # "the drop in lesions per extra hour of pruning": the dose's words are another role's
+                     r"\sper\s+(?:extra|additional|more)\s|"
                      # the indirect question's subject: "how many extra shoots per square metre the moorings buy us"
                      r"\s(?=(?:the|a|an|our|their|its)\s+(?:[\w-]+\s+){0,2}?(?:buy|buys|bought|give|gives|gave|add|adds|"
                      r"added|bring|brings|brought)\b)", tail)
@@ -722,8 +733,16 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             if link and link.group(1) in {c.name for c in columns}:
                 named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan
             # "`pass_given` (1 got it, 0 not), `visits_month` ...": a cue inside the bracket after a column describes it
+            # (or "(pruning_hours, a continuous dose)": a cue in a bracket that opens with a column's name)
             glossed = re.search(r"`?([\w-]+)`?\s*\([^()]*$", clause[:cue.start()])
             glossed_column = glossed.group(1) if glossed and glossed.group(1) in {c.name for c in columns} else None
+            opened = re.search(r"\(\s*`?([\w-]+)`?\s*[,;:]?[^()]*$", clause[:cue.start()])
+            if glossed_column is None and opened and opened.group(1) in {c.name for c in columns}:
+                glossed_column = opened.group(1)
+            # "(the `smart_meter` flag)": a cue right after a column's name is that column's noun
+            noun = re.search(r"`([\w-]+)`\s+$|(?<![\w-])([A-Za-z]\w*_[\w-]+)\s+$", clause[:cue.start()])
+            if glossed_column is None and noun and (noun.group(1) or noun.group(2)) in {c.name for c in columns}:
+                glossed_column = noun.group(1) or noun.group(2)
             if glossed_column is not None:
                 named_after = []
             # "did the prescribed burns (rx_burn = 1) reduce ...": a column named in the agent of change is no outcome

@@ -50,6 +50,15 @@ _SNE = r"(?:supernova\w*|SNe?(?:\s*Ia)?\b|Pantheon\w*|JLA\b|Union\s*2\.1)"
 _CMB = r"(?:Planck(?:\s+2018)?|(?:the\s+)?CMB)\b"
 
 
+#: a dark-energy equation of state held constant, as prose says it (the supernova and the CMB fits' ``wcdm``)
+_CONSTANT_W = (r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
+               r"\bw\s+(?:as\s+|is\s+)?a\s+free\s+(?:parameter|constant)\b",
+               r"\bw\b,?\s+(?:taken|held|kept|assumed|treated|fixed)\s+(?:as\s+|to\s+be\s+)?constant\b",
+               # "a flat model in which w does not evolve with redshift", "a non-evolving w"
+               r"\bw\s+(?:that\s+|which\s+)?(?:does\s+not|doesn't|do\s+not|never|cannot|can't)\s+(?:evolve|vary|change)\b",
+               r"\b(?:non-?|un)(?:evolving|varying)\s+(?:dark[- ]energy\s+)?(?:w|equation[- ]of[- ]state)\b")
+
+
 field_words(
     "cosmology.fit_supernovae",
     intents=(
@@ -74,12 +83,7 @@ field_words(
         "model": {
             "w0wacdm": [r"\bevolving\s+dark\s+energy\b", r"\btime[- ]varying\s+(?:dark\s+energy|equation\s+of\s+state|w)\b",
                         r"\bw_?0\s*[-–—/,]?\s*(?:and\s+)?w_?a\b", r"\bw\s*\(\s*(?:a|z)\s*\)\s*="],
-            "wcdm": [r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
-                     r"\bw\s+(?:as\s+|is\s+)?a\s+free\s+(?:parameter|constant)\b",
-                     r"\bw\b,?\s+(?:taken|held|kept|assumed|treated|fixed)\s+(?:as\s+|to\s+be\s+)?constant\b",
-                     # "a flat model in which w does not evolve with redshift", "a non-evolving w"
-                     r"\bw\s+(?:that\s+|which\s+)?(?:does\s+not|doesn't|do\s+not|never|cannot|can't)\s+(?:evolve|vary|change)\b",
-                     r"\b(?:non-?|un)(?:evolving|varying)\s+(?:dark[- ]energy\s+)?(?:w|equation[- ]of[- ]state)\b"],
+            "wcdm": list(_CONSTANT_W),
             "lcdm": [r"\bwithout\s+(?:assuming\s+)?flatness\b", r"\b(?:free|spatial)\s+curvature\b",
                      r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness|\s+universe|\s+geometry)?\b",
                      r"\bopen\s+or\s+closed\b", r"\bis\s+the\s+universe\s+flat\b"],
@@ -249,8 +253,13 @@ field_words(
         "Reproduce the Planck 2018 parameter table from the compressed high-ell likelihood.",
     ),
     arguments={
+        "model": {"wcdm": list(_CONSTANT_W)},
         "spectra": {"TT": [r"\bTT\s+(?:band[- ]?powers?\s+|spectrum\s+|data\s+)?only\b",
-                           r"\bleaving\s+out\s+(?:the\s+)?TE\s+and\s+EE\b"],
+                           r"\bleaving\s+out\s+(?:the\s+)?TE\s+and\s+EE\b",
+                           # "the temperature autospectrum only (no TE, no EE)", "no TE or EE"
+                           r"\btemperature\s+(?:auto[- ]?spectrum|power\s+spectrum|band[- ]?powers?|spectrum|data)\s+"
+                           r"(?:alone|only)\b",
+                           r"\b(?:no|without(?:\s+the)?)\s+TE\s*(?:,|\band\b|\bor\b)\s*(?:no\s+|the\s+)?EE\b"],
                     # "only Planck 2018's temperature–polarisation cross-spectrum, TE and nothing else", "nothing but EE";
                     # "the E-mode band powers alone", "polarisation-only (EE)"
                     **{s: [rf"(?-i:\b{s}){_ONLY_SPECTRUM}", rf"\bnothing\s+but\s+(?:the\s+)?(?-i:{s})\b",

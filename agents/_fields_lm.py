@@ -36,7 +36,8 @@ _HELD_OUT = (
 )
 #: seeds as a range ("seeds 0–4", "five seeds each (0 to 4)") or a count ("five seeds": 0 … 4)
 _SEEDS = (
-    r"\bseeds?\s*(?:each\s*)?(?:=|:|\(|\bfrom\b)?\s*\[?\s*(\d+\s*(?:–|—|-|…|\.\.\.?|\bto\b|\bthrough\b)\s*\d+)",
+    # "seeds 0–3", "seeds from 3 to 6", "four seeds, 3 to 6"
+    r"\bseeds?\s*(?:each\s*)?(?:=|:|\(|,|\bfrom\b)?\s*\[?\s*(\d+\s*(?:–|—|-|…|\.\.\.?|\bto\b|\bthrough\b)\s*\d+)",
     rf"\b(?P<count>{_COUNT[1:-1]}) (?:random |different |independent )?seeds\b(?! (?:of|from|at|=|:))",
 )
 

@@ -64,7 +64,11 @@ field_words(
                      rf"{_ALONE_AFTER}",
                      rf"\bguidance\s+w\s*=\s*({_NUM})\b{_ALONE_AFTER}",
                      # "push the return guidance up to 3", "guidance at 2.5"
-                     rf"\bguidance\s+(?:scale\s+|weight\s+)?(?:up\s+to|at|of|=)\s+({_NUM})\b{_ALONE_AFTER}"],
+                     rf"\bguidance\s+(?:scale\s+|weight\s+)?(?:up\s+to|at|of|=)\s+({_NUM})\b{_ALONE_AFTER}",
+                     # "switch guidance off (scale 1, plain conditioning)": the documented scale of no guidance
+                     (r"\b(?:switch|turn)\w*\s+(?:the\s+)?(?:return\s+|classifier-free\s+)?guidance\s+off\b|"
+                      r"\bguidance\s+(?:switched\s+|turned\s+)?off\b|\bwithout\s+(?:any\s+)?(?:classifier-free\s+)?guidance\b",
+                      1.0)],
         "diffusion_steps": [r"\b(\d+)\s+(?:diffusion|denoising|DDPM)\s+steps\b",
                             rf"\b(?:diffusion|denoising|DDPM)\s+steps\s*(?:K\s*)?(?:=\s*|:\s*|of\s+)?(\d+)\b"
                             rf"{_ALONE_AFTER}"],
@@ -83,6 +87,9 @@ field_words(
         # the offline policy comparison (TD3+BC with and without synthetic data) is skipped by 0 steps
         "policy_steps": [r"\b(\d[\d,]*)\s+(?:TD3\+BC|policy)\s+(?:gradient\s+|training\s+)?steps\b",
                          r"\bTD3\+BC\s+(?:for|with|over)\s+(\d[\d,]*)\s+(?:gradient\s+|training\s+)?steps\b",
+                         # "2000 gradient steps per policy", "800 steps for each policy"
+                         r"\b(\d[\d,]*)\s+(?:gradient\s+|training\s+)?steps\s+(?:per|for\s+each|for\s+every|each)\s+"
+                         r"(?:TD3\+BC\s+)?polic(?:y|ies)\b",
                          # "train each TD3+BC policy for 1000 steps"
                          r"\b(?:TD3\+BC\s+)?polic(?:y|ies)\s+(?:for|with|over)\s+(\d[\d,]*)\s+(?:gradient\s+|training\s+)?steps\b",
                          rf"\bpolicy\s+steps\s*(?:=\s*|:\s*|of\s+)?(\d[\d,]*){_ALONE_AFTER}",

@@ -100,13 +100,15 @@ field_words(
                       r"\bSHAP[- ]share\s+(?:threshold\s+)?(?:of|below|above|under|over|=|:)?\s*(\d+(?:\.\d+)?\s*%|0?\.\d+)"],
         # the label as the data describe it: "(ignition = 1 for cells that had one)"
         "label_column": [r"\b([A-Za-z_]\w*)\s*(?:=|==|is)\s*1\s+(?:for|where|when|if|marks)\b",
+                         # "and strike (1 if a strike was reported)"
+                         r"\b([A-Za-z_]\w*)`?\s*\(\s*1\s+(?:if|for|when|where|marks|means)\b",
                          # "and `germinated` (1/0)"
                          r"`([A-Za-z_]\w*)`\s*\(\s*(?:1\s*/\s*0|0\s*/\s*1|yes\s*/\s*no)\s*\)",
                          # a list of the table's columns in brackets: "(bleached 0/1, degree heating weeks, depth, ...)"
                          r"[(,]\s*`?([A-Za-z_]\w*)`?\s+(?:1\s*/\s*0|0\s*/\s*1)\s*[,)]"],
         "tolerance": [r"\bAUC\s+(?:is\s+)?within\s+(\d*\.\d+)\s+of\s+(?:the\s+)?best",
                       # "within one hundredth (0.01) of the best validation AUC"
-                      r"\bwithin\s+(?:[a-z]+\s+){1,2}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?best",
+                      r"\bwithin\s+(?:[a-z]+\s+){1,2}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?(?:best|top|leader|highest)\b",
                       r"\bwithin\s+(\d*\.\d+)\s+(?:AUC\s+)?of\s+(?:the\s+)?best\s+(?:validation\s+)?AUC",
                       r"\bwithin\s+(\d*\.\d+)\s+AUC\s+of\s+(?:the\s+)?(?:best|top|leader)\b",  # "within 0.03 AUC of the best"
                       r"\bAUC\s+tolerance\s+(?:of\s+)?(\d*\.\d+)",

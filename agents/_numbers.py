@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from cmbagent.agents._stated import _CITED_SUBJECT, _sentences
+from cmbagent.agents._stated import _CITED_SUBJECT, _sentences, joined_thousands
 
 __all__ = ["WORD_NUMBER", "StatedNumber", "documented", "stated_numbers", "unaccounted_numbers", "word_value"]
 
@@ -80,7 +80,8 @@ _REPORTED = re.compile(r"\b(?:expect(?!ed-)(?!ed\s+(?!to\b|values?\b|results?\b|
                        # a result's score, not "the propensity scores", which a setting clips
                        r"(?<!propensity )scor(?:e|es|ed)|compare (?:with|to)|tolerance|matches|agrees?|"
                        # "within 0.03 of the best" selects among candidates: a setting, not a result's tolerance
-                       r"within(?!\s+[-+−]?[\d.,]+%?\s+(?:[a-z]+\s+)?of\s+(?:the\s+)?(?:best|top|optimum|maximum|"
+                       # ("within three hundredths (0.03) of the top one" too)
+                       r"within(?!\s+(?:[a-z]+\s+){0,2}\(?[-+−]?[\d.,]+%?\)?\s+(?:[a-z]+\s+)?of\s+(?:the\s+)?(?:best|top|optimum|maximum|"
                        r"minimum|highest|lowest|leader|winner)\b)|"
                        r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!\bour )quoted|claimed|showed)\b|≈|~|\bvs\.?", re.I)
 #: the point at which a result is to be read off, after a verb that asks for the result ("write down D_ℓ^TT at
@@ -133,7 +134,8 @@ _SIGMA = re.compile(r"^\s*(?:-\s*)?(?:σ|sigma)\b", re.I)
 _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|round|phase|station|block|zone|sector|"
                     r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample|week|day|month|session|"
                     r"lecture|chapter|module|lab|exercise|problem|unit|part|route|aim|objective|ticket|issue|flight|drive|ablation|"
-                    r"draft|revision|stage|leg|sprint|milestone|tranche|shift|trial)\s*#?\s*$",
+                    r"draft|revision|stage|leg|sprint|milestone|tranche|shift|trial|team|slide|sheet|cell|question|"
+                    r"notebook|panel|squad|group|bay|gate|hangar|platform)\s*#?\s*$",
                     re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
 _NOT_INPUT = re.compile(r"^\W*(?:context|background)\s*:|"  # "Context: 300 street segments, some converted ..."
@@ -318,19 +320,6 @@ def _year(value: float, raw: str, before: str, after: str) -> bool:
     return previous is None or re.fullmatch(r"(?:19|20)\d\d", previous.group(1)) is not None
 
 
-#: thousands set off by a space, as many write them ("cap the chain at 15 000 steps", "40 000 samples")
-_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])(?<![\d.,]\s)(\d{1,3})([\u2009\u202f\u00a0 ])(\d{3})(?!\d|[.,]\d|\s\d)")
-
-
-def _joined_thousands(match: re.Match[str]) -> str:
-    """"15 000" as "15000": a thin or no-break space before any three digits; a plain one only after one or two digits
-    and before hundreds ("40 000", "2 500"), so that a list written with spaces ("widths 120 240 480") stays a list."""
-    head, space, tail = match.groups()
-    if space == " " and (len(head) > 2 or not tail.endswith("00")):
-        return match.group(0)
-    return head + tail
-
-
 #: a number and a half in words ("a prior standard deviation of one and a half", "two and a half times")
 _AND_A_HALF = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten)\s+and\s+a\s+half\b", re.I)
 _DIGITS_SCALED = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b", re.I)
@@ -359,7 +348,7 @@ def scaled_digits(text: str) -> str:
         value = float(match.group(1)) * {"thousand": 1e3, "million": 1e6, "billion": 1e9}[match.group(2).lower()]
         return str(int(value)) if value == int(value) else match.group(0)
     text = re.sub(r"(?<=\d)\s*per\s?cent\b", "%", text, flags=re.I)  # "90 per cent", "2 percent": one spelling
-    text = _SPACED_THOUSANDS.sub(_joined_thousands, text)  # "15 000 steps": one number
+    text = joined_thousands(text)  # "15 000 steps": one number
     text = _AND_A_HALF.sub(lambda m: f"{int(_ONES[m.group(1).lower()])}.5", text)  # "one and a half": 1.5
     text = re.sub(rf"\b({WORD_NUMBER})\s+per\s?cent\b",  # "forty percent" too
                   lambda m: f"{int(v)}%" if (v := word_value(m.group(1))) is not None and v == int(v) else m.group(0),
@@ -435,7 +424,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             raw = match.group(0)
             values = _meanings(raw)
             before, after = clean[:match.start()], clean[match.end():]
-            if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:12]):
+            if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:40]):
                 continue
             if re.search(r"\b(?:not\s+the\s+(?:usual|default|standard)|other\s+than|instead\s+of(?:\s+the\s+(?:usual|default))?|"
                          r"rather\s+than(?:\s+the\s+(?:usual|default))?)\s*(?:the\s+)?$", before, re.I):

@@ -25,7 +25,7 @@ from typing import Any
 
 from cmbagent.state import Requirement
 
-__all__ = ["FILE_ROLES", "WORDS", "asked_about", "input_columns", "names_column", "stated_requirements"]
+__all__ = ["FILE_ROLES", "WORDS", "asked_about", "input_columns", "joined_thousands", "names_column", "stated_requirements"]
 
 #: role words of a sentence that names a file, nearest to the name first
 FILE_ROLES: dict[str, tuple[str, ...]] = {
@@ -186,8 +186,28 @@ _NORMAL = re.compile(r"(?<![\w])(?:N|𝒩|Normal|Gaussian)\s*\(\s*([-+−]?\d+(?
 _PAIR = re.compile(r"(?<![\w.])([-+−]?\d+(?:\.\d+)?)\s*(?:±|\+/-|\+-)\s*(\d+(?:\.\d+)?)")
 
 
+#: thousands set off by a space, as many write them ("cap the chain at 15 000 steps", "40 000 samples")
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])(?<![\d.]\s)(\d{1,3})([\u2009\u202f\u00a0 ])(\d{3})(?!\d|[.,]\d|\s\d)")
+
+
+def _joined_thousands(match: re.Match[str]) -> str:
+    """"15 000" as "15000": a thin or no-break space before any three digits; a plain one only after one or two digits
+    and before hundreds ("40 000", "2 500"), so that a list written with spaces ("widths 120 240 480") stays a list."""
+    head, space, tail = match.groups()
+    if space == " " and (len(head) > 2 or not tail.endswith("00")):
+        return match.group(0)
+    return head + tail
+
+
+def joined_thousands(text: str) -> str:
+    """``text`` with thousands set off by a space written as one number ("1 500 gradient steps" as "1500 gradient
+    steps"): a way of writing a number, which the checklist reads as the reader does."""
+    return _SPACED_THOUSANDS.sub(_joined_thousands, text)
+
+
 def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
     names = [n for rel, shown in files.items() for n in (rel, shown)]
+    text = joined_thousands(text)  # "1 500 gradient steps" is one number, not the 500 of it
     items: list[Requirement] = []
     seen: set[tuple[str, float]] = set()
     sentences = _sentences(text)
@@ -229,9 +249,10 @@ def _number_items(text: str, files: Mapping[str, str]) -> list[Requirement]:
             if quantity is None or _NOT_SETTINGS.search(left[-30:]) or (quantity != "prior" and _RESULTS.search(clean)):
                 continue
             value = _as_number(raw)
-            after = clean[match.end():match.end() + 12]
-            year = 1900 <= abs(value or 0) <= 2100 and "." not in raw and not re.match(
-                r"\s*(?:steps|iterations|epochs|samples|draws|walkers|seeds?|folds?|repetitions)\b", after, re.I)
+            after = clean[match.end():match.end() + 40]
+            year = 1900 <= abs(value or 0) <= 2100 and "." not in raw and not re.match(  # "2000 gradient steps"
+                r"\s*(?:[\w-]+\s+)?(?:steps|iterations|epochs|samples|draws|walkers|seeds?|folds?|repetitions)\b",
+                after, re.I)
             if value is None or year:
                 continue  # a year, not a setting
             if raw.endswith("%") and value in (0.68, 0.9, 0.95, 0.99):

@@ -86,7 +86,9 @@ _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's arg
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
              r"twelve)\b",
              r"\bseed (?:the|its|our|each|every) [\w-]+(?: [\w-]+)? (?:with|at|to|=) (\d+)\b",
-             r"\bseed (?:it|them|that|this) (?:with|at|to|=) (\d+)\b"),  # "and seed it with 2"
+             r"\bseed (?:it|them|that|this) (?:with|at|to|=) (\d+)\b",  # "and seed it with 2"
+             # "use 21 as the random seed", "take 7 for the seed"
+             r"\b(?:use|take|pick|choose|with)\s+(\d+)\s+(?:as|for)\s+(?:the\s+|a\s+)?(?:random\s+)?seed\b"),
     "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
     # "write the outputs to wcdm_planck_run": a folder's name (with an underscore, hyphen or slash), not "a file"
     "output_dir": (r"\b(?:write|save|put|store|keep)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:outputs?|results?|files?|products?)"
@@ -497,6 +499,8 @@ class _Reader:
                                             self.text[max(0, m.start() - 20):m.start()], re.I))), None)
         if not match:  # "do not use model: wcdm" states no model
             return False
+        if "array" in _types(schema) and re.match(r"\s*(?:,|\band\b|\bor\b)\s*[-+−]?\d", self.text[match.end():]):
+            return False  # "widths: 60, 150, 600 and 2400": a list, which the numbers' reading takes whole
         value = _cast(match.group(1), _types(schema))
         if value in (None, "") or (_choices(schema) and value not in _choices(schema)):
             return False
@@ -681,7 +685,11 @@ class _Reader:
             # an item with thousands separators is one number ("latencies 1 and 2, 20,000 sampled points")
             item = rf"(?:\d{{1,3}}(?:,\d{{3}})+(?![\d.])|{_NUMBER})"
             # "for k in {1, 2, 4}", "k ∈ {1, 2, 4}": a set written as in mathematics
-            pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω]\s*=\s*)?(?:=|:|\bof\b|\bare\b|\bover\b|"
+            # "latencies T of 1, 2, 3 and 5" (a symbol), "training sizes for the learning curve: 100, 200, 375" (what
+            # they are for, then a colon), "four seeds, 3 to 6" (a span after a comma)
+            pattern = (rf"(?<![\w-]){forms}\s*(?:[A-Za-zΑ-ω](?:\s*=\s*|\s+(?=of\b)))?"
+                       rf"(?:\s+(?:for|of|in)\s+(?:the\s+|each\s+)?[\w-]+(?:\s+[\w-]+)?\s*(?=:))?"
+                       rf"(?:=|:|\bof\b|\bare\b|\bover\b|,(?=\s*\d+\s*(?:–|—|-|\bto\b|\bthrough\b)\s*\d)|"
                        rf"(?:\bin\b|∈)(?=\s*[\[{{]))?\s*[\[{{]?\s*(?:"
                        rf"{span}|({item}(?:\s*,\s*{item})*(?:{join}{item})?))(?!\w|\.\d)")
             for match in compiled(pattern, re.I).finditer(self.text):
@@ -1455,10 +1463,15 @@ class _Reader:
                         # "rake on education and district" where no file has education: running on district alone
                         # would drop what the text listed, so it is a question
                         # (a list the front matter gives stands: its words in the text are no question)
+                        # (a column of another given table is that table's: "margins ... (variable, level, share)")
+                        elsewhere = {c.name.lower() for p in self.profiles or () if p.kind == "table"
+                                     and p is not self.table() for c in p.columns}
                         for item in [] if self.confidence.get(name) == 1.0 else self.unplaced_items(
                                 clause[cue.end():end], columns, [m[0] - cue.end() for m in worded],
                                 free=[c for c in columns if c not in taken and not re.search(
                                     rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)]):
+                            if item.strip(" `'\"").lower() in elsewhere:
+                                continue
                             self.questions.append(
                                 f"the text lists “{item}” for {name!r} (“{clip_quote(clause.strip(), 90)}”), but no "
                                 f"column of the data holds it (columns: {', '.join(columns[:14])}); name the column, "
