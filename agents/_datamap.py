@@ -97,6 +97,8 @@ COLUMN_CUES: dict[str, str] = {
                # the direction of a measured outcome: "the dnbr column (higher is worse)"
                rf"\b{_DIRECTION}\b|"
                r"\badds? to\b|\bgains? in\b|\bbuys?\b|\bbought\b|\bhow (?:much|many) (?:extra|more|additional|fewer|less)\b|"
+               # "whether spraying cut the new lesions", "how many claims per parcel did a rain garden prevent"
+               r"\bcut(?:s)?\s+(?=the\b|their\b|its\b)|\bhow many\b(?=\s+[a-z]+\s+(?:[\w-]+\s+){0,3}?(?:did|does|do|would|will)\b)|"
                # a dose and its response: "does a longer shift cause more dispensing errors"
                r"\b(?:cause[sd]?|lead(?:s|ing)?\s+to|led\s+to|result(?:s|ed)?\s+in)\s+(?=(?:more|less|fewer|higher|lower|"
                r"longer|shorter|bigger|smaller|greater|worse|better)\b)",
@@ -600,6 +602,8 @@ def sentences(text: str) -> list[str]:
     parts = re.split(r"(?<=[.!?;])(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\bFig\.)(?<!\bEq\.)"
                      r"(?<!\bno\.)(?<!\bSec\.)(?<!\bp\.)\s+(?=[A-Z(*`\"'ΩΛ\d-])"
                      r"|(?<=[?!])\s+(?=[a-z])"  # "... change readmission within 72 hours? data/icu.csv has ..."
+                     # "... whether they reduced basement flooding. parcels.csv has one row per parcel"
+                     r"|(?<=[a-z0-9)]\.)\s+(?=[\w/-]+\.(?:csv|tsv|txt|dat|npz|npy|json)\b)"
                      r"|\n\s*\n|\n\s*[-*]\s+|\n(?=#)", text)
     return [p.strip() for p in parts if p and p.strip()]
 
@@ -613,6 +617,7 @@ def _clauses(text: str) -> list[str]:
 
 
 _LINK = r"(?:is|are|was|were|marks|records|gives|holds|contains|counts|says|flags|tells)"
+_WORD_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _STOP = {"the", "their", "his", "her", "its", "of", "in", "on", "and", "for", "with", "whether", "they", "that",
          "which", "who", "this", "these", "those", "each", "per", "from", "how", "much", "many", "what"}
 
@@ -729,8 +734,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                     r"[_\W]", c.name.lower())[0] else match_phrase(said, c.name), c.name) for c in columns), reverse=True)
                 if fitting and fitting[0][0] >= 0.85 and (len(fitting) == 1 or fitting[1][0] < 0.85):
                     named_after = [(bracket.start(), fitting[0][1])]
-            link = re.search(rf"`([^`]+)`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
-            if link and link.group(1) in {c.name for c in columns}:
+            # (a column written plainly too: "predicted_risk is the model's score")
+            link = re.search(rf"(?:`([^`]+)`|(?<![\w`-])([A-Za-z]\w*_\w+))\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
+            if link and (link.group(1) or link.group(2)) in {c.name for c in columns}:
                 named_after = []  # "`got_loan` marks the farms that received ...": the cue describes got_loan
             # "`pass_given` (1 got it, 0 not), `visits_month` ...": a cue inside the bracket after a column describes it
             # (or "(pruning_hours, a continuous dose)": a cue in a bracket that opens with a column's name)
@@ -739,6 +745,11 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
             opened = re.search(r"\(\s*`?([\w-]+)`?\s*[,;:]?[^()]*$", clause[:cue.start()])
             if glossed_column is None and opened and opened.group(1) in {c.name for c in columns}:
                 glossed_column = opened.group(1)
+            # "predicted_risk is the model's score": a cue inside a column's name names that column, not the next one
+            word_start = cue.start() - (len(clause[:cue.start()]) - len(clause[:cue.start()].rstrip(_WORD_CHARS)))
+            word_end = cue.start() + (len(clause[cue.start():]) - len(clause[cue.start():].lstrip(_WORD_CHARS)))
+            if clause[word_start:word_end] in {c.name for c in columns}:
+                named_after = []
             # "(the `smart_meter` flag)": a cue right after a column's name is that column's noun
             noun = re.search(r"`([\w-]+)`\s+$|(?<![\w-])([A-Za-z]\w*_[\w-]+)\s+$", clause[:cue.start()])
             if glossed_column is None and noun and (noun.group(1) or noun.group(2)) in {c.name for c in columns}:
@@ -766,7 +777,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 told = describes(phrase, described.get(column.name, "")) if phrase.strip() else 0.0
                 if told > value:  # "on net financial assets" and "net total financial assets `net_tfa`"
                     value, reason = told, f"“{phrase.strip()[:40]}” is how the text describes {column.name}"
-                linked = re.search(rf"`{re.escape(column.name)}`\s+{_LINK}\b[^,;()`]{{0,50}}$", clause[:cue.start()])
+                plain = rf"|(?<![\w`-]){re.escape(column.name)}" if "_" in column.name else ""
+                linked = re.search(rf"(?:`{re.escape(column.name)}`{plain})\s+{_LINK}\b[^,;()`]{{0,50}}$",
+                                   clause[:cue.start()])
                 if linked and 0.97 > value:  # "`y_factual` is their observed outcome"
                     value, reason = 0.97, f"“{linked.group(0)[:60]}{cue.group(0)}”"
                 # a direction ("severity (higher is worse)") says how a column reads, which an outcome needs and a

@@ -17,6 +17,33 @@ _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fift
 _UNLABELLED = r"unlabell?ed\s+(?:training\s+)?(?:data|set|rows|part|traffic|readings|records|points|samples|pool|" \
               r"examples|transactions|flows)"
 
+#: the WSAD-DT paper's clean unlabelled set (0), or ADBench's contaminated one (1), as prose says them
+_CLEAN_OR_NOT: dict[float, list[str]] = {
+    0.0: [  # "keep every other fault out of the unlabelled training pool, so that pool is clean"
+          rf"\bkeep\s+(?:every|all|the)\s+(?:other\s+|remaining\s+)?(?:\w+\s+)?{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}",
+          rf"\b{_UNLABELLED}[^.;]{{0,40}}?\b(?:is|are|stays?|remains?)\s+clean\b",
+          rf"\b{_UNLABELLED}\s+(?:is|are)\s+(?:assumed\s+|taken\s+)?(?:to\s+be\s+|as\s+)?clean\b",
+          rf"\btreat\w*\s+the\s+{_UNLABELLED}\s+as\s+clean\b",
+          rf"\bassum\w*\s+(?:that\s+)?the\s+{_UNLABELLED}\s+(?:is|are)\s+clean\b",
+          rf"\bclean\s+{_UNLABELLED}\b", rf"\bno\s+(?:hidden\s+|unlabell?ed\s+)?{_RARE}\s+(?:among|in)\s+"
+          r"(?:it|them|the\s+unlabell?ed)\b",
+          # "the unlabeled training pool contains no anomalies", "the paper's own clean setting"
+          rf"\b{_UNLABELLED}\s+(?:contains?|includes?|holds?|has)\s+no\s+(?:hidden\s+)?{_RARE}",
+          r"\b(?:paper's|paper’s|authors'|authors’)\s+(?:own\s+)?clean\s+(?:setting|protocol|set-?up)\b",
+          # "the clean setup of the method's original paper", "keep every faulty unit out of the unlabelled part"
+          r"\bclean\s+(?:setting|protocol|set-?up)\s+of\s+the\s+(?:\w+(?:'s|’s)\s+)?(?:original\s+)?paper\b",
+          rf"\b(?:keep|leave)\s+(?:every|all|each|the)\s+{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}",
+          # "keep the unlabelled training pool clean", "the faulty units whose labels are hidden are dropped"
+          rf"\b(?:keep|leave)\w*\s+the\s+{_UNLABELLED}\s+clean\b",
+          rf"\b{_RARE}\s+whose\s+labels?\s+(?:are|is|were|was)\s+hidden\s+(?:should\s+be\s+|are\s+|is\s+)?"
+          r"(?:dropped|removed|excluded|left\s+out)"],
+    1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
+          rf"\b(?:all|every\s+one)\s+of\s+the\s+(?:other|remaining|unlabell?ed)\s+{_RARE}\s+(?:stays?|remains?|"
+          rf"(?:are|is)\s+kept|go(?:es)?)\s+in(?:to)?\s+the\s+{_UNLABELLED}",
+          rf"\bhidden\s+{_RARE}\s+(?:among|in)\s+the\s+unlabell?ed\b"],
+}
+
+
 field_words(
     "anomaly.wsad_dt",
     intents=(
@@ -75,33 +102,17 @@ field_words(
         ],
         "label_ratio": [  # "only a tenth of the intrusions carry a label", "label 5% of the anomalies"
             rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"
-            r"have\s+(?:a\s+)?labels?|are\s+known|is\s+known|revealed|confirmed)",
+            r"have\s+(?:a\s+)?labels?|are\s+known|is\s+known|revealed|confirmed|keep\s+(?:their|its)\s+labels?)",
             rf"\blabel(?:s|led)?\s+(?:for\s+)?(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}",
             # "let the model see the label of one collapse in four": whatever the rare class is called
             r"\blabels?\s+(?:of|for|on)\s+(?:only\s+|just\s+)?((?:one|1)\s+(?:[a-z-]+\s+)?in\s+(?:\d+|two|three|four|"
             r"five|six|seven|eight|nine|ten|twenty|fifty))\b",
         ],
-        "unlabeled_anomalies": {  # the WSAD-DT paper's clean unlabelled set, or ADBench's contaminated one
-            0.0: [  # "keep every other fault out of the unlabelled training pool, so that pool is clean"
-                  rf"\bkeep\s+(?:every|all|the)\s+(?:other\s+|remaining\s+)?(?:\w+\s+)?{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}",
-                  rf"\b{_UNLABELLED}[^.;]{{0,40}}?\b(?:is|are|stays?|remains?)\s+clean\b",rf"\b{_UNLABELLED}\s+(?:is|are)\s+(?:assumed\s+|taken\s+)?(?:to\s+be\s+|as\s+)?clean\b",
-                  rf"\btreat\w*\s+the\s+{_UNLABELLED}\s+as\s+clean\b",
-                  rf"\bassum\w*\s+(?:that\s+)?the\s+{_UNLABELLED}\s+(?:is|are)\s+clean\b",
-                  rf"\bclean\s+{_UNLABELLED}\b", rf"\bno\s+(?:hidden\s+|unlabell?ed\s+)?{_RARE}\s+(?:among|in)\s+"
-                  r"(?:it|them|the\s+unlabell?ed)\b",
-                  # "the unlabeled training pool contains no anomalies", "the paper's own clean setting"
-                  rf"\b{_UNLABELLED}\s+(?:contains?|includes?|holds?|has)\s+no\s+(?:hidden\s+)?{_RARE}",
-                  r"\b(?:paper's|paper’s|authors'|authors’)\s+(?:own\s+)?clean\s+(?:setting|protocol|set-?up)\b",
-                  # "the clean setup of the method's original paper", "keep every faulty unit out of the unlabelled part"
-                  r"\bclean\s+(?:setting|protocol|set-?up)\s+of\s+the\s+(?:\w+(?:'s|’s)\s+)?(?:original\s+)?paper\b",
-                  rf"\b(?:keep|leave)\s+(?:every|all|each|the)\s+{_RARE}\s+out\s+of\s+the\s+{_UNLABELLED}",
-                  # "keep the unlabelled training pool clean", "the faulty units whose labels are hidden are dropped"
-                  rf"\b(?:keep|leave)\w*\s+the\s+{_UNLABELLED}\s+clean\b",
-                  rf"\b{_RARE}\s+whose\s+labels?\s+(?:are|is|were|was)\s+hidden\s+(?:should\s+be\s+|are\s+|is\s+)?"
-                  r"(?:dropped|removed|excluded|left\s+out)"],
-            1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
-                  rf"\bhidden\s+{_RARE}\s+(?:among|in)\s+the\s+unlabell?ed\b"],
-        },
+        "unlabeled_anomalies": [
+            *((pattern, value) for value, patterns in _CLEAN_OR_NOT.items() for pattern in patterns),
+            # a share of them: "only half of the remaining anomalous channels stay in the unlabelled training pool"
+            rf"\b{_SHARE}\s+of\s+the\s+(?:other|remaining|unlabell?ed|hidden)\s+{_RARE}(?:\s+[a-z]+)?\s+(?:stays?|remains?|"
+            rf"(?:are|is)\s+kept|go(?:es)?)\s+in(?:to)?\s+the\s+{_UNLABELLED}"],
         # "run it on the CPU (the node has no GPU)", "on the GPU": the torch device ("auto" is the default)
         "device": {"cpu": [r"\bon\s+(?:the\s+|a\s+)?CPUs?\b", r"\bCPU[- ]only\b", r"\bno\s+GPUs?\b"],
                    "cuda": [r"\bon\s+(?:the\s+|a\s+)?(?:GPUs?|CUDA)\b"]},

@@ -18,7 +18,8 @@ _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|0?\.\d+|(?:a\s+)?(?:half|third|quar
 _AT_RANDOM = (r"(?<!\bnot )(?<!n't )(?<!\bnever )\b(?:assigned|allocated|offered|handed\s+out|given\s+out|drawn|sent)\b[^.?!;]{0,40}?\b(?:at\s+random|"
               r"by\s+(?:a\s+)?lottery|randomly)\b|\b(?:random|randomi[sz]ed)\s+(?:offer|invitation|allocation)\b")
 _REPORTED = r"(?<!compare )(?<!compared )\b(?:use|using|with|report|from|by)\s+(?:a\s+|the\s+)?"
-_COST = r"(?:costs?|is\s+priced\s+at|at\s+a\s+cost\s+of)\s+(?:about\s+)?[$€£]?\s*(\d+(?:\.\d+)?)"
+_COST = r"(?:costs?(?:\s+(?:us|me|them|the\s+\w+))?|is\s+priced\s+at|at\s+a\s+cost\s+of)\s+(?:about\s+|roughly\s+|around\s+)?" \
+        r"[$€£]?\s*(\d+(?:\.\d+)?)"
 
 _CAUSAL_EFFECT = {
     r"\b(?:effect|impact|benefit)s? of (?:the |a |an )?(?:programme|program|intervention|treatment|policy|training|"
@@ -220,12 +221,15 @@ field_words(
                  rf"\b{_SHARE}\s+(?:poorest|neediest|worst[- ]off|most[- ](?!likely\b)[a-z]+)\b",
                  rf"\bworst[- ]off\s+(?:are|as|being)\s+(?:the\s+)?(?:bottom|poorest|lowest)\s+{_SHARE}(?![\w%])"],
         "r2": [r"\bR(?:²|\^?2|-squared)\s*(?:of|=|is|:|≈|around|about)\s*(0?\.\d+)"],
-        "cost_capacity": [rf"\b(?:extra|additional|marginal|more)\s+(?:unit\s+of\s+)?(?:screening\s+)?capacity\s+{_COST}",
-                          rf"\bunit\s+of\s+(?:screening\s+)?capacity\s+{_COST}",
+        "cost_capacity": [rf"\b(?:extra|additional|marginal|more)\s+(?:unit\s+of\s+)?(?:[\w-]+\s+)?capacity\s+{_COST}",
+                          rf"\bunit\s+of\s+(?:[\w-]+\s+)?capacity\s+{_COST}",
                           rf"\b(?:raising|expanding|increasing|extending)\s+(?:the\s+)?capacity\s+{_COST}",
                           r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+(?:α|alpha|(?:screening\s+)?capacity)"],
         "cost_prediction": [rf"\b(?:extra|additional|marginal)\s+(?:unit\s+of\s+)?R(?:²|\^?2|-squared)\s+{_COST}",
                             rf"\bunit\s+of\s+R(?:²|\^?2|-squared)\s+{_COST}",
+                            # "… costs us about 2, one more unit of R² (a better risk tool) about 3": the verb left out
+                            r"\bunit\s+of\s+R(?:²|\^?2|-squared)\s*(?:\([^()]{0,40}\)\s*)?,?\s*(?:about|roughly|around|"
+                            r"approximately)\s+[$€£]?\s*(\d+(?:\.\d+)?)",
                             r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+R(?:²|\^?2|-squared)"],
         "higher_is_worse": [r"\b(?:more|higher)\s+(?:[\w-]+\s+){0,3}?(?:is|are|means?)\s+worse\b",
                             r"\bhigh(?:er)?\s+(?:values|scores|outcomes)\s+(?:mark|indicate|mean)\s+(?:the\s+)?worse",

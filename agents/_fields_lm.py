@@ -379,6 +379,9 @@ field_words(
                        rf"{_DECIMAL}"),
         "test_fraction": _HELD_OUT,
         "seeds": _SEEDS,
+        # "Generate 1500 addition problems", "draw 2,000 multiplication examples"
+        "n_examples": (r"\b(?:generate|make|build|create|draw|sample|use)\s+(\d[\d,]*)\s+(?:[\w-]+\s+){0,2}?"
+                       r"(?:problems|examples|sums|equations|questions|items)\b",),
         # a table that "pairs" a question with its answer: "pairs a duration written as hours and minutes (column
         # duration, ...) with the total number of minutes (column minutes)"
         "prompt_column": (r"\bpairs?\s+(?:each\s+)?[^.;]{0,80}?\(\s*(?:the\s+)?column\s+`?(\w+)`?",),

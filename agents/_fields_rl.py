@@ -163,7 +163,9 @@ field_words(
                       r"\bgrid[- ]?world\b[^.;()]{0,20}\(\s*(\d+)\s*(?:[×x]|by)\s*\d+\b",
                       # "only the tabular gridworld, 7 by 7, with ..."
                       r"\bgrid[- ]?world\s*,\s*(\d+)\s*(?:[×x]|by)\s*\d+\s*[,;.)]",
-                      rf"\bgrid[- ]?world\s+(?:of\s+)?(?:size|side)\s*(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
+                      rf"\bgrid[- ]?world\s+(?:of\s+)?(?:size|side)\s*(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}",
+                      # "make the grid 4 by 4", "the grid is 6 × 6"
+                      r"\bgrid(?:[- ]?world)?\s+(?:is\s+|of\s+)?(\d+)\s*(?:[×x]|by)\s*\d+\b"],
         "slip": [rf"\bslip(?:ping|page)?\s+(?:probability|rate|chance)\s*(?:of\s+|=\s*|:\s*)?({_RATE}){_ALONE_AFTER}",
                  # "moves slip in a random direction 20% of the time"
                  rf"\bslips?\b[^.;]{{0,40}}?\b({_RATE})\s+of\s+the\s+time\b",
@@ -175,7 +177,11 @@ field_words(
         "horizon": [r"\bsegments?\s+of\s+(\d+)\s+steps\b", rf"\b{_ALONE_BEFORE}(\d+)-step\s+segments?\b"],
         "pool_size": [r"\bpool\s+of\s+(\d[\d,]*)\s+segments\b", r"\b(\d[\d,]*)\s+(?:candidate|pool)\s+segments\b"],
         "test_size": [r"\b(\d[\d,]*)\s+held[- ]out\s+segments\b"],
+        # "two independent problems", "3 independent replicates"
+        "n_seeds": [rf"\b{_COUNT}\s+independent\s+(?:problems|runs|repetitions|replicates|instances)\b"],
         "batch": [r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?every\s+(\d+)\s+queries\b",
+                  # "with the reward model refitted every 5"
+                  r"\b(?:reward\s+model\s+)?refit(?:ted)?\s+every\s+(\d+)\b(?!\s*(?:%|steps|episodes|seconds|minutes))",
                   r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?after\s+every\s+(\d+)\b(?!\s*(?:%|steps|episodes))",
                   r"\b(?:in\s+)?batch(?:es)?\s+of\s+(\d+)\s+queries\b"],
     },

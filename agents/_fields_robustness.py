@@ -50,6 +50,8 @@ field_words(
                    r"hidden\s+(?:units|neurons)\b"],
         "max_points": [r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
                        r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b",
+                       # "no more than 120 held-out lots": the held-out rows, whatever the table calls them
+                       r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?:held[- ]out|test)\s+[a-z]+\b",
                        # "on held-out finds — 150 of them at most"
                        r"\b(?:held[- ]out|test|evaluation)\s+[\w-]+\b[^.;]{0,12}?\b(\d[\d,]*)\s+(?:of\s+them\s+)?"
                        r"(?:at\s+most|max(?:imum)?)\b"],

@@ -611,6 +611,21 @@ def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] =
             continue
         if documentation and documented(number, documentation):
             continue
+        if _derived(number):
+            continue
         seen.add(number.raw)
         out.append(number)
     return out
+
+
+def _derived(number: StatedNumber) -> bool:
+    """Whether the number is worked out from two others of its sentence, which it follows with "so" or "in all"
+    ("two concepts, each taking five values, so 25 combinations in all"): arithmetic on settings, no setting."""
+    sentence, at = number.sentence, number.start
+    if not re.search(r"\b(?:so|in\s+all|in\s+total|altogether|giving|which\s+makes)\b", sentence[max(0, at - 20):at + 60],
+                     re.I):
+        return False
+    others = [float(m.group(0)) for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", sentence[:at])]
+    others += [v for m in _WORDS.finditer(sentence[:at]) if (v := word_value(m.group(0))) is not None]
+    value = number.values[0]
+    return any(_close(a * b, value) for i, a in enumerate(others) for b in others[i:] if a > 1 and b > 1)

@@ -82,6 +82,8 @@ _SERVED = re.compile(r"\b(?:answers\s+to|serves?\s+it\s+(?:as|under)|served\s+(?
                      r"([A-Za-z][\w.:/-]*[A-Za-z0-9])", re.I)
 _COUNT_WORDS = {"steps", "step", "number", "count", "size", "each", "gradient", "iterations", "train", "training",
                 "runs", "using"}
+#: a share as prose writes it: "a quarter", "half", "one fifth", "20%"
+_SHARE_WORDS = r"(?:a|one)\s+(?:half|third|quarter|fifth|tenth)|half|\d+(?:\.\d+)?\s*%"
 _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's argument of this name understands
     "seed": (r"\b(?:random )?seed\s*(?:=|:|of|is)?\s*(\d+|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
              r"twelve)\b",
@@ -90,6 +92,12 @@ _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's arg
              # "use 21 as the random seed", "take 7 for the seed"
              r"\b(?:use|take|pick|choose|with)\s+(\d+)\s+(?:as|for)\s+(?:the\s+|a\s+)?(?:random\s+)?seed\b"),
     "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
+    # "a quarter of the points should be set aside for testing", "keep a fifth of them back for the test"
+    "test_fraction": (rf"\b({_SHARE_WORDS})\s+of\s+(?:the\s+|all\s+)?(?:[\w-]+\s+){{0,2}}?(?:(?:should|must|will|can)\s+be\s+|"
+                      r"are\s+|is\s+|to\s+be\s+)?(?:set|held|kept|put)\s+(?:aside|out|back)\b[^.;]{0,30}?\b(?:test|evaluat|"
+                      r"validat|scor)",
+                      rf"\b(?:keep|set|hold|put)\s+({_SHARE_WORDS})\s+of\s+(?:them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+"
+                      r"(?:aside|out|back)\b[^.;]{0,30}?\b(?:test|evaluat|validat|scor)"),
     # "write the outputs to wcdm_planck_run": a folder's name (with an underscore, hyphen or slash), not "a file"
     "output_dir": (r"\b(?:write|save|put|store|keep)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:outputs?|results?|files?|products?)"
                    r"\s+(?:to|in|into|under)\s+(?:the\s+)?(?:(?:output\s+)?(?:folder|directory|dir)\s+)?`?"
@@ -715,6 +723,11 @@ class _Reader:
                 # "keep concurrency at 2", "cap the walkers at 64", "lower the learning rate to 0.001"
                 rf"\b(?:keep|hold|fix|set|leave|cap|limit|lower|raise|increase|decrease|reduce|drop|bump|change|bring)"
                 rf"\w*\s+(?:the\s+|its\s+)?{plurals}\s+(?:at|to)\s+{number}"]
+            parts = name.lower().split("_")
+            if len(parts) == 2 and not count and not shared and all(len(p) >= 2 for p in parts):
+                # the name's two words the other way round: "the weight of the L0 penalty (0.5)" for ``l0_weight``
+                patterns.append(rf"\b{re.escape(parts[1])}\s+of\s+(?:the\s+)?{re.escape(parts[0])}(?:\s+[a-z]+)?\s*"
+                                rf"(?:=|:|\(|\bto\b|\bat\b|\bof\b)?\s*{number}")
             if (plural or count) and not shared:  # a count: "3 instances", "50 epochs"
                 # "1500 rank-3 adapters", but not "head 4 of layer 3"; "eleven needle depths" counts the depths
                 # (another argument's noun) the needles only qualify
@@ -728,6 +741,8 @@ class _Reader:
                 patterns.append(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
                                 rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+{cap}s?\b")
                 patterns.append(rf"(?<![\w.,]){number}\s+{cap}s?\s+at\s+(?:the\s+)?most\b")  # "to 12000 steps at most"
+                # "Maximum context during training: 64 points"
+                patterns.append(rf"\bmax(?:imum)?\s+{cap}s?(?:\s+(?:during|in|for|of|per)\s+[\w-]+)?\s*[:=]\s*{number}")
                 # "cap the chain at forty thousand steps", "stop the sampler after 5000 steps"
                 patterns.append(rf"\b(?:cap|limit|stop|truncate|end)\w*\s+(?:the\s+|each\s+|every\s+)?(?:chains?|runs?|"
                                 rf"sampl(?:er|ing)|MCMC|walkers?|optimi[sz](?:er|ation)|training)\s+(?:at|to|after)\s+"
@@ -1592,21 +1607,32 @@ class _Reader:
         if len(listed) != 1 or not self.profiles:
             return
         more = next(iter(listed))
-        single = [n for n, k in self.paths.items() if k == "input" and n not in self.args and n != more
-                  and n in self.spec.required]
-        files = [p.name for p in self.profiles if p.name in self.unplaced]
+        single = [n for n, k in self.paths.items() if k == "input" and n != more and n in self.spec.required
+                  and (n not in self.args or isinstance(self.args[n], str))]
+        # the single argument may hold the first file already (it went to the one input the method needs)
+        placed = [self.args[n] for n in single if n in self.args]
+        files = [p.name for p in self.profiles if p.name in self.unplaced or p.name in placed]
         if len(single) != 1 or len(files) < 2 or len({_numbered_shape(f) for f in files}) != 1 or \
-                any(f.rsplit("/", 1)[-1] in self.text for f in files):
+                any(f.rsplit("/", 1)[-1] in self.text for f in files) or (placed and placed[0] != files[0]):
             return
         word = re.escape(single[0].split("_")[0])
         count = rf"(?:{len(files)}|{_NUMBER_WORDS.get(len(files), '(?!)')})"
-        said = re.search(rf"\b(?:the\s+|these\s+|both\s+)?{count}\s+{word}(?:s|\s+files)?\b", self.text, re.I)
+        # "the two chain files", "three independent calibration chains"
+        said = re.search(rf"\b(?:the\s+|these\s+|both\s+)?{count}\s+(?:[\w-]+\s+){{0,2}}?{word}(?:s|\s+files)?\b",
+                         self.text, re.I)
         first = re.search(r"\bthe\s+first(?:\s+one|\s+file)?\s+(?:being|is)\b[^.;]{0,50}?\b(?:primary|main|reference|"
                           r"principal|master|baseline)\b", self.text, re.I)
+        # "take the file from run a as the main one": the first file given is the one whose letter or number it names
+        named = re.search(r"\b(?:take|use|treat|keep)\s+(?:the\s+)?(?:file|chain|one|run)\s+(?:from|of)\s+(?:run|seed|chain)\s+"
+                          r"([A-Za-z0-9]{1,3})\s+as\s+the\s+(?:main|primary|reference|principal|first)\b", self.text, re.I)
+        if first is None and named is not None and re.search(
+                rf"[_-]{re.escape(named.group(1))}\.[A-Za-z0-9]+$", files[0], re.I):
+            first = named
         if said is None or first is None:
             return
         why = f"“{clip_quote(said.group(0), 40)}”, “{clip_quote(first.group(0), 60)}”"
-        self.record(single[0], files[0], why, confidence=0.85)
+        if not placed:
+            self.record(single[0], files[0], why, confidence=0.85)
         self.record(more, files[1:], why, confidence=0.85)
 
     def numbered_files(self, listed: set[str]) -> None:

@@ -217,3 +217,20 @@ def test_the_columns_of_the_margins_table_listed_in_brackets_are_not_covariates(
     assert arguments.get("population") == "parish_margins.csv", arguments
     assert sorted(arguments.get("covariates", [])) == ["age_band", "owner"], arguments
     assert not any("level" in q for q in reading.understanding.questions), reading.understanding.questions
+
+
+def test_a_sentence_that_opens_with_a_file_name_in_lower_case_ends_the_question_before_it(tmp_path: Path) -> None:
+    """"… whether spraying cut the new lesions. orchard_rows.csv has one row per orchard row: tree age (tree_age),
+    …": without a capital the two sentences were one, and the first column named after "cut" became the outcome
+    (a sceptic's rain-garden task of session 19 asked for that reason)."""
+    path = _orchard(tmp_path)
+    text = ("The growers sprayed some rows in autumn, and the board asks whether spraying cut the new lesions. "
+            f"{path.name} has one row per orchard row: tree age (tree_age), rain in mm (rain_mm), hours of pruning "
+            "(pruning_hours), sprayed (1 where the row was sprayed) and new_lesions, the cankers counted in spring. "
+            "Spraying was not random, so correct for tree age, rain and pruning. How many lesions per row did "
+            "spraying prevent on average? Seed 6.")
+    reading = read_with(path, text)
+    assert reading.method == "causal.dml_ate"
+    arguments = reading.understanding.arguments
+    assert arguments.get("outcome") == "new_lesions" and arguments.get("treatment") == "sprayed", arguments
+    assert sorted(arguments.get("covariates", [])) == ["pruning_hours", "rain_mm", "tree_age"], arguments
