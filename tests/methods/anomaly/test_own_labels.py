@@ -14,7 +14,7 @@ from cmbagent.audits._compare import loses_to_baseline
 from cmbagent.audits._evidence import StepEvidence
 from cmbagent.exceptions import DataError
 from cmbagent.tools.methods import run_method
-from cmbagent.tools.methods.anomaly import load_anomaly_data
+from cmbagent.tools.methods.anomaly import load_anomaly_data, load_anomaly_rows
 from tests.methods.anomaly._data import blobs
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::UserWarning")
@@ -104,3 +104,29 @@ def test_labels_that_cannot_be_read_say_what_to_write(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no row is marked 1"):
         run_method("anomaly.wsad_dt", {"data": str(tmp_path / "no_failures.csv"), "label": "inspected",
                                        "output_dir": str(tmp_path / "out"), **FAST})
+
+
+def test_a_column_that_names_the_rows_is_no_feature_and_names_the_listing(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """"T001", "T002", … in a text column: the run stopped on "non-numeric feature columns ['turbine']", though
+    the column only names the rows. It is no feature now, and the ranking is listed by those names."""
+    monkeypatch.chdir(tmp_path)
+    path, _, _ = _inspected(tmp_path)
+    frame = pd.read_csv(path)
+    frame.insert(0, "pump", [f"P-{i:03d}" for i in range(len(frame))])
+    frame.to_csv(path, index=False)
+    X, _, names, rows = load_anomaly_rows(path, "inspected")
+    assert X.shape == (600, 5) and "pump" not in names and rows is not None and rows[:2] == ["P-000", "P-001"]
+    result = run_method("anomaly.wsad_dt", {"data": str(path), "label": "inspected", "n_listed": 6,
+                                            "epochs": 5, "n_estimators": 2})
+    listed = result.values["top_unchecked_names"]
+    assert listed == [f"P-{r:03d}" for r in result.values["top_unchecked_rows"]] and len(listed) == 6
+    assert listed[0] in result.summary
+    scores = pd.read_csv(next(Path(a) for a in result.artifacts if a.endswith("_scores.csv")))
+    assert list(scores.columns) == ["row", "name", "score", "checked"]
+    assert (scores["name"] == [f"P-{r:03d}" for r in scores["row"]]).all()
+    # a second text column that names nothing is still an error that says what to do
+    frame["site"] = ["north" if i % 2 else "south" for i in range(len(frame))]
+    frame.to_csv(path, index=False)
+    with pytest.raises(DataError, match=r"non-numeric feature columns \['site'\]"):
+        load_anomaly_rows(path, "inspected")

@@ -125,3 +125,22 @@ def test_tool_on_a_csv_with_exact_and_black_box_models(
     pd.DataFrame({"a": [1.0, 2.0], "label": [1, 1]}).to_csv(tmp_path / "one.csv", index=False)
     with pytest.raises(DataError, match="single class"):
         run_method("robustness.class_stability", {"data": str(tmp_path / "one.csv")})
+
+
+def test_a_column_that_names_the_rows_is_no_feature(tmp_path: Path) -> None:
+    """A table with a column of lot codes ("L-000", "L-001", …) stopped on "non-numeric feature columns": the codes
+    name the rows. They are left out of the features now; another text column is still an error."""
+    from cmbagent.tools.methods.robustness._io import load_table
+
+    X, y = _two_class(3)
+    frame = pd.DataFrame(X, columns=["hue", "chroma"])
+    frame.insert(0, "lot", [f"L-{i:03d}" for i in range(len(frame))])
+    frame["passed"] = y
+    path = tmp_path / "lots.csv"
+    frame.to_csv(path, index=False)
+    features, labels, names = load_table(str(path), "passed")
+    assert names == ["hue", "chroma"] and features.shape == (300, 2) and labels.sum() == 150
+    frame["dyer"] = ["ann" if i % 3 else "bo" for i in range(len(frame))]
+    frame.to_csv(path, index=False)
+    with pytest.raises(DataError, match=r"non-numeric feature columns \['dyer'\]"):
+        load_table(str(path), "passed")

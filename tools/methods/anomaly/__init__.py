@@ -13,6 +13,7 @@ from cmbagent.tools.methods.anomaly._protocol import (
     ADBenchSplit,
     adbench_split,
     load_anomaly_data,
+    load_anomaly_rows,
     score_metrics,
 )
 from cmbagent.tools.methods.anomaly.wsad_dt import WSADDT, wsad_dt
@@ -31,6 +32,7 @@ __all__ = [
     "DevNet",
     "adbench_split",
     "load_anomaly_data",
+    "load_anomaly_rows",
     "score_metrics",
     "wsad_dt",
 ]

@@ -23,6 +23,7 @@ import numpy as np
 
 from cmbagent.exceptions import DataError
 from cmbagent.tools.methods._result import Check, MethodResult
+from cmbagent.tools.methods.anomaly._protocol import write_scores
 
 __all__ = ["own_labels_run"]
 
@@ -43,7 +44,7 @@ def _auc(scores: np.ndarray, positives: np.ndarray, negatives: np.ndarray) -> fl
 
 
 def own_labels_run(X: np.ndarray, y: np.ndarray, name: str, seed: int, settings: dict[str, Any],
-                   out: Path, *, n_listed: int = 10) -> MethodResult:
+                   out: Path, *, n_listed: int = 10, row_names: list[str] | None = None) -> MethodResult:
     """Fit WSAD-DT with the confirmed anomalies of ``y`` (1) as its labels, NaN rows unchecked, 0 confirmed
     normal; score every row, rank the unchecked ones (the first ``n_listed`` in the result), and validate on a
     hidden third of the confirmed anomalies."""
@@ -100,10 +101,7 @@ def own_labels_run(X: np.ndarray, y: np.ndarray, name: str, seed: int, settings:
     false_alarms = int((scores[normals] > 0.5).sum())
     path = out / f"wsad_dt_{name}_scores.csv"
     status = np.where(np.isnan(y), "unchecked", np.where(y == 1, "anomaly", "normal"))
-    with path.open("w", encoding="utf-8") as handle:
-        handle.write("row,score,checked\n")
-        for row in np.argsort(-scores, kind="stable"):
-            handle.write(f"{row},{scores[row]:.6f},{status[row]}\n")
+    write_scores(path, scores, row_names, status)
     losses = model.loss_curve_
     checks += [
         Check(name="scores_finite", passed=bool(np.isfinite(scores).all()), message="all scores finite"),
@@ -121,13 +119,17 @@ def own_labels_run(X: np.ndarray, y: np.ndarray, name: str, seed: int, settings:
         "top_unchecked_scores": scores[order[:n_listed]].tolist(),
         "validation": validation,
     }
+    if row_names is not None:
+        values["top_unchecked_names"] = [row_names[i] for i in order[:n_listed]]
+    leaders = (", ".join(row_names[r] for r in order[:5]) if row_names is not None else
+               f"rows {', '.join(str(r) for r in order[:5])} (rows counted from 0 in file order)")
     trust = (f" Validation: {validation['n_hidden']} confirmed anomalies hidden from a fit rank at a median "
              f"percentile of {validation['median_percentile']:.2f} among unlabeled rows (IsolationForest "
              f"{validation['median_percentile_iforest']:.2f})." if validation else
              " With one confirmed anomaly the ranking cannot be validated.")
     summary = (f"Your labels in {name}: WSAD-DT learned from the {anomalies.size} confirmed anomalies and scored all "
-               f"{X.shape[0]} rows; {flagged} of the {unchecked.size} unchecked rows score above 0.5, led by rows "
-               f"{', '.join(str(r) for r in order[:5])} (rows counted from 0 in file order)."
+               f"{X.shape[0]} rows; {flagged} of the {unchecked.size} unchecked rows score above 0.5, led by "
+               f"{leaders}."
                f"{trust} {false_alarms} of the {normals.size} rows confirmed normal score above 0.5.")
     diagnostics: dict[str, Any] = {"device": str(model.device_), "settings": settings, "loss_curve": losses,
                                    "protocol": "own partial labels"}

@@ -16,6 +16,7 @@ fraction in between keeps that share of them.
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from cmbagent.exceptions import DataError, UserError
 from cmbagent.tools.methods._result import Check, MethodFinding, MethodResult
 from cmbagent.tools.methods.anomaly._io import check_features
 
-__all__ = ["ADBENCH_SHORTFALL", "ADBenchSplit", "adbench_split", "load_anomaly_data", "protocol_run", "run_baseline", "score_metrics",
+__all__ = ["ADBENCH_SHORTFALL", "ADBenchSplit", "adbench_split", "load_anomaly_data", "load_anomaly_rows", "protocol_run", "run_baseline", "score_metrics",
            "unlabeled_run"]
 
 #: the owner's decision on issue 7: the ADBench protocol stays the default, and what was measured under it is
@@ -51,13 +52,26 @@ MIN_ROWS = 1_000
 def load_anomaly_data(
     path: str | Path, label_column: str | None = None
 ) -> tuple[np.ndarray, np.ndarray | None, list[str]]:
-    """Read ``(X, y or None, feature names)`` from an ``.npz`` (arrays X, y) or a CSV file.
+    """Read ``(X, y or None, feature names)`` from an ``.npz`` (arrays X, y) or a CSV file (see
+    :func:`load_anomaly_rows`, which also gives the rows' names)."""
+    X, y, names, _ = load_anomaly_rows(path, label_column)
+    return X, y, names
+
+
+def load_anomaly_rows(
+    path: str | Path, label_column: str | None = None
+) -> tuple[np.ndarray, np.ndarray | None, list[str], list[str] | None]:
+    """Read ``(X, y or None, feature names, row names or None)`` from an ``.npz`` (arrays X, y) or a CSV file.
+
+    A CSV's one text column whose every value differs from the others ("T001", "T002", …) names the rows: it is
+    no feature, and the rows it names are how a ranking is listed.
 
     In a CSV the label column is ``label_column`` or, if not given, the first column named one of
     ``y, label, class, target, anomaly, outlier``; without one the data are unlabeled.  Blank cells of a CSV's
     label column are rows nobody checked: ``y`` is then a float array with NaN there.
     """
     path = Path(path)
+    rows: list[str] | None = None
     if not path.is_file():
         raise DataError(f"data file {str(path)!r} does not exist; pass the path of an .npz or .csv file")
     if path.suffix == ".npz":
@@ -89,6 +103,11 @@ def load_anomaly_data(
                         f"column {str(column)!r} holds only 0, 1 and blanks, like labels where nobody checked the "
                         f"blank rows; if it marks the anomalies, pass label={str(column)!r} (front matter: `label: "
                         f"{column}` under arguments), otherwise fill or drop its blanks")
+        text = [c for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
+        named = [c for c in text if features[c].notna().all() and features[c].nunique() == len(features)]
+        if len(named) == 1:
+            rows = [str(v) for v in features[named[0]]]
+            features = features.drop(columns=named)
         bad = [str(c) for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
         if bad:
             raise DataError(
@@ -105,7 +124,7 @@ def load_anomaly_data(
         y = _binary_labels(y, path.name, blanks=path.suffix != ".npz")
         if y.shape[0] != X.shape[0]:
             raise DataError(f"{path.name}: {X.shape[0]} feature rows but {y.shape[0]} labels")
-    return X, y, names
+    return X, y, names, rows
 
 
 def _binary_labels(y: np.ndarray, source: str, *, blanks: bool = False) -> np.ndarray:
@@ -361,9 +380,26 @@ def _label_like(X: np.ndarray, names: list[str]) -> list[str]:
     return found
 
 
+def write_scores(path: Path, scores: np.ndarray, row_names: list[str] | None = None,
+                 status: np.ndarray | None = None) -> None:
+    """The score of every row, highest first: its number in the file (from 0), its name where the table names its
+    rows, and whether it was checked (the user's own labels)."""
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(",".join(["row", *(["name"] if row_names is not None else []), "score",
+                               *(["checked"] if status is not None else [])]) + "\n")
+        for row in np.argsort(-scores, kind="stable"):
+            cells = [str(row), *([_csv_cell(row_names[row])] if row_names is not None else []), f"{scores[row]:.6f}",
+                     *([str(status[row])] if status is not None else [])]
+            handle.write(",".join(cells) + "\n")
+
+
+def _csv_cell(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"' if re.search(r'[,"\n]', text) else text
+
+
 def unlabeled_run(
     X: np.ndarray, name: str, n_labeled: int, seed: int, settings: dict[str, Any], out: Path,
-    names: list[str] | None = None, *, n_listed: int = 10,
+    names: list[str] | None = None, *, n_listed: int = 10, row_names: list[str] | None = None,
 ) -> MethodResult:
     from sklearn.ensemble import IsolationForest
     from sklearn.preprocessing import MinMaxScaler
@@ -380,15 +416,8 @@ def unlabeled_run(
     scores = model.decision_function(Xs)
     path = out / f"wsad_dt_{name}_scores.csv"
     order = np.argsort(-scores)
-    np.savetxt(
-        path,
-        np.column_stack([np.arange(X.shape[0]), scores]),
-        delimiter=",",
-        header="row,score",
-        comments="",
-        fmt=["%d", "%.6f"],
-    )
-    values = {
+    write_scores(path, scores, row_names)
+    values: dict[str, Any] = {
         "n_rows": int(X.shape[0]),
         "n_pseudo_labeled": n_labeled,
         "n_flagged": int((scores > 0.5).sum()),
@@ -396,6 +425,8 @@ def unlabeled_run(
         "top_scores": scores[order[:n_listed]].tolist(),
         "rank_correlation_with_iforest": float(_spearman(scores, prior)),
     }
+    if row_names is not None:
+        values["top_row_names"] = [row_names[i] for i in order[:n_listed]]
     checks = [
         Check(name="scores_finite", passed=bool(np.isfinite(scores).all()), message="all scores finite"),
         Check(

@@ -131,7 +131,7 @@ def wsad_dt(
     import numpy as np
 
     from cmbagent.tools.methods.anomaly._own_labels import own_labels_run
-    from cmbagent.tools.methods.anomaly._protocol import load_anomaly_data, protocol_run, unlabeled_run
+    from cmbagent.tools.methods.anomaly._protocol import load_anomaly_rows, protocol_run, unlabeled_run
 
     chosen = list(BASELINES) if baselines is None else [b.lower() for b in baselines]
     unknown = sorted(set(chosen) - set(BASELINES))
@@ -143,14 +143,15 @@ def wsad_dt(
         )
     if n_listed < 1:
         raise UserError(f"n_listed must be at least 1 (got {n_listed}): how many of the top-scoring rows to list")
-    X, y, names = load_anomaly_data(data, label)
+    X, y, names, row_names = load_anomaly_rows(data, label)  # a column naming the rows ("T001") is no feature
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     settings = {"n_estimators": n_estimators, "epochs": epochs, "device": device}
     if y is None:
-        return unlabeled_run(X, Path(data).stem, n_labeled, seed, settings, out, names, n_listed=n_listed)
+        return unlabeled_run(X, Path(data).stem, n_labeled, seed, settings, out, names, n_listed=n_listed,
+                             row_names=row_names)
     if np.isnan(y).any():  # blanks: the user's own partial labels, used as they are
-        return own_labels_run(X, y, Path(data).stem, seed, settings, out, n_listed=n_listed)
+        return own_labels_run(X, y, Path(data).stem, seed, settings, out, n_listed=n_listed, row_names=row_names)
     split_args = {
         "n_labeled": None if label_ratio is not None else n_labeled,
         "label_ratio": label_ratio,
