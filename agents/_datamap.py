@@ -104,6 +104,8 @@ COLUMN_CUES: dict[str, str] = {
                r"longer|shorter|bigger|smaller|greater|worse|better)\b)",
     "covariates": r"\badjust\w* for\b|\bcontrol\w* for\b|\baccount\w* for\b|\bcovariates?\b|\bconfounders?\b|"
                   r"\bcondition\w* on\b|\bholding [^.;]{0,20}constant\b|\bbackground (?:variables|characteristics)\b|"
+                  # "the conditional effect of the pass on active minutes given age and car ownership"
+                  r"\bgiven\b(?=\s+[\w-]+(?:\s*,|\s+and\b))|"
                   r"\b(?:knew|know|known|measured|recorded) (?:about|before)\b[^.:]{0,80}:|\bpre-?treatment\b[^.:]{0,40}:|"
                   r"\bbaseline (?:variables|characteristics|covariates)\b|"
                   # "take walking time, height and age into account": the list is what lies between
@@ -920,6 +922,9 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
             continue  # "the assistant's answer shares": the model's file, not this table's columns
         tail = clause[cue.end():]
         tail = tail[:list_end(tail)]
+        # "on mite load and winter stores, leaving apiary altitude out": what the list leaves out is no item
+        dropped = re.search(r",?\s*\b(?:leaving|leave|except|excluding|but\s+not|without)\b", tail, re.I)
+        tail = tail[:dropped.start()] if dropped else tail
         cast = re.search(r"\s+as\s+(?:the\s+|our\s+)?(?:controls|covariates|confounders|adjustment\s+set)\b", tail)
         tail = tail[:cast.start()] if cast else tail  # "using age, distance and income as controls, with ..."
         # "four features in `screen.csv`: years of experience, ...": the list follows the file's colon

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cmbagent.agents._fields import field_words, labelled_table
 
 #: what the rare class is called: anomalies, faults, frauds, intrusions, ...
-_RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|"
+_RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|glitch(?:es)?|"
          r"(?:broken|cracked|failed|damaged)\s+\w+|failures?|"
          r"failures?|leaks?|leaking\s+\w+|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+|"
          # "one in ten of the training cases had been confirmed": the positives of a screening table
@@ -56,6 +56,8 @@ field_words(
     cues={r"\banomal(?:y|ies|ous)\b": 3.0, r"\boutliers?\b": 2.0, r"\bfault(?:y|s)?\b": 2.0, r"\bfraud": 2.5,
           r"\babnormal\b": 2.0, r"\b(?:flagged|labell?ed|confirmed) (?:by hand|cases|anomal|fault|outlier)": 1.5,
           r"\bintrusion\b": 2.0, r"\bdefect": 1.5, r"\bweakly supervised\b": 1.5, r"\bAUC[- ]?PR\b": 0.8,
+          # "windows we have confirmed as instrument glitches", "compare it only with the deviation network"
+          r"\bglitch(?:es|y)?\b": 2.0, r"\bdeviation\s+network\b|\bDevNet\b": 2.0,
           # the same question in plain words: "which turbines look like they are about to fail?", "how unusual",
           # "behave oddly", "flag the suspicious ones", "the handful we know are broken"
           r"\b(?:unusual(?:ly)?|odd(?:ly)?|strange(?:ly)?|weird|suspicious|suspect)\b": 1.0,
@@ -97,6 +99,10 @@ field_words(
             rf"{_COUNT}\s+(?:most\s+(?:suspicious|abnormal|anomalous|unusual|strange|odd|likely|extreme|isolated|outlying)|"
             r"likeliest|strangest|oddest|worst|highest[- ]scoring|top[- ]ranked|best\s+candidates|leading)\b"
             r"(?![^.;]{0,60}\b(?:stand(?:s|ing)?\s+in|as\s+(?:the\s+)?(?:pseudo|seed|stand-in|proxy)))",
+            # "give me the 25 crossings it ranks as most suspicious"
+            rf"\b(?:list|name|show|give|print|report|return|send)\w*\s+(?:me\s+|us\s+)?the\s+{_COUNT}\s+[\w-]+\s+(?:that\s+)?"
+            r"(?:it|the\s+(?:model|detector|method))\s+(?:ranks?|rates?|scores?|finds?)\s+(?:as\s+)?(?:the\s+)?"
+            r"(?:most\s+(?:suspicious|abnormal|anomalous|unusual|likely)|highest|worst)\b",
             rf"\b(?:list|name|show|give|print|report|return)\w*\s+(?:me\s+|us\s+)?the\s+top\s+{_COUNT}\b"
             r"(?![^.;]{0,60}\b(?:pseudo|seed\s+anomal|stand(?:s|ing)?\s+in))",
         ],
@@ -110,6 +116,9 @@ field_words(
         ],
         "unlabeled_anomalies": [
             *((pattern, value) for value, patterns in _CLEAN_OR_NOT.items() for pattern in patterns),
+            # "keep a quarter of the other training glitches hidden in the unlabelled rows"
+            rf"\bkeep\s+{_SHARE}\s+of\s+the\s+(?:other|remaining)\s+(?:training\s+)?{_RARE}\s+(?:hidden\s+)?in\s+the\s+"
+            rf"{_UNLABELLED}",
             # a share of them: "only half of the remaining anomalous channels stay in the unlabelled training pool"
             rf"\b{_SHARE}\s+of\s+the\s+(?:other|remaining|unlabell?ed|hidden)\s+{_RARE}(?:\s+[a-z]+)?\s+(?:stays?|remains?|"
             rf"(?:are|is)\s+kept|go(?:es)?)\s+in(?:to)?\s+the\s+{_UNLABELLED}"],

@@ -174,8 +174,13 @@ field_words(
         "Learn a function with a known symmetry group using invariant eigenfunctions.",
     ),
     cues={r"\binvarian(?:t|ce)\b": 2.0, r"\bsymmetr(?:y|ic)\b": 1.5, r"\bsign flips?\b": 2.0,
-          r"\bspherical harmonics\b": 2.5, r"\btorus\b": 2.0, r"\bsphere\b": 1.0, r"\bkernel ridge\b": 1.0,
-          r"\bgroup\b": 0.5, r"\beigenfunctions?\b": 1.5},
+          r"\bspherical harmonics\b": 2.5, r"\btorus\b": 2.0, r"\bsphere\b": 1.0,
+          # kernel ridge as the baseline, not as double machine learning's nuisance learner
+          r"\bkernel ridge\b(?![^.;]{0,30}\bnuisance)": 1.0,
+          # the symmetry group, not "the agronomy group"
+          r"\b(?:finite|cyclic|permutation|rotation|dihedral)\s+group\b|\bgroup\s+(?:averag\w*|actions?|elements?|orbits?)\b"
+          r"|\bgenerate\s+the\s+group\b": 0.5,
+          r"\beigenfunctions?\b": 1.5},
     data=regression_table,
     arguments={
         "target": _TARGET,

@@ -56,6 +56,9 @@ _CAUSAL_EFFECT = {
     r"\bhow\s+(?:much|many)\s+(?:extra|more|additional|fewer|less)\b": 0.8,
     r"\b(?:effect|change|increase|rise|drop|difference)\s+(?:per|for\s+each|of\s+each|of\s+one|from\s+each)\s+"
     r"(?:extra|additional|more|further)\b": 1.0,
+    # "the sugar penalty per millimetre of water", "treat irrigation as a continuous dose"
+    r"\b(?:penalty|gain|loss|cost|benefit|return)\s+per\s+(?:extra\s+|additional\s+)?[a-z]+\s+of\s+[a-z]+\b": 1.0,
+    r"\bcontinuous\s+(?:dose|exposure|treatment)\b": 1.5,
     r"\bholding\b[^.?!;]{1,50}?\b(?:fixed|constant|equal)\b": 1.2,
     r"\bcorrect(?:ing)?\s+for\s+(?:the\s+fact\s+that|(?:the\s+|how\s+(?:the\s+)?)?(?:groups?\s+)?differ)": 1.2,
     r"\b(?:would|might)\b[^.?!;]{1,60}?\bhave\s+been\b[^.?!;]{1,60}?\b(?:without|had\s+(?:they|it|we)|if\s+(?:they|it|we))\b": 1.5,
@@ -165,7 +168,10 @@ field_words(
         # a column that holds the known effect (simulations): "`cate_sim` is the simulated true effect"
         "reference_cate": [r"\b(?:holds?|contains?|is|gives?|stores?)\s+the\s+(?:simulated\s+|known\s+)?true\s+"
                            r"(?:conditional\s+)?(?:treatment\s+)?effects?\b",
-                           r"\bsimulated\s+true\s+(?:conditional\s+)?effects?\b", r"\b(?:known|true)\s+CATE\b"],
+                           r"\bsimulated\s+true\s+(?:conditional\s+)?effects?\b", r"\b(?:known|true)\s+CATE\b",
+                           # "use the true effect column to check coverage": the column by its words
+                           r"\b(?:use|take)\s+(?:the\s+)?([A-Za-z][\w -]{2,30}?)\s+column\s+to\s+(?:check|measure|assess|"
+                           r"score)\s+(?:the\s+)?(?:coverage|bounds)\b"],
         "outcome_support": [  # "the outcome is known to lie between 0 and 100"
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:known\s+to\s+|assumed\s+to\s+)?(?:lie|lies|be|bounded|"
             r"ranges?)\s+(?:\w+\s+)?between\s+(-?\d+(?:\.\d+)?\s+and\s+-?\d+(?:\.\d+)?)",
@@ -254,7 +260,12 @@ field_words(
           r"prediction|outcome)\b": 2.0, r"\bbacktracking\b": 3.0, r"\bstructural causal model\b": 1.5,
           r"\b(?:rejected|denied) (?:applicant|loan)": 1.5, r"\bimmutable\b": 1.5,
           r"\bwhat (?:would|should) (?:they|he|she|the applicant) (?:have to )?change\b": 2.0,
-          r"\blatent\s+causes?\b": 2.0, r"\bclosest\s+(?:approved|accepted|admitted|positive)\b": 2.0},
+          r"\blatent\s+causes?\b": 2.0, r"\bclosest\s+(?:approved|accepted|admitted|positive)\b": 2.0,
+          # "what would it take for a declined farm to qualify?", "what they would have needed to look like"
+          r"\bwhat\s+would\s+it\s+take\b[^.?]{0,40}?\b(?:qualify|approv\w*|accept\w*|pass|admitt?\w*)\b": 2.0,
+          r"\b(?:would\s+have\s+)?needed\s+to\s+look\s+like\b": 2.0,
+          r"\b(?:declined|refused|turned\s+down)\s+(?:\w+\s+)?(?:farm|member|applicant|customer|firm|client)s?\b": 1.0,
+          r"\bunderlying\s+causes\b": 1.0},
     data=lambda files: labelled_table(files),
     arguments={
         "label": [r"\b(?:model|classifier|predictor|screen)\s+(?:of|for|predicting)\b", r"\bpredicts?\b"],

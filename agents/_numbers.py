@@ -457,7 +457,10 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if re.search(r"[\w/.-]+\.[A-Za-z][A-Za-z0-9]{0,5}`?,\s*$", flat[:match.start()]) and \
                     re.match(r"\s+[A-Za-z]+\b", after):
                 continue  # "an lcparam file, data/x.txt, 60 objects": an aside on what the file holds
-            if (_COUNTED.search(before[-24:]) and not _SELECTS.match(after)) or _IN_FILE.match(flat[match.end():]):
+            asked_for = re.search(r"\b(?:give|list|show|send|name|return|print|pick|flag|mark|rank)\s+(?:me\s+|us\s+|them\s+)?"
+                                  r"(?:the|these|those)\s+$", before, re.I)  # "give me the 25 crossings it ranks ..."
+            if (_COUNTED.search(before[-24:]) and not _SELECTS.match(after) and not asked_for) or \
+                    _IN_FILE.match(flat[match.end():]):
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
             if _READOUT.search(before):
                 continue  # where a result is read off: "write down D_ℓ^TT at ℓ = 1000", "report S(t) at t = 5"

@@ -49,13 +49,13 @@ from cmbagent.state import Requirement
 __all__ = ["Understanding", "column_arguments", "sentences", "understand", "understand_task"]
 
 _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
-_NEGATION = re.compile(r"\b(?:no|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|"
+_NEGATION = re.compile(r"\b(?:(?<!yes/)(?<!yes-or-)(?<!yes or )no(?!/)|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|"
                        # "once R - 1 drops under 0.05": a value that falls, no exclusion
                        r"drop(?!s?\s+(?:below|under|beneath|past)\b|ped\s+(?:below|under|beneath|past)\b)\w*|"
                        r"skip(?:s|ped|ping)?|leav(?:e|ing) out|rather\s+than|instead\s+of)\b|n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
-                        r"leav(?:e|ing) (?:\w+ )?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
+                        r"leav(?:e|ing) (?:[\w-]+ ){0,3}?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
 #: a request's verb at the start of a clause
 _REQUEST_VERB = (r"(?:estimate|fit|compute|run|use|give|report|train|find|compare|predict|weight|rake|take|apply|"
                  r"adjust|control|check|tell)\b")
@@ -1474,6 +1474,9 @@ class _Reader:
                     if after_cue and not glossed:  # "on age band, region and tenure": an item written in words is a column too
                         worded = self.worded_items(clause[cue.end():end], columns, taken,
                                                    {c for _, c, _ in mentions}, cue.end())
+                        if leave:  # "on mite load and winter stores, leaving apiary altitude out": words left out
+                            excluded += [c for at, c, _ in worded if at >= leave.start() and c not in excluded]
+                            worded = [w for w in worded if w[0] < leave.start()]
                         mentions = sorted([*mentions, *worded])
                         # "rake on education and district" where no file has education: running on district alone
                         # would drop what the text listed, so it is a question
@@ -1973,6 +1976,25 @@ class _Reader:
             self.notes.append(f"`{name}` is every numeric column but the label: {', '.join(c.name for c in labels)} "
                               "names the rows")
 
+    def outcome_range(self) -> None:
+        """The range of the outcome column as the text describes that column ("active_min, which by construction lies
+        between 0 and 300"), for an argument that takes the outcome's bounds (``outcome_support``): the column read
+        as the outcome, not whichever column the words follow."""
+        name = "outcome_support"
+        outcome = self.args.get("outcome")
+        if name not in self.spec.arguments or name in self.args or not isinstance(outcome, str):
+            return
+        number = r"(-?\d+(?:\.\d+)?)"
+        match = re.search(rf"(?<![\w-])`?{re.escape(outcome)}`?(?![\w-])[^.;]{{0,40}}?\b(?:lies|lie|runs?|ranges?|goes|"
+                          rf"is\s+bounded|stays?)\s+(?:\w+\s+)?(?:between|from)\s+{number}\s+(?:and|to)\s+{number}\b",
+                          self.text, re.I)
+        if match is None or _negated(self.text, match.start()):
+            return
+        low, high = float(match.group(1)), float(match.group(2))
+        if low < high:
+            value = [int(v) if v.is_integer() else v for v in (low, high)]
+            self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
+
     def one_of(self) -> None:
         """A question for each group of optional arguments the method's question needs one of (``FieldWords.one_of``)
         when the reading found none: without an instrument, an instrument method would run and answer another
@@ -2078,6 +2100,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.disjoint_lists(col_args, given)
     reader.labelled_rows(col_args)
     reader.design_weights(col_args)
+    reader.outcome_range()
     reader.one_of()
     reader.decided_elsewhere()
     reader.overridden(given)
@@ -2148,7 +2171,7 @@ def _close_after(gap: str) -> bool:
     comma, semicolon or bracket between them, no "on" that opens the next role ("the effect of the programme on
     earn22": earn22 is no treatment), and at most four words ("on the log of", "of being"); a bracket that opens on
     the name says which column the cue's words mean ("the income they actually realised (realised_income)")."""
-    if re.fullmatch(r"(?:\s+[A-Za-z-]+){0,2}\s*\(\s*`?", gap):  # "actually harvested (harvested_yield)"
+    if re.fullmatch(r"(?:\s+[A-Za-z-]+){0,4}\s*\(\s*`?", gap):  # "actually harvested (harvested_yield)"
         return True
     return not re.search(r"[,;:()]|\b(?:on|upon)\s", gap) and len(re.findall(r"[^\W\d_][\w'-]*", gap)) <= 4
 

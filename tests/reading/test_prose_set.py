@@ -347,19 +347,18 @@ def test_twenty_third_blind_set_runs_nothing_silently_wrong() -> None:
     folder = SET.parent / "understanding_blind23"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # measured with the reader after it was spent: method 44 of 45, arguments right on 12, 0 silent, 28 asked
+    # measured with the reader after it was spent: method 44 of 45, arguments right on 20, 0 silent, 20 asked
     assert scored.method_accuracy >= 0.95, summary
     assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_twenty_fourth_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind24: written blind by a helper (session 19) and not tuned on; a ratchet at its first
-    measure.  Its failure message gives counts only: look at a task only to find the cause of a new silent run, and
-    say so."""
+def test_twenty_fourth_blind_set_runs_nothing_silently_wrong() -> None:
+    """tests/understanding_blind24: written blind by a helper (session 19), measured unseen with the session's first
+    reader and with the reader after blind23 was spent (method 40 of 45 both, arguments right on 1 and 2 tasks,
+    4 silent wrong both, 34 and 33 asked), then spent the same session: its four silent runs are read right."""
     folder = SET.parent / "understanding_blind24"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # measured with the readers that began and ended session 19's reading work: method 40 of 45 both; arguments right
-    # on 1 and 2 tasks; silent wrong 4 both; asked 34 and 33
-    assert scored.method_accuracy >= 0.88, summary
-    assert len(scored.silent_wrong) <= 4, f"{len(scored.silent_wrong)} silent wrong: {summary}"
+    # measured with the reader after it was spent: method 43 of 45, arguments right on 7, 0 silent, 34 asked
+    assert scored.method_accuracy >= 0.95, summary
+    assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]

@@ -63,8 +63,8 @@ def load_anomaly_rows(
 ) -> tuple[np.ndarray, np.ndarray | None, list[str], list[str] | None]:
     """Read ``(X, y or None, feature names, row names or None)`` from an ``.npz`` (arrays X, y) or a CSV file.
 
-    A CSV's one text column whose every value differs from the others ("T001", "T002", …) names the rows: it is
-    no feature, and the rows it names are how a ranking is listed.
+    A CSV's one text column whose every value differs from the others ("T001", "T002", …, in a table of 20 rows
+    or more) names the rows: it is no feature, and the rows it names are how a ranking is listed.
 
     In a CSV the label column is ``label_column`` or, if not given, the first column named one of
     ``y, label, class, target, anomaly, outlier``; without one the data are unlabeled.  Blank cells of a CSV's
@@ -104,7 +104,7 @@ def load_anomaly_rows(
                         f"blank rows; if it marks the anomalies, pass label={str(column)!r} (front matter: `label: "
                         f"{column}` under arguments), otherwise fill or drop its blanks")
         text = [c for c in features.columns if not pd.api.types.is_numeric_dtype(features[c])]
-        named = [c for c in text if features[c].notna().all() and features[c].nunique() == len(features)]
+        named = [c for c in text if len(features) >= 20 and features[c].notna().all() and features[c].nunique() == len(features)]
         if len(named) == 1:
             rows = [str(v) for v in features[named[0]]]
             features = features.drop(columns=named)

@@ -264,7 +264,7 @@ _DEFAULT_GENERATORS = {"torus": ["flip:0", "flip:1"], "sphere": ["rot:z:4", "ref
 @method(
     "bayes.spec_avg",
     paper=PAPER,
-    keywords=["exact invariance", "invariant kernel regression", "Spec-Avg", "spectral averaging", "group",
+    keywords=["exact invariance", "invariant kernel regression", "Spec-Avg", "spectral averaging", "symmetry group",
               "symmetry", "sign flip", "permutation", "torus", "sphere", "Laplace-Beltrami eigenfunctions",
               "spherical harmonics", "Fourier", "kernel ridge regression"],
     example="spec_avg(domain='torus', generators=['flip:0', 'flip:1'], n_values=[100, 200, 400, 800], seed=0)",

@@ -44,9 +44,9 @@ def load_table(path: str, label_column: str | None) -> tuple[np.ndarray, np.ndar
             )
         y = frame[label_column].to_numpy()
         feats = frame.drop(columns=[label_column])
-        # one text column whose every value differs ("T001", "T002", …) names the rows: it is no feature
+        # one text column whose every value differs ("T001", "T002", …; 20 rows or more) names the rows: no feature
         text = [c for c in feats.columns if not pd.api.types.is_numeric_dtype(feats[c])]
-        named = [c for c in text if feats[c].notna().all() and feats[c].nunique() == len(feats)]
+        named = [c for c in text if len(feats) >= 20 and feats[c].notna().all() and feats[c].nunique() == len(feats)]
         if len(named) == 1:
             feats = feats.drop(columns=named)
         bad = [str(c) for c in feats.columns if not pd.api.types.is_numeric_dtype(feats[c])]
