@@ -69,6 +69,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind22",
     "understanding_blind23",
     "understanding_blind24",
+    "understanding_blind25",
 )
 
 
