@@ -107,6 +107,9 @@ field_words(
                     # "I would rather see the absolute magnitude as a sampled parameter than have it marginalised"
                     rf"\b(?:absolute\s+magnitude(?:\s+M)?|{_H0})\s+as\s+an?\s+(?:sampled|free|fitted|explicit)\s+parameter\b",
                     r"\bsampl\w*\s+(?:the\s+)?(?:absolute\s+magnitude|offset)\b",
+                    # "I don't want the magnitude offset marginalised away: please sample it explicitly"
+                    rf"\b(?:don't|do\s+not|not)\s+want\s+(?:the\s+)?(?:(?:absolute|magnitude)\s+)*(?:offset|magnitude|{_H0})\s+"
+                    r"(?:to\s+be\s+)?(?:marginali[sz]ed|integrated\s+out)",
                     # "don't marginalise the absolute magnitude analytically this time", "rather than integrating out
                     # the absolute magnitude", "sample M as an explicit parameter"
                     rf"\b(?:do\s+not|don't|not\s+to|rather\s+than|instead\s+of)\s+(?:marginali[sz]\w*|integrat\w*\s+out)"
@@ -318,6 +321,8 @@ field_words(
           r"\breioni[sz]ation\s+prior\b": 1.5, r"\baccepted\s+samples\b": 1.0,
           r"\b(?:Planck|CMB)\s+(?:data|measurements|band)": 1.5, r"\bR\s*[-−]\s*1\b": 1.0, r"\boptical depth\b": 1.0,
           r"\bτ\s+prior\b|\btau\s+prior\b": 1.5,
+          # "rerun the full temperature and polarisation Planck fit", "a tighter optical-depth prior"
+          r"\b(?:Planck|CMB)\s+(?:fit|chains?|MCMC|run)\b": 2.0, r"\boptical[- ]depth\s+prior\b": 1.5,
           # the joint fit in words: "adding the supernovae to Planck", "Planck plus supernovae", "combine the CMB with
           # the SNe", "a joint CMB + supernova fit" (not a supernova fit "with a prior from Planck")
           rf"\b(?:add(?:ing|ed)?|combin\w*)\s+(?:the\s+)?{_SNE}[^.?!;]{{0,30}}?\b(?:to|with)\s+(?:the\s+)?{_CMB}": 2.5,

@@ -375,13 +375,16 @@ field_words(
                        r"loss)\b",
                        rf"\b(?:λ|lambda)\s*(?:=|of|is)\s*{_DECIMAL}",
                        rf"\bweight(?:ed)? (?:of |by )?{_DECIMAL} (?:on|for) (?:the )?(?:NTL|number[- ]token loss)\b",
-                       rf"\b(?:NTL|number[- ]token loss)\b[^.;]{{0,20}}?\bweight(?:ed)? (?:of |by |=\s*|is )?"
-                       rf"{_DECIMAL}"),
+                       rf"\b(?:NTL|number[- ]token (?:loss|term))\b[^.;]{{0,20}}?\bweight(?:ed)? (?:of |by |=\s*|is )?"
+                       rf"{_DECIMAL}",
+                       # "cross-entropy plus the Wasserstein variant of the number loss at weight one"
+                       r"\bnumber(?:[- ]token)?\s+(?:loss|term)\s+at\s+(?:a\s+)?weight\s+(?:of\s+)?(\d*\.?\d+|one|two|three|"
+                       r"half|a\s+half)\b"),
         "test_fraction": _HELD_OUT,
         "seeds": _SEEDS,
         # "Generate 1500 addition problems", "draw 2,000 multiplication examples"
         "n_examples": (r"\b(?:generate|make|build|create|draw|sample|use)\s+(\d[\d,]*)\s+(?:[\w-]+\s+){0,2}?"
-                       r"(?:problems|examples|sums|equations|questions|items)\b",),
+                       r"(?:problems|examples|sums|products|equations|questions|items|pairs)\b",),
         # a table that "pairs" a question with its answer: "pairs a duration written as hours and minutes (column
         # duration, ...) with the total number of minutes (column minutes)"
         "prompt_column": (r"\bpairs?\s+(?:each\s+)?[^.;]{0,80}?\(\s*(?:the\s+)?column\s+`?(\w+)`?",),

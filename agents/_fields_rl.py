@@ -65,6 +65,8 @@ field_words(
                      rf"\bguidance\s+w\s*=\s*({_NUM})\b{_ALONE_AFTER}",
                      # "push the return guidance up to 3", "guidance at 2.5"
                      rf"\bguidance\s+(?:scale\s+|weight\s+)?(?:up\s+to|at|of|=)\s+({_NUM})\b{_ALONE_AFTER}",
+                     # "with the guidance scale on the return at 2"
+                     rf"\bguidance\s+(?:scale|weight)\s+on\s+the\s+returns?\s+(?:at|of|=|to)\s+({_NUM})\b{_ALONE_AFTER}",
                      # "switch guidance off (scale 1, plain conditioning)": the documented scale of no guidance
                      (r"\b(?:switch|turn)\w*\s+(?:the\s+)?(?:return\s+|classifier-free\s+)?guidance\s+off\b|"
                       r"\bguidance\s+(?:switched\s+|turned\s+)?off\b|\bwithout\s+(?:any\s+)?(?:classifier-free\s+)?guidance\b",
@@ -118,7 +120,10 @@ field_words(
     ),
     cues={r"\breward (?:learning|model|function)\b": 2.0, r"\bpairwise (?:comparisons|preferences)\b": 2.5,
           r"\bpreference(?:s| queries| strength)\b": 1.5, r"\bdistinguishab": 3.0, r"\bhuman feedback\b": 1.5,
-          r"\blabell?ers?\b": 1.0, r"\bBradley[- ]Terry\b": 2.0},
+          r"\blabell?ers?\b": 1.0, r"\bBradley[- ]Terry\b": 2.0,
+          # "forty queries of each type", "a sharp labeler (rationality 4)", "easiness weighted against information"
+          r"\bquer(?:y|ies)\s+(?:of|per|for)\s+each\s+(?:query\s+)?type\b": 1.5, r"\brationality\b": 1.5,
+          r"\beasiness\b": 1.5, r"\bheld[- ]out\s+segments\b|\bpools?\s+of\s+\d+\s+segments\b": 1.0},
     data=no_data,
     arguments={
         # a list of free strings: 'tabular' (the gridworld) and the gymnasium ids the method knows
@@ -132,7 +137,9 @@ field_words(
             "Pendulum-v1": [r"\bpendulum\b"],
         },
         "n_queries": [r"\bbudget\s+of\s+(\d[\d,]*)\s+(?:queries|questions|comparisons)\b",
-                      r"\b(\d[\d,]*)\s+(?:queries|questions)\s+(?:per|of\s+each|for\s+each)\s+(?:query\s+)?(?:type|kind)\b"],
+                      r"\b(\d[\d,]*)\s+(?:queries|questions)\s+(?:per|of\s+each|for\s+each)\s+(?:query\s+)?(?:type|kind)\b",
+                      # "ask 60 of each type"
+                      r"\b(?:ask|pose|use)\s+(\d[\d,]*)\s+(?:of\s+each|per)\s+(?:query\s+)?(?:type|kind)\b"],
         # "rationality 1", "mistake rate 0.1", "slip 0.1", "grid size 7" are read by the arguments' own names
         "mistake_rate": [rf"\b({_RATE})\s+(?:chance|probability)\s+(?:of|that)\s+(?:the\s+labell?er\s+)?"
                          rf"(?:answer|respond|repl|pick|choos|guess)\w*\s+(?:uniformly\s+)?at\s+random\b",
@@ -175,7 +182,7 @@ field_words(
                  (r"\bno\s+slip(?:ping|s|page)?\b", 0.0),
                  (r"\bwithout\s+slip(?:ping|s|page)?\b", 0.0)],
         "horizon": [r"\bsegments?\s+of\s+(\d+)\s+steps\b", rf"\b{_ALONE_BEFORE}(\d+)-step\s+segments?\b"],
-        "pool_size": [r"\bpool\s+of\s+(\d[\d,]*)\s+segments\b", r"\b(\d[\d,]*)\s+(?:candidate|pool)\s+segments\b"],
+        "pool_size": [r"\bpools?\s+of\s+(\d[\d,]*)\s+segments\b", r"\b(\d[\d,]*)\s+(?:candidate|pool)\s+segments\b"],
         "test_size": [r"\b(\d[\d,]*)\s+held[- ]out\s+segments\b"],
         # "two independent problems", "3 independent replicates"
         "n_seeds": [rf"\b{_COUNT}\s+independent\s+(?:problems|runs|repetitions|replicates|instances)\b"],
@@ -183,6 +190,8 @@ field_words(
                   # "with the reward model refitted every 5"
                   r"\b(?:reward\s+model\s+)?refit(?:ted)?\s+every\s+(\d+)\b(?!\s*(?:%|steps|episodes|seconds|minutes))",
                   r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?after\s+every\s+(\d+)\b(?!\s*(?:%|steps|episodes))",
+                  # "with a refit after every five"
+                  rf"\brefit\w*\s+(?:the\s+reward\s+model\s+)?after\s+every\s+({_WORD})\b(?!\s*(?:%|steps|episodes))",
                   r"\b(?:in\s+)?batch(?:es)?\s+of\s+(\d+)\s+queries\b"],
     },
 )

@@ -135,7 +135,8 @@ _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|rou
                     r"ward|room|building|camp|cohort|batch|lot|well|field|plot|site|case|patient|sample|week|day|month|session|"
                     r"lecture|chapter|module|lab|exercise|problem|unit|part|route|aim|objective|ticket|issue|flight|drive|ablation|"
                     r"draft|revision|stage|leg|sprint|milestone|tranche|shift|trial|team|slide|sheet|cell|question|"
-                    r"notebook|panel|squad|group|bay|gate|hangar|platform)\s*#?\s*$",
+                    r"notebook|panel|squad|group|bay|gate|hangar|platform|assignment|season|homework|tutorial|practical|"
+                    r"clinic)\s*#?\s*$",
                     re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
 _NOT_INPUT = re.compile(r"^\W*(?:context|background)\s*:|"  # "Context: 300 street segments, some converted ..."
@@ -314,6 +315,8 @@ def _year(value: float, raw: str, before: str, after: str) -> bool:
         return False
     if _COUNT_NOUNS.match(after):
         return False  # a count of something: "2000 steps"; "1978 earnings" is a year
+    if re.search(r"\b(?:generate|draw|simulate|sample|make|create|build|collect|log|record|keep|use)\s+$", before, re.I):
+        return False  # what a request makes: "generate 2000 products of operands up to 30"
     if re.search(r"(?:ℓ|\bell|\bl_?max|\bmultipoles?|[=<>≤≥])\s*(?:=|of|to)?\s*$", before, re.I):
         return False  # a multipole or a value: "ℓ of 2000", "lmax = 2000"
     previous = re.search(r"(\d[\d,.]*)[kKM%]?\s*(?:to|and|or|–|-|,|up to|through)\s*$", before)

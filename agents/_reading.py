@@ -134,6 +134,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     out += contradicted_outcome(understood, text)
     if chosen:
         out += unread_referents(spec, understood, text)
+        out += absent_sources(spec, understood, text, data_files)
         out += foreign_settings(spec, understood, text)
         out += unread_choices(spec, understood, text)
         asked = " ".join(out)
@@ -513,6 +514,52 @@ def unread_referents(spec: Any, understood: Understanding, text: str) -> list[st
                 out.append(f"the task speaks of {match.group(0)!r}, which {spec.name} takes as `{name}` ({doc[:90]}); "
                            f"the reading found no value for it, so running would measure something else — add "
                            f"`{name}: <value>` under `arguments:`")
+                break
+    return out
+
+
+#: values the task takes from a document it only names ("the best-fit cosmology in Table 3 of our draft")
+_IN_A_DOCUMENT = re.compile(
+    r"\b(?:cosmology|parameters?|values?|settings?|numbers|coefficients|estimates|best[- ]fit(?:\s+[a-z]+)?)\s+"
+    r"(?:in|from|of|given\s+in|listed\s+in)\s+(?:Table|Tab\.|Figure|Fig\.|Section|Sec\.|Appendix|Eq\.|equation)\s*"
+    r"[\w.]+\s+(?:of|in)\s+(?:our|my|the|their|his|her)\s+(?:draft|paper|manuscript|thesis|report|preprint|notes|"
+    r"slides|proposal|chapter)\b", re.I)
+#: weighting to a population the task names: "weight the poll to the census for age band and ward"
+_TO_A_POPULATION = re.compile(r"\b(?:weight|rak|calibrat|post-?stratif|reweight)\w*\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,3}?"
+                              r"to\s+(?:the\s+|its\s+)?(?:census|population|electoral\s+roll|register|official\s+\w+)\b",
+                              re.I)
+#: a column whose role the task itself disputes: "half the engineers say alarm marks the faults; the other half ..."
+_DISPUTED = re.compile(r"\b(?:half|some|many|others?|a\s+few)\s+(?:of\s+)?(?:the\s+|our\s+)?[\w-]*\s*(?:say|think|believe|"
+                       r"claim|argue|suspect)s?\b[^.]{0,80}?\b(?:the\s+other\s+half|others|the\s+rest)\b|"
+                       r"\bnot\s+sure\s+(?:whether|if)\b|\bunsure\s+(?:whether|if)\b|\bdisagree\w*\b", re.I)
+
+
+def absent_sources(spec: Any, understood: Understanding, text: str, data_files: Sequence[str]) -> list[str]:
+    """What the task rests on but does not give, each a question rather than a run on defaults: values it takes from
+    a document it only names ("the cosmology in Table 3 of our draft"), weighting "to the census" with no table of
+    the population's margins, and a label column whose meaning the text itself disputes ("half the engineers say
+    `alarm` marks the faults; the other half say most are nuisance trips")."""
+    out: list[str] = []
+    flat = " ".join(text.split())
+    named = " ".join(data_files).lower()
+    document = _IN_A_DOCUMENT.search(flat)
+    if document and not re.search(r"draft|paper|table|manuscript|thesis|report|notes|appendix", named):
+        out.append(f"the task takes its values from “{document.group(0)}”, which is not attached; give the values "
+                   f"under `arguments:` (see `cmbagent methods show {spec.name}`) or attach the document's numbers")
+    population = _TO_A_POPULATION.search(flat)
+    if population and "population" in spec.arguments and "population" not in understood.arguments:
+        out.append(f"the task asks to “{population.group(0)}”, but no file of the population's margins (or reference "
+                   "sample) is given; attach it and name it as `population:` under `arguments:`, or say to leave the "
+                   "weighting out")
+    for name in ("label", "label_column"):
+        column = understood.arguments.get(name)
+        if not isinstance(column, str):
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+", flat):
+            if re.search(rf"(?<![\w-])`?{re.escape(column)}`?(?![\w-])", sentence) and _DISPUTED.search(sentence):
+                out.append(f"the text doubts what `{column}` marks (“{sentence[:120]}”); say whether to use it as "
+                           f"the label (`{name}: {column}` under `arguments:`) or to leave it out and treat the rows "
+                           "as unlabelled")
                 break
     return out
 

@@ -672,7 +672,7 @@ class _Reader:
         forms = rf"(?:{spelled[:-1]}ies|{spelled})" if words.endswith("ies") else rf"{spelled}(?:s|es)?"
         # a number that is not the start of a range or a choice ("depth 1–3", "width 4 or 8": no single value)
         # (or a count in words: "sixty evaluations", "a budget of two hundred queries")
-        number = (rf"(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|{WORD_NUMBER})"
+        number = (rf"(?<![\w.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?[kK](?=\s)|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|{WORD_NUMBER})"
                   r"(?![\w]|\.\d|\s*(?:[-–—…]|\.\.|\bto\b|\bor\b)\s*\d|"
                   # "and 6000 iterations" is another setting; "1 and 2." or "4, 8 and 16" a list
                   r"\s*(?:\band\b|,)\s*\d[\d.,]*\s*(?:$|[.;:,)\]]|\band\b|\bor\b))")
@@ -741,6 +741,8 @@ class _Reader:
                 patterns.append(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
                                 rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+{cap}s?\b")
                 patterns.append(rf"(?<![\w.,]){number}\s+{cap}s?\s+at\s+(?:the\s+)?most\b")  # "to 12000 steps at most"
+                # "stop when R - 1 falls below 0.04 and in any case after 15000 accepted samples"
+                patterns.append(rf"\bstop\b[^.;]{{0,60}}?\bafter\s+{number}\s+(?:accepted\s+|total\s+|MCMC\s+)?{cap}s?\b")
                 # "Maximum context during training: 64 points"
                 patterns.append(rf"\bmax(?:imum)?\s+{cap}s?(?:\s+(?:during|in|for|of|per)\s+[\w-]+)?\s*[:=]\s*{number}")
                 # "cap the chain at forty thousand steps", "stop the sampler after 5000 steps"

@@ -57,7 +57,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind21": ROOT / "tests" / "understanding_blind21",
         "blind22": ROOT / "tests" / "understanding_blind22",
         "blind23": ROOT / "tests" / "understanding_blind23",
-        "blind24": ROOT / "tests" / "understanding_blind24"}
+        "blind24": ROOT / "tests" / "understanding_blind24",
+        "blind25": ROOT / "tests" / "understanding_blind25"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

@@ -362,3 +362,16 @@ def test_twenty_fourth_blind_set_runs_nothing_silently_wrong() -> None:
     # measured with the reader after it was spent: method 43 of 45, arguments right on 7, 0 silent, 34 asked
     assert scored.method_accuracy >= 0.95, summary
     assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
+
+
+def test_twenty_fifth_blind_set_runs_nothing_silently_wrong() -> None:
+    """tests/understanding_blind25: written blind by a helper (session 19), measured unseen with the session's first
+    reader and with the reader after blind23 and blind24 were spent (method 40 of 45 both, arguments right on 7
+    both, 3 silent wrong both, 30 asked both), then spent the same session: its three silent runs (tasks whose honest
+    reply is a question) now ask."""
+    folder = SET.parent / "understanding_blind25"
+    scored = score(lambda t: read_offline(t, folder), load_set(folder))
+    summary = scored.summary()
+    # measured with the reader after it was spent: method 45 of 45, arguments right on 8, 0 silent, 33 asked
+    assert scored.method_accuracy >= 0.95, summary
+    assert scored.silent_wrong == [], [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
