@@ -70,6 +70,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind23",
     "understanding_blind24",
     "understanding_blind25",
+    "understanding_blind26",
 )
 
 
