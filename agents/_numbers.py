@@ -617,16 +617,18 @@ def unaccounted_numbers(text: str, used: Sequence[float], files: Iterable[str] =
             continue
         if documentation and documented(number, documentation):
             continue
-        if _derived(number):
+        if _derived(number, [*used, *(p[0] for p in placed if p[1] and _same_sentence(number.sentence, p[1]))]):
             continue
         seen.add(number.raw)
         out.append(number)
     return out
 
 
-def _derived(number: StatedNumber) -> bool:
+def _derived(number: StatedNumber, used: Sequence[float]) -> bool:
     """Whether the number is worked out from two others of its sentence, which it follows with "so" or "in all"
-    ("two concepts, each taking five values, so 25 combinations in all"): arithmetic on settings, no setting."""
+    ("two concepts, each taking five values, so 25 combinations in all"): arithmetic on settings, no setting. Only
+    when the run reads the factors (a small one from the same sentence): a product of settings nothing read ("seven
+    levels apiece, so 49 …") is a question, as it was the only sign that the seven went unread."""
     sentence, at = number.sentence, number.start
     if not re.search(r"\b(?:so|in\s+all|in\s+total|altogether|giving|which\s+makes)\b", sentence[max(0, at - 20):at + 60],
                      re.I):
@@ -634,4 +636,5 @@ def _derived(number: StatedNumber) -> bool:
     others = [float(m.group(0)) for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", sentence[:at])]
     others += [v for m in _WORDS.finditer(sentence[:at]) if (v := word_value(m.group(0))) is not None]
     value = number.values[0]
-    return any(_close(a * b, value) for i, a in enumerate(others) for b in others[i:] if a > 1 and b > 1)
+    return any(_close(a * b, value) and any(_close(a, u) for u in used) and any(_close(b, u) for u in used)
+               for i, a in enumerate(others) for b in others[i:] if a > 1 and b > 1)

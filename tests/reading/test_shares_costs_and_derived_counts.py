@@ -145,3 +145,14 @@ def test_a_count_worked_out_from_two_settings_is_no_question() -> None:
                     "training samples, seeds 0 and 1, 8 epochs each.")
     assert reading.method == "lm.compositional_diversity"
     assert not any("16" in q for q in reading.unread), reading.unread
+
+
+def test_a_product_of_factors_nothing_read_is_still_a_question() -> None:
+    """"Nine levels apiece, so 81 combinations": when the nine is not read, the 81 is the only number left to ask
+    about, and asking it is what keeps the run from going ahead with the default number of values."""
+    reading = _read("Compositional coverage: two concepts with nine levels apiece, so 81 combinations in all. Training "
+                    "combinations cover k of them per value for k in {1, 4}, 900 training samples, seeds 0 and 1, "
+                    "6 epochs each.")
+    assert reading.method == "lm.compositional_diversity"
+    assert reading.understanding.arguments.get("n") == 9 or any("81" in q for q in reading.unread), (
+        reading.understanding.arguments, reading.unread)
