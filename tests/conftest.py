@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,9 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("MPLBACKEND", "Agg")
+# what cmbagent derives once per machine (the local model's re-encoded weights) goes to a folder of the tests' own,
+# shared by the test workers and kept between sessions, never into the user's cache folder
+os.environ["CMBAGENT_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"cmbagent-test-cache-{os.getuid()}")
 for _key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "CMBAGENT_MODEL"):
     os.environ.pop(_key, None)
 

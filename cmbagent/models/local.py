@@ -19,7 +19,9 @@ repetition controls, :data:`SAMPLERS`; default ``dry``) and ``CMBAGENT_LOCAL_JSO
 out, ``cmbagent.models.openai.JSON_LAYOUTS``: ``line`` by default, on one line, a quarter fewer tokens than the
 newlines and indentation the model writes when free), ``CMBAGENT_LOCAL_PROMPTS`` (:data:`PROMPT_FORMS`: whether
 agents give it the compact form of their prompts; by default while a slot's context is at most :data:`COMPACT_CTX`)
-and ``CMBAGENT_LOCAL_LAYOUT`` (:data:`LAYOUTS`: the material or the agent's instructions first).
+``CMBAGENT_LOCAL_LAYOUT`` (:data:`LAYOUTS`: the material or the agent's instructions first) and
+``CMBAGENT_LOCAL_WEIGHTS`` (``cmbagent.models._gguf.WEIGHTS``: a small Q4_1 file's matrices served re-encoded as
+Q8_0, by default, which llama.cpp's x86 kernels read prompts half as fast again with, or the file as shipped).
 
 Prefix caching: llama.cpp keeps each slot's prompt (``cache_prompt``, on by default) and a new request reuses the
 longest prefix it shares with a slot's, or with a prompt kept in host memory.  The graph's prompts start with the
@@ -47,6 +49,7 @@ from typing import IO, TYPE_CHECKING, Any
 import psutil
 
 from cmbagent.exceptions import ConfigError
+from cmbagent.models._gguf import DEFAULT_WEIGHTS, WEIGHTS, cache_folder, reencode, served_file, target_type
 from cmbagent.models._protocol import (
     ImagePart,
     Message,
@@ -177,17 +180,23 @@ class _ServerKey:
     threads: int | None  # None: the cores free when the server starts
     slots: int = 1
     cache_mib: int = DEFAULT_CACHE_MIB
+    weights: str = "as-shipped"  # CMBAGENT_LOCAL_WEIGHTS
+    cache: str = ""  # the folder of re-encoded files
 
 
 class LocalServer:
     """One llama.cpp server on a free 127.0.0.1 port (started by :meth:`start`, stopped by :meth:`stop`).
 
     ``ctx`` is each slot's context; ``slots`` requests are decoded at once (in one batch); ``threads`` None gives it
-    the cores free when it starts (:func:`free_cores`)."""
+    the cores free when it starts (:func:`free_cores`); ``weights`` (``CMBAGENT_LOCAL_WEIGHTS``) whether the file's
+    Q4_1 matrices are served re-encoded (:mod:`cmbagent.models._gguf`; the file is written once into ``cache``)."""
 
     def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int | None = 1, slots: int = 1,
-                 cache_mib: int = DEFAULT_CACHE_MIB):
-        self.gguf = gguf
+                 cache_mib: int = DEFAULT_CACHE_MIB, weights: str = "as-shipped", cache: Path | None = None):
+        self.source = gguf
+        self.gguf = gguf  # the file served: ``source``, or its re-encoding once the server has started
+        self.weights = weights
+        self.cache = cache if cache is not None else cache_folder()
         self.ctx = ctx
         self.threads = threads
         self.slots = slots
@@ -199,8 +208,16 @@ class LocalServer:
 
     @property
     def model_id(self) -> str:
-        """The model name the server reports (the file's stem, not its path)."""
+        """The model name the server reports (the served file's stem, not its path: ``….Q4_1.as-Q8_0`` when
+        re-encoded)."""
         return self.gguf.stem
+
+    def served(self) -> Path:
+        """The file to serve under the ``weights`` setting, re-encoding ``source`` once if it is not yet cached."""
+        target = target_type(self.source, self.weights)
+        if target is None:
+            return self.source
+        return reencode(self.source, target, served_file(self.source, target, self.cache))
 
     def start(self) -> LocalServer:
         """Start the server in a child process (see ``_llama_child``) and wait until it answers."""
@@ -211,6 +228,7 @@ class LocalServer:
         import sys
         import tempfile
 
+        self.gguf = self.served()
         if self.threads is None:
             self.threads = free_cores()
         self._log = tempfile.TemporaryFile()
@@ -312,7 +330,8 @@ def _acquire(key: _ServerKey) -> LocalServer:
         server, users = _SERVERS.get(key, (None, 0))
         if server is None:
             server = LocalServer(Path(key.gguf), ctx=key.ctx, threads=key.threads, slots=key.slots,
-                                 cache_mib=key.cache_mib).start()
+                                 cache_mib=key.cache_mib, weights=key.weights,
+                                 cache=Path(key.cache) if key.cache else None).start()
         _SERVERS[key] = (server, users + 1)
         return server
 
@@ -335,7 +354,8 @@ class LocalModel(Model):
     def __init__(self, gguf: Path, *, ctx: int = DEFAULT_CTX, threads: int | None = None, max_retries: int = 2,
                  timeout: float = 300.0, structured_output: str | None = None, slots: int = DEFAULT_SLOTS,
                  cache_mib: int = DEFAULT_CACHE_MIB, sampler: str = DEFAULT_SAMPLER, json_layout: str = "line",
-                 prompts: str | None = None, layout: str = DEFAULT_LAYOUT):
+                 prompts: str | None = None, layout: str = DEFAULT_LAYOUT, weights: str = DEFAULT_WEIGHTS,
+                 cache: Path | None = None):
         from cmbagent.models.openai import JSON_LAYOUTS
 
         if sampler not in SAMPLERS:
@@ -356,7 +376,10 @@ class LocalModel(Model):
         self.structured_output = structured_output
         self.parallel = slots  # a step's critics are asked at once, one slot each
         self.sampler = sampler
-        self._key = _ServerKey(str(gguf), ctx, threads, slots, cache_mib)
+        if weights not in WEIGHTS:
+            raise ConfigError(f"CMBAGENT_LOCAL_WEIGHTS={weights!r} is not one of {', '.join(WEIGHTS)}")
+        self._key = _ServerKey(str(gguf), ctx, threads, slots, cache_mib, weights,
+                               str(cache if cache is not None else cache_folder()))
         self._adapter: ChatCompletionsModel | None = None
         self._lock = threading.Lock()
 
@@ -388,7 +411,9 @@ class LocalModel(Model):
                    sampler=call.env.get("CMBAGENT_LOCAL_SAMPLER") or DEFAULT_SAMPLER,
                    json_layout=call.env.get("CMBAGENT_LOCAL_JSON") or "line",
                    prompts=call.env.get("CMBAGENT_LOCAL_PROMPTS") or None,
-                   layout=call.env.get("CMBAGENT_LOCAL_LAYOUT") or DEFAULT_LAYOUT)
+                   layout=call.env.get("CMBAGENT_LOCAL_LAYOUT") or DEFAULT_LAYOUT,
+                   weights=call.env.get("CMBAGENT_LOCAL_WEIGHTS") or DEFAULT_WEIGHTS,
+                   cache=cache_folder(call.env))
 
     def __repr__(self) -> str:
         return f"LocalModel(gguf={str(self.gguf)!r})"

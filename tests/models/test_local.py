@@ -81,7 +81,7 @@ def test_json_schema_is_enforced_as_a_grammar(local: LocalModel, schema: type[Ba
     assert local.adapter().structured_mode == "json_schema"  # llama.cpp took the first mode
     line, = read_transcript(tmp_path / "t.jsonl")
     assert line["usage_source"] == "provider" and line["usage"]["output_tokens"] > 0
-    assert line["model_id"] == "SmolLM2-135M-Instruct.Q4_1" and line["cost_usd"] == 0.0
+    assert line["model_id"] == "SmolLM2-135M-Instruct.Q4_1.as-Q8_0" and line["cost_usd"] == 0.0  # re-encoded
 
 
 @pytest.mark.slow
