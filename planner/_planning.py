@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -380,23 +380,48 @@ def _statement(text: str) -> bool:
     return any(len(w) >= 2 and w.isalpha() for w in words) or (len(words) > 1 and bool(_LETTERS.search(text)))
 
 
-def without_aimless(draft: PlanDraft) -> tuple[PlanDraft, list[str]]:
-    """The draft without :func:`aimless` steps, and a line for each one dropped (title, agent and goal); the
-    steps kept are :func:`_tidied`."""
+_AIM_WORD = re.compile(r"[^\W\d_]{3,}")
+#: words that say how, not what: a step that adds only these to a method step's aim adds nothing to do
+_HOW_WORDS = frozenset({"the", "and", "for", "with", "from", "into", "using", "use", "run", "step", "method", "data",
+                        "then", "this", "that", "its", "their", "our", "all", "each", "code", "python", "script"})
+
+
+def _aim(step: StepDraft) -> set[str]:
+    return {w.lower() for w in _AIM_WORD.findall(f"{step.title} {step.goal}")} - _HOW_WORDS
+
+
+def restates(step: StepDraft, earlier: Sequence[StepDraft], code_agents: Collection[str]) -> bool:
+    """A code step whose title and goal add no word to those of an earlier method step: it would compute again
+    what the method step computes (SmolLM2 planned ``causal.value_of_prediction`` as "expand capacity or improve
+    capacity model" and then a ``data_engineer`` step "improve capacity model", whose cells it could not write; the
+    run ended failed on that step with every requirement met by the first).  A step with a word of its own ("plot",
+    "residuals", "compare") does something else and is kept, and text steps are kept (they answer in words)."""
+    if step.method is not None or step.agent not in code_agents:
+        return False
+    aim = _aim(step)
+    return bool(aim) and any(e.method is not None and aim <= _aim(e) for e in earlier)
+
+
+def without_aimless(draft: PlanDraft, code_agents: Collection[str] = ()) -> tuple[PlanDraft, list[str]]:
+    """The draft without :func:`aimless` steps and code steps that :func:`restates` an earlier method step, and a
+    line for each one dropped (title, agent and goal); the steps kept are :func:`_tidied`."""
     tidied = [_tidied(s) for s in draft.steps]
     if any(a is not b for a, b in zip(tidied, draft.steps, strict=True)):
         draft = draft.model_copy(update={"steps": tidied})
-    kept = [s for s in draft.steps if not aimless(s)]
-    if len(kept) == len(draft.steps):
+    steps = draft.steps
+    gone = [aimless(s) or restates(s, steps[:n], code_agents) for n, s in enumerate(steps)]
+    if not any(gone):
         return draft, []
-    dropped = [f"{clip(s.title, 80)!r} ({s.agent}, goal {clip(s.goal, 60)!r})" for s in draft.steps if aimless(s)]
-    return draft.model_copy(update={"steps": kept}), dropped
+    dropped = [f"{clip(s.title, 80)!r} ({s.agent}, goal {clip(s.goal, 60)!r}"
+               + (", which an earlier method step's aim holds)" if not aimless(s) else ")")
+               for s, g in zip(steps, gone, strict=True) if g]
+    return draft.model_copy(update={"steps": [s for s, g in zip(steps, gone, strict=True) if not g]}), dropped
 
 
 def aimless_finding(dropped: list[str], where: str) -> Finding:
     shown = "; ".join(dropped[:6]) + (f"; and {len(dropped) - 6} more" if len(dropped) > 6 else "")
     return finding("plan.aimless_steps", f"code dropped {len(dropped)} step(s) of the {where} whose goal has no "
-                                         f"word in it: {shown}", dropped=dropped)
+                                         f"word in it or repeats a method step's: {shown}", dropped=dropped)
 
 
 def plan_methods(rt: Runtime, state: RunState | None) -> list[str] | None:
@@ -430,7 +455,7 @@ def plan(rt: Runtime, state: RunState) -> Any:
                               max_steps=rt.settings.max_steps, index=rt.index_description)
         try:
             draft = rt.ask("planner", context, PlanDraft, methods=plan_methods(rt, state))
-            draft, dropped = without_aimless(draft)
+            draft, dropped = without_aimless(draft, rt.registry.step_agents("code"))
             proposal = without_repeats(draft, state.fixed).numbered()
         except OutputValidationError as exc:
             proposal, problems = None, [f"the plan did not validate: {exc}"]

@@ -27,7 +27,11 @@ reads the reply as it streams (every provider streams through :class:`cmbagent.m
   identifier, is text), without a space (SmolLM2 wrote one as the code reviewer's
   ``revised_code`` of an approved cell until its 2,048-token limit, three times in one ``theory_tubal_tensor_gd``
   run: ``"2020-11-20 14:28:43.294163.0.67.30-771891.1.0.1-1.42.7138…"``; a list of numbers in code or prose has
-  spaces or letters between its items).
+  spaces or letters between its items); and inside a JSON string, more than :data:`LETTERLESS_RUN` characters
+  without a letter, half of them digits and one in twenty something else (SmolLM2, as the code reviewer of
+  ``causal_value_of_prediction``, wrote ``revised_code`` as ``"#4592287 #2022-05-08 20:17:28 #4592292 …"`` to its
+  2,048-token limit: the spaces and hashes hid it from the shape before; no string a schema asks for holds 600
+  characters of numbers without a word, while a long identifier has no separators).
 
 The client then stops the call (the server stops generating when the stream closes) and asks once more, naming
 the repetition; see :meth:`cmbagent.models.ModelClient.request`.  The thresholds are far from what a sound
@@ -44,7 +48,7 @@ from dataclasses import dataclass, field
 
 from cmbagent.exceptions import ModelError
 
-__all__ = ["DIGIT_RUN", "ITEM_REPEATS", "MAX_UNIT", "NUMBER_DIGITS", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
+__all__ = ["DIGIT_RUN", "ITEM_REPEATS", "LETTERLESS_RUN", "MAX_UNIT", "NUMBER_DIGITS", "PHRASE_WORDS", "TAIL_CHARS", "TAIL_REPEATS", "WINDOW_WORDS", "RepetitionDetected",
            "RepetitionGuard"]
 
 #: a repeated tail must cover this many characters, hold its unit this many times, and its unit is at most
@@ -62,6 +66,10 @@ NUMBER_DIGITS = 40
 #: a run of digits, dots, colons and dashes longer than this, one in twenty of them a dot, colon or dash, is no text
 #: (a timestamp has 26 characters)
 DIGIT_RUN = 200
+#: inside a JSON string, more characters than this without a letter, half of them digits and one in twenty neither
+#: digit nor letter, is no text (a markdown row of numbers is a few dozen; a reply's strings have words)
+LETTERLESS_RUN = 600
+_LETTER = re.compile(r"[^\W\d_]")
 #: characters of new text between two looks (a look costs well under a millisecond)
 CHECK_EVERY = 48
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -198,6 +206,8 @@ class RepetitionGuard:
             self._number()
         text = self._strings.open_text() if self._strings is not None else self.text
         self._digits(text)
+        if self._strings is not None and self._strings.in_string:
+            self._letterless(text)
         self._phrase(_words(text[-_PROSE_CHARS:])[-WINDOW_WORDS:])
 
     # -- the three shapes --------------------------------------------------------------------------
@@ -247,6 +257,16 @@ class RepetitionGuard:
             self._raise("number", run.group(0)[:40], len(run.group(0)),
                         f"a run of {len(run.group(0))} digits and dots and counting was written "
                         f"({run.group(0)[:24]}...)")
+
+    def _letterless(self, text: str) -> None:
+        """Numbers and separators written on and on inside a JSON string, with no word between them."""
+        tail = text[-(LETTERLESS_RUN + CHECK_EVERY + 1):]
+        run = tail[max((m.end() for m in _LETTER.finditer(tail)), default=0):]
+        digits = sum(c.isdigit() for c in run)
+        if len(run) > LETTERLESS_RUN and digits >= len(run) / 2 and len(run) - digits >= len(run) / 20:
+            self._raise("number", run.strip()[:40], len(run),
+                        f"{len(run)} characters of numbers without a word and counting were written "
+                        f"({run.strip()[:24]}...)")
 
     def _item(self, item: str, count: int) -> None:
         """The same list item :data:`ITEM_REPEATS` times in a row: a list written on and on (SmolLM2 planned one

@@ -197,6 +197,28 @@ def test_dotted_digits_written_on_inside_a_string_are_cut() -> None:
         assert _feed(json.dumps({"approved": False, "issues": ["x"], "revised_code": fine}), structured=True) is None
 
 
+def test_numbers_and_separators_without_a_word_inside_a_string_are_cut() -> None:
+    """SmolLM2, as the code reviewer of ``causal_value_of_prediction`` (session 20), wrote ``revised_code`` as ids,
+    dates and times separated by spaces and hashes to its 2,048-token limit: no unit repeats, and the spaces hid it
+    from the dotted-digits shape.  Inside a string, more than 600 characters of that kind are cut; numbers with
+    words between them, a table row's worth, and a long identifier are not."""
+    import random
+
+    rng = random.Random(7)
+    soup = " ".join(f"#{rng.randint(10 ** 6, 10 ** 7)} #{rng.randint(1990, 2230)}-{rng.randint(1, 28):02d}-"
+                    f"{rng.randint(1, 28):02d} {rng.randint(0, 99)}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}"
+                    for _ in range(200))
+    reply = '{"approved": false, "issues": [], "revised_code": "' + soup
+    stopped = _feed(reply, structured=True)
+    assert stopped is not None and stopped.startswith("number@")
+    assert int(stopped.split("@")[1]) < reply.index("#") + 700
+    worded = "; ".join(f"bin {k}: mu = {rng.uniform(30, 45):.3f} +- {rng.uniform(0.1, 0.3):.3f}" for k in range(60))
+    row = " | ".join(f"{rng.uniform(0, 1):.4f}" for _ in range(60))[:500]
+    ident = "".join(rng.choice("0123456789") for _ in range(1200))
+    for fine in (worded, row, ident):
+        assert _feed(json.dumps({"approved": False, "issues": ["x"], "revised_code": fine}), structured=True) is None
+
+
 # -- a whole run ------------------------------------------------------------------------------------------
 @pytest.mark.filterwarnings("ignore::UserWarning")
 def test_a_planner_that_loops_is_asked_once_more_and_the_run_ends_done(tmp_path: Path) -> None:

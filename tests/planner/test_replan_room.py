@@ -132,3 +132,41 @@ def test_a_method_steps_identifier_title_and_goal_are_said_in_words(tmp_path: Pa
 
     assert method_step["goal"] == get_method(lif).summary == method_step["title"]
     assert text_step["title"] == "Write part one of the essay."
+
+
+def test_a_code_step_that_restates_a_method_steps_aim_is_dropped(tmp_path: Path) -> None:
+    """SmolLM2 planned the value-of-prediction call as "expand capacity or improve capacity model" and then a
+    ``data_engineer`` step "improve capacity model" (session 20): it could not write that step's cells, and the run
+    ended failed on it with every requirement met by the method step.  A code step whose words an earlier method
+    step's aim already holds is dropped, with the note; a code step with an aim of its own and a text step stay."""
+    from cmbagent.state import MethodCall, PlanDraft, StepDraft
+
+    lif = "theory.lif_snn_regions"
+    draft = PlanDraft(steps=[
+        StepDraft(title="Count the linear regions of the spiking network", goal="Count the network's regions.",
+                  agent="method_operator", method=MethodCall(name=lif, arguments={"samples": 2000})),
+        StepDraft(title="Regions of the network", goal="Count regions", agent="data_engineer"),
+        StepDraft(title="Network regions", goal="Count the regions of the network.", agent="researcher")])
+    result = solve("Count regions, then write.", workspace=tmp_path, model="scripted", n_reviews=0,
+                   models={"scripted": brain(planner=lambda r: draft)}, sandbox="process")
+    assert result.status == "done", result.error
+    assert [s["agent"] for s in result.steps] == ["method_operator", "researcher"]
+    report = (result.run_dir / "report.md").read_text()
+    assert "plan.aimless_steps" in report and "'Regions of the network'" in report
+    assert "an earlier method step's aim holds" in report
+
+
+def test_restating_is_judged_by_words_of_the_aim() -> None:
+    from cmbagent.planner._planning import restates
+    from cmbagent.state import MethodCall, StepDraft
+
+    method = StepDraft(title="expand capacity or improve capacity model", goal="expand capacity or improve capacity "
+                       "model", agent="method_operator", method=MethodCall(name="causal.value_of_prediction"))
+    code = {"data_engineer", "engineer"}
+    again = StepDraft(title="improve capacity model", goal="improve capacity model", agent="data_engineer")
+    plot = StepDraft(title="Plot the value against capacity", goal="plot it", agent="engineer")
+    text = StepDraft(title="improve capacity model", goal="improve capacity model", agent="researcher")
+    assert restates(again, [method], code)
+    assert not restates(plot, [method], code)  # "plot", "value", "against": an aim of its own
+    assert not restates(text, [method], code)  # a text step answers in words
+    assert not restates(again, [again.model_copy(update={"agent": "engineer"})], code)  # no method step before it
