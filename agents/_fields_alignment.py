@@ -67,7 +67,7 @@ field_words(
         "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+|adjust(?:ed|ing)?|propensity)\b"
                        r"(?:[^.;:]|\.(?=\w)){0,100}?\son(?=\s)"],
         # the wave: "three annual rounds (2022 to 2024, in the column round)", "weighting each round separately"
-        "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+`?([A-Za-z_]\w*)`?",
+        "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+(?:called\s+|named\s+)?`?([A-Za-z_]\w*)`?",
                  # "interviewed in two rounds (column wave: 2024 and 2025)"
                  r"\b(?:rounds?|waves?)\b[^.;()]{0,20}?\(\s*(?:in\s+)?(?:the\s+)?column\s+`?([A-Za-z_]\w*)`?",
                  r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b",

@@ -36,7 +36,11 @@ _CLEAN_OR_NOT: dict[float, list[str]] = {
           # "keep the unlabelled training pool clean", "the faulty units whose labels are hidden are dropped"
           rf"\b(?:keep|leave)\w*\s+the\s+{_UNLABELLED}\s+clean\b",
           rf"\b{_RARE}\s+whose\s+labels?\s+(?:are|is|were|was)\s+hidden\s+(?:should\s+be\s+|are\s+|is\s+)?"
-          r"(?:dropped|removed|excluded|left\s+out)"],
+          r"(?:dropped|removed|excluded|left\s+out)",
+          # "the unlabelled training pool cleaned of anomalies", "drop every unlabelled anomaly"
+          rf"\b{_UNLABELLED}\s+(?:is\s+|are\s+)?(?:cleaned|cleared|purged|emptied)\s+of\s+(?:all\s+|any\s+)?{_RARE}",
+          rf"\b(?:drop|remove|exclude|discard)\w*\s+(?:every|all|each|any)\s+(?:of\s+the\s+)?(?:unlabell?ed|hidden)\s+"
+          rf"(?:training\s+)?{_RARE}"],
     1.0: [rf"\b{_UNLABELLED}\s+(?:also\s+|still\s+)?(?:contains?|includes?|hides?)\s+(?:some\s+|hidden\s+)?{_RARE}",
           rf"\b(?:all|every\s+one)\s+of\s+the\s+(?:other|remaining|unlabell?ed)\s+{_RARE}\s+(?:stays?|remains?|"
           rf"(?:are|is)\s+kept|go(?:es)?)\s+in(?:to)?\s+the\s+{_UNLABELLED}",

@@ -216,7 +216,9 @@ field_words(
                    r"\b(\d[\d,]* (?:prior|base|background|pretraining) facts)\b"),
         # fine-tuning alone, not the fine-tuning inside "fine-tuning with replay"
         "strategies": {
-            "retrieval": (r"\bretrieval\b", r"\bRAG\b"),
+            "retrieval": (r"\bretrieval\b", r"\bRAG\b",
+                          # "retrieving the edits, fine-tuning on them, and ...": the strategy by its verb
+                          r"\bretriev(?:e|es|ing)\s+(?:the\s+)?(?:new\s+)?(?:edits|facts|updates)\b"),
             "finetune": (r"(?<!replay )(?<!replay-based )\b(?:plain |continual |naive |sequential |vanilla )?"
                          r"fine[- ]?tun(?:e|ing|ed)\b(?! (?:with|plus|and) (?:\w+ )?replay)(?!-with-replay)",
                          # "compare only continual fine-tuning with replay": two strategies, one against the other

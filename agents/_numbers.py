@@ -122,6 +122,9 @@ _SELECTS = re.compile(r"\s+(?:most|least|best|worst|top|highest|lowest|largest|s
                       # "the 10 bins with the largest pulls", "the 5 sites that show the strongest effect"
                       r"\s+(?:[\w-]+\s+){1,2}?(?:with|having|that\s+(?:have|has|show|shows))\s+the\s+"
                       r"(?:most|least|best|worst|highest|lowest|largest|smallest|biggest|strongest|weakest)\b", re.I)
+#: a sentence's first word that asks for something: "Evaluate 150 of the held-out grains" takes a number of them
+_REQUEST_VERB = re.compile(r"(?:Evaluate|Score|Test|Use|Take|Keep|Sample|Draw|Pick|Select|Check|Hold|Label|Reveal|"
+                           r"Simulate|Generate|Train|Fit|Run|Analy[sz]e|Compare|Measure|Probe|Attack|Perturb)", re.I)
 _COUNTED = re.compile(r"\b(?:the|these|those|our|all|its|their|his|her)\s+$", re.I)
 #: "45 storm petrels in `petrels.csv`", "240 image patches (`patches.csv`": what a named file holds
 _IN_FILE = re.compile(r"\s*(?:(?!(?:in|from|of|to|below|above|than)\b)[A-Za-z][\w-]*\s+){1,4}"
@@ -383,6 +386,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
         counted = counted.replace("dim", r"dim(?:ension(?:al)?)?")
     counted_nouns = re.compile(rf"[\s-]+(?:[\w-]+\s+)?(?:(?:{_COUNT_WORDS})\b"
                                + (rf"|(?:{counted})(?:e?s)?\b)" if counted else ")"), re.I)
+    counted_after = re.compile(rf"\b(?:(?:{_COUNT_WORDS})" + (rf"|(?:{counted})(?:e?s)?" if counted else "")
+                               + r")\s*[,(]\s*$", re.I)
     text = scaled_digits(re.sub(r"```.*?```", " ", text, flags=re.S))
     out: list[StatedNumber] = []
     names = sorted({n for f in files for n in (f, f.rsplit("/", 1)[-1])}, key=len, reverse=True)
@@ -446,8 +451,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if _aside(flat, match.start()):
                 continue  # "(350 colonies over three apiaries)": an aside on the data, with no setting's word
             if (re.search(r"\S\s+[A-Z][A-Za-z]+\s+$", before) or (re.fullmatch(r"\W*[A-Z][a-z]+\s+", before)
-                    and re.match(r"\s+of\b", after))) and not raw.startswith(("-", "+", "−")):
-                continue  # part of a name: "Planck 2018", "Run 2"; "Wave 3 of ..." opening a sentence
+                    and re.match(r"\s+of\b", after) and not _REQUEST_VERB.fullmatch(before.strip(" \t*-")))) \
+                    and not raw.startswith(("-", "+", "−")):
+                continue  # part of a name: "Planck 2018", "Run 2"; "Wave 3 of ..." opening a sentence, not "Evaluate 150 of"
             if (raw.endswith("%") and _LEVEL.match(re.sub(r"^(?:\s*(?:/|,|and|or)\s*\d+(?:\.\d+)?%)+", "", after))) \
                     or _SIGMA.match(after) or (values[0] in (68.0, 90.0, 95.0, 99.0) and re.match(
                         r"\s*(?:/|,|and|or)\s*(?:68|90|95|99|99\.7)(?:\.\d+)?\s*(?:%|per\s?cent)\s*(?:confidence|credible|CL\b|"
@@ -504,8 +510,10 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             small = value < 20 and not re.search(r"\b(?:hundred|thousand|million)\b", words, re.I)
             # a small number word counts things ("two methods", "one-hidden-layer"); it is a setting only as a
             # count of what a run repeats ("three seeds", "five folds")
-            if small and not counted_nouns.match(after):
-                continue
+            if small and not counted_nouns.match(after) and not (
+                    re.match(r"\s+(?:of\s+them|in\s+all|in\s+total|altogether)\b", after, re.I)
+                    and counted_after.search(clean[:match.start()][-40:])):
+                continue  # "the built-in needles, six of them": the count of a noun said just before it
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(words, (value,), flat, match.start()))
         for match in _FRACTION.finditer(clean):

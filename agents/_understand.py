@@ -1349,6 +1349,8 @@ class _Reader:
             count = word_value(match.group(1)) if not match.group(1).isdigit() else float(match.group(1))
             if count is None or count < 2:
                 continue
+            if re.match(r"[^.;:]{0,80}:\s*\S", self.text[match.end():]):
+                continue  # "on the two questions we asked both times: the AI tools item and ...": they follow
             # the list argument the anaphor's sentence cues ("rake it ... on those three variables"), or the one left
             said = self.sentence_of(match.start())
             targets = unread if len(unread) == 1 else [
