@@ -71,6 +71,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind24",
     "understanding_blind25",
     "understanding_blind26",
+    "understanding_blind27",
 )
 
 
