@@ -59,7 +59,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind23": ROOT / "tests" / "understanding_blind23",
         "blind24": ROOT / "tests" / "understanding_blind24",
         "blind25": ROOT / "tests" / "understanding_blind25",
-        "blind26": ROOT / "tests" / "understanding_blind26"}
+        "blind26": ROOT / "tests" / "understanding_blind26",
+        "blind27": ROOT / "tests" / "understanding_blind27"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:
