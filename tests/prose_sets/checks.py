@@ -72,6 +72,8 @@ WRITTEN_IN_ORDER = (
     "understanding_blind25",
     "understanding_blind26",
     "understanding_blind27",
+    "understanding_blind28",
+    "understanding_blind29",
 )
 
 
