@@ -211,7 +211,7 @@ _FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv|tsv|jsonl|ndjson|json|npz
 #: the text pointing at an input file it does not name: "the attached table", "the second file"
 _POINTED = re.compile(rf"\b(?:the|this|that|my|our)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\s+(?:(?:I|we)\s+)?"
                       r"(?:provided|attached|supplied|uploaded|enclosed|sent|given|shared)\b|"
-                      rf"\b(?:attached|provided|supplied|uploaded|enclosed)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}\b|"
+                      rf"\b(?:attached|provided|supplied|uploaded|enclosed)\s+(?:\.?[\w-]+\s+){{0,2}}?{_FILE_WORD}\b|"
                       r"\bthe (first|second|third|fourth|only) (?:file|table)\b|"
                       r"\b(?:attached|enclosed)\s+(?:is|are)\b|\bI(?:'ve| have)? attached\b|\battaching\b", re.I)
 
@@ -525,6 +525,25 @@ def match_phrase(phrase: str, column: str) -> float:
         score *= 0.8  # "earnings" alone could be any of re74, re75, re78
     if col_digits and any(w.isdigit() and (w == col_digits[-1] or w.endswith(col_digits[-1])) for w in words):
         score = min(1.0, score + 0.25) if score >= 0.6 else max(score, 0.6)
+    return _in_time(phrase_l, col, score)
+
+
+#: the times a phrase or a column name can point to: "this season's yield", "last season's yield" (``prev_yield_t``)
+_TIMES = {"now": {"this", "current", "curr"}, "before": {"last", "previous", "prev", "prior", "earlier", "lagged", "lag",
+                                                         "past"},
+          "after": {"next", "following", "future", "later"}}
+
+
+def _in_time(phrase: str, column: str, score: float) -> float:
+    """``score`` where the phrase's time and the column's agree; none where they differ ("this season's yield" is not
+    ``prev_yield_t``), less where only the phrase has one ("last season's yield" is more likely ``prev_yield_t``
+    than ``yield_t_ha``)."""
+    said = {t for t, words in _TIMES.items() if any(re.search(rf"\b{w}\b", phrase) for w in words)}
+    named = {t for t, words in _TIMES.items() if set(re.split(r"[_\W\d]+", column)) & words}
+    if said and named and not said & named:
+        return 0.0
+    if said - {"now"} and not named:
+        return 0.7 * score
     return score
 
 
@@ -650,6 +669,16 @@ def glossary(text: str, columns: Sequence[str]) -> dict[str, str]:
                                  rf"in\s+(?:the\s+)?(?:column\s+)?`?{re.escape(column)}`?(?![\w-])", flat):
             words = re.split(r"\b(?:and|or|with|whether)\b", match.group(1))[-1]
             out.setdefault(column, []).append(" ".join(words.split()[-6:]))
+    # "[plot, clay_pct, ..., yield_t_ha] — that is the plot code, clay content in per cent, ..., and this season's
+    # yield": a list of names, then their descriptions in the same order
+    for match in re.finditer(r"\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*){1,40})\s*\]\s*[—–-]*\s*,?\s*"
+                             r"(?:that\s+is|i\.e\.|namely|meaning|in\s+words)[:,]?\s+([^.]{10,600})", flat, re.I):
+        names = [n.strip() for n in match.group(1).split(",")]
+        said = [w.strip() for w in re.split(r",\s*(?:and\s+)?|\s+and\s+(?=the\b|this\b|last\b|its\b)", match.group(2))]
+        if len(said) == len(names):
+            for name, words in zip(names, said, strict=True):
+                if name in columns:
+                    out.setdefault(name, []).append(" ".join(words.split()[:8]))
     return {c: " ".join(parts) for c, parts in out.items()}
 
 
@@ -667,6 +696,11 @@ def describes(phrase: str, description: str) -> float:
     words = [w for w in re.findall(r"[a-z]{3,}", phrase.lower()) if w not in _STOP]
     have = {_root(w) for w in re.findall(r"[a-z]{3,}", description.lower()) if w not in _STOP}
     if not words or not have:
+        return 0.0
+    # "this season's yield" is not "last season's maize yield": a time the phrase names must not be another one
+    when = re.compile(r"\b(?:this|last|next|previous|prior|current|following|coming|later|earlier)\b")
+    said, told = set(when.findall(phrase.lower())), set(when.findall(description.lower()))
+    if said and told and not said & told:
         return 0.0
     share = sum(_root(w) in have for w in words) / len(words)
     return 0.9 * share if share >= 0.5 else 0.0
@@ -711,6 +745,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
         why: dict[str, str] = {}
         # the role's words end where another role's list begins ("..., adjusting for age, ...")
         others = re.compile(COLUMN_CUES["covariates"] if role != "covariates" else r"(?!)", re.I)
+        # "with the fault flag as the label" when two columns are fault flags: the clause that gives the role says
+        # no more than that, whatever another clause's words lean to
+        stated_tie: set[str] = set()
         for clause in clauses:
             cue = cue_pattern.search(clause)
             if cue is None:
@@ -795,6 +832,17 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                         value, reason = 0.85 * own, f"“{cue.group(0)}” names {column.name}"
                 if value > scores.get(column.name, 0.0):
                     scores[column.name], why[column.name] = value, reason
+            said = re.search(rf"(?:[\w-]+\s+){{1,3}}as\s+(?:the\s+|its\s+|our\s+)?{re.escape(role)}s?\b", clause, re.I)
+            if said is not None and not any(_named(said.group(0), c.name) for c in columns):
+                here = sorted(((match_phrase(said.group(0)[:said.group(0).lower().rfind(" as ")], c.name), c.name)
+                               for c in columns if _content_fits(role, c, binary_treatment=binary_treatment)),
+                              reverse=True)
+                if len(here) > 1 and here[1][0] >= 0.6 and here[1][0] >= here[0][0] - 0.05:
+                    stated_tie |= {c for v, c in here if v >= here[0][0] - 0.05}
+        if len(stated_tie) > 1:
+            top = max([scores.get(c, 0.0) for c in stated_tie] + [0.6])
+            for c in stated_tie:
+                scores[c], why[c] = top, why.get(c) or f"the text gives the {role} as words {c} shares with others"
         for column in columns:  # "`night_incidents` per year (the outcome)": a bracket that gives the role itself
             if _bracketed_role(text, column.name, role):
                 scores, why = {column.name: 0.98}, {column.name: f"the text calls {column.name} the {role}"}

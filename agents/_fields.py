@@ -47,9 +47,17 @@ from typing import Any
 
 from cmbagent.profiles import ColumnProfile, FileProfile
 
-__all__ = ["FieldWords", "field_words", "words_of"]
+__all__ = ["LEVEL", "FieldWords", "field_words", "words_of"]
 
 DataFit = Callable[[Sequence[FileProfile]], float]
+
+#: an interval's level as prose gives it, for a method's ``confidence`` argument: "90% confidence intervals", "a 95
+#: per cent range", "at the 99% level", "quote the interval at 99%", "intervals at the 80 per cent level"
+LEVEL = [r"\b(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:CIs?\b|(?:(?:confidence|uncertainty|design-based|"
+         r"bootstrap)\s+){0,2}(?:intervals?|range|band)\b)",
+         r"\bat\s+the\s+(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:confidence\s+)?level\b",
+         r"\b(?:intervals?|CIs?|bands?|ranges?)\s+(?:at|of)\s+(?:the\s+)?(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)"
+         r"(?!\s+of\b)"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,33 @@ class FieldWords:
     #: settings of other methods that this method's own arguments express: the theory spectra of "a closed
     #: universe" take it as parameters (``params``), so another method's ``model`` words are no sign of that method
     expresses: tuple[str, ...] = ()
+    #: a notion of the field each task names in its own words ("the cracked batches", "hot boxes" for the rare class
+    #: of anomaly detection): a marker written inside the argument patterns -> a function of the task's text and
+    #: data that gives patterns of the task's own words for it.  The reader puts them in place of the marker; a
+    #: marker left in place matches nothing a person writes
+    terms: dict[str, Callable[[str, Sequence[FileProfile]], list[str]]] = field(default_factory=dict)
+
+    def with_terms(self, phrases: dict[str, Any], text: str, profiles: Sequence[FileProfile]) -> dict[str, Any]:
+        """``phrases`` (argument patterns as :func:`argument_phrases` merges them) with each marker of
+        :attr:`terms` widened by the task's own words for it."""
+        found = {marker: words for marker, reader in self.terms.items() if (words := reader(text, profiles))}
+        if not found:
+            return phrases
+
+        def widen(entry: Any) -> Any:
+            if isinstance(entry, str):
+                for marker, words in found.items():
+                    entry = entry.replace(marker, "|".join([re.escape(marker), *words]))
+                return entry
+            if isinstance(entry, tuple):
+                return tuple(widen(e) for e in entry)
+            if isinstance(entry, list):
+                return [widen(e) for e in entry]
+            if isinstance(entry, dict):
+                return {k: widen(v) for k, v in entry.items()}
+            return entry
+
+        return {name: widen(spec) for name, spec in phrases.items()}
 
     def spell(self, argument: str, item: str) -> str | None:
         """The canonical value ``item`` spells for ``argument`` (None: no declared spelling matches it whole)."""
@@ -98,7 +133,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
                 unoffered: dict[str, dict[str, list[str]]] | None = None,
                 layout: dict[str, Callable[[FileProfile], str | None]] | None = None,
                 one_of: Sequence[Sequence[str]] = (),
-                overrides: dict[str, Sequence[str]] | None = None, expresses: Sequence[str] = ()) -> FieldWords:
+                overrides: dict[str, Sequence[str]] | None = None, expresses: Sequence[str] = (),
+                terms: dict[str, Callable[[str, Sequence[FileProfile]], list[str]]] | None = None) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -118,7 +154,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
                        spellings=dict(spellings or {}), unoffered=dict(unoffered or {}), layout=dict(layout or {}),
                        one_of=tuple(tuple(group) for group in one_of),
-                       overrides={k: tuple(v) for k, v in (overrides or {}).items()}, expresses=tuple(expresses))
+                       overrides={k: tuple(v) for k, v in (overrides or {}).items()}, expresses=tuple(expresses),
+                       terms=dict(terms or {}))
     _WORDS[method] = entry
     return entry
 

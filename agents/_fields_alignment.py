@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cmbagent.agents._fields import _tables, field_words
+from cmbagent.agents._fields import LEVEL, _tables, field_words
 from cmbagent.profiles import FileProfile
 
 
@@ -38,8 +38,7 @@ field_words(
     arguments={  # beside the method's own phrases: how survey methodologists write the same settings
         "n_bootstrap": [r"\b(\d[\d,]*)\s+bootstrap\s+(?:replicates|replications|draws|resamples|samples)\b",
                         r"\bbootstrap\w*\s+(?:with\s+)?(\d[\d,]*)\s+(?:replicates|replications|draws|resamples|times)\b"],
-        "confidence": [r"\b(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:CIs?\b|(?:design-based\s+|bootstrap\s+)?(?:confidence\s+)?intervals?\b)",
-                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:confidence\s+)?level\b"],
+        "confidence": LEVEL,
         "weighting": {"ipw": [r"\binverse[- ]probability\s+weight",
                               # "with a logistic inverse-propensity model on age and education"
                               r"\binverse[- ]propensity\b", r"\blogistic\s+propensity\b"],
@@ -64,7 +63,9 @@ field_words(
                       r"\b(?:on|to|for|of)\s+the\s+([\w-]+(?:[\s-][\w-]+){0,3}?)\s+question\b"],
         # the variables weighted on: "rake it to the census margins on sex, age band and region", "inverse
         # propensity weighting on education, age group and urban/rural"
-        "covariates": [r"\b(?:rak(?:e|ed|ing)|weight(?:ed|ing)?|calibrat\w+|post-?stratif\w+|adjust(?:ed|ing)?|propensity)\b"
+        # (not "how far the chatbot is from the weighted membership on q_oxalic": the weighted public, described)
+        "covariates": [r"\b(?:rak(?:e|ed|ing)|(?<!the )(?<!its )(?<!our )(?<!their )weight(?:ed|ing)?|calibrat\w+|"
+                       r"post-?stratif\w+|adjust(?:ed|ing)?|propensity)\b"
                        r"(?:[^.;:]|\.(?=\w)){0,100}?\son(?=\s)"],
         # the wave: "three annual rounds (2022 to 2024, in the column round)", "weighting each round separately"
         "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+(?:called\s+|named\s+)?`?([A-Za-z_]\w*)`?",

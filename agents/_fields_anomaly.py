@@ -3,14 +3,60 @@ their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from cmbagent.agents._fields import field_words, labelled_table
+from cmbagent.profiles import FileProfile
+
+#: where the task's own words for the rare class go (:func:`rare_words`); as it stands it matches no prose
+_TASK_RARE = "rare-class-named-by-the-task"
+#: column names that say nothing of what the rare class is
+_PLAIN_NAMES = {"label", "labels", "y", "target", "class", "outcome", "is", "has", "was", "flag", "flags", "anomaly",
+                "anomalies", "gt", "truth", "true", "positive", "status", "any", "ever", "new", "bad"}
+
+
+def _plural(word: str) -> str:
+    return rf"{re.escape(word)}(?:es|s)?" if not word.endswith("y") else rf"{re.escape(word[:-1])}(?:y|ies)"
+
+
+def rare_words(text: str, profiles: Sequence[FileProfile]) -> list[str]:
+    """Patterns of what this task calls its rare class: the words of a rare 0/1 column's name (``hot_box`` ->
+    "hot boxes", ``is_jammed`` -> "jammed ..."), and what the text says a 1 marks ("1 where the window ended in a
+    cracked batch" -> "cracked batches", "cracks")."""
+    words: list[str] = []
+    for table in profiles:
+        for column in table.columns if table.kind == "table" else ():
+            if not column.binary or (column.positive_share is not None and column.positive_share > 0.5):
+                continue
+            parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", column.name.lower()) if p]
+            while parts and parts[0] in _PLAIN_NAMES:
+                parts = parts[1:]
+            if not parts or parts[-1] in _PLAIN_NAMES or any(len(p) < 3 or p.isdigit() for p in parts):
+                continue
+            head, gap = parts[-1], r"[\s_-]+"
+            lead = "".join(re.escape(p) + gap for p in parts[:-1])
+            # "is_jammed": the jammed ones; "hot_box": the hot boxes
+            words.append(lead + (re.escape(head) + r"\s+[a-z]+" if head.endswith("ed") else _plural(head)))
+    for defined in re.finditer(r"\b(?:1|one)\s*(?:=|where|when|for|if|marks?|means?|flags?|indicates?)\s+([^.;)]{0,100})",
+                               text, re.I):
+        for thing in re.finditer(r"\b(?:a|an|the)\s+([a-z]{3,}ed)\s+([a-z]{3,})\b", defined.group(1), re.I):
+            participle, noun = thing.group(1).lower(), thing.group(2).lower()
+            words.append(rf"{re.escape(participle)}\s+{_plural(noun)}")
+            stem = participle[:-2]
+            if len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] not in "ls":
+                stem = stem[:-1]  # "jammed" -> "jam"
+            words.append(rf"{re.escape(stem)}e?s\b")  # "cracked" -> "cracks", "damaged" -> "damages"
+    return list(dict.fromkeys(words))
 
 #: what the rare class is called: anomalies, faults, frauds, intrusions, ...
 _RARE = (r"(?:anomal\w*|faults?|faulty\s+\w+|outliers?|intrusions?|fraud\w*|attacks?|defects?|defective\s+\w+|glitch(?:es)?|"
          r"(?:broken|cracked|failed|damaged)\s+\w+|failures?|"
          r"failures?|leaks?|leaking\s+\w+|abnormal\s+\w+|(?:false|spurious|bogus|tampered|rejected)\s+\w+|"
          # "one in ten of the training cases had been confirmed": the positives of a screening table
-         r"(?:clinical\s+|positive\s+)?cases)")
+         r"(?:clinical\s+|positive\s+)?cases|"
+         # the task's own name for them ("hot boxes", "cracks"): see :func:`rare_words`
+         rf"{_TASK_RARE})")
 _COUNT = r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty)"
 _SHARE = r"(\d+(?:\.\d+)?\s*(?:%|per\s*cent)|(?:a\s+)?(?:half|third|quarter|fifth|tenth|twentieth|hundredth)|" \
          r"(?:one|1)\s+in\s+(?:\d+|five|ten|twenty|fifty|a\s+hundred))"
@@ -29,6 +75,9 @@ _CLEAN_OR_NOT: dict[float, list[str]] = {
           r"(?:it|them|the\s+unlabell?ed)\b",
           # "the unlabeled training pool contains no anomalies", "the paper's own clean setting"
           rf"\b{_UNLABELLED}\s+(?:contains?|includes?|holds?|has)\s+no\s+(?:hidden\s+)?{_RARE}",
+          # "the unlabelled training rows must not contain any swarm days at all"
+          rf"\b{_UNLABELLED}\s+(?:must|should|may|can|will|do|does)\s*(?:not|n't)\s+(?:contain|include|hold|have|hide)\s+"
+          rf"(?:any\s+)?(?:hidden\s+)?{_RARE}",
           r"\b(?:paper's|paper’s|authors'|authors’)\s+(?:own\s+)?clean\s+(?:setting|protocol|set-?up)\b",
           # "the clean setup of the method's original paper", "keep every faulty unit out of the unlabelled part"
           r"\bclean\s+(?:setting|protocol|set-?up)\s+of\s+the\s+(?:\w+(?:'s|’s)\s+)?(?:original\s+)?paper\b",
@@ -88,6 +137,9 @@ field_words(
             rf"\b(?:only|just)\s+{_COUNT}\s+(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,4}}?(?:are|is|were|was)\s+"
             r"(?:labell?ed|known|confirmed|flagged|tagged)\b",
             rf"\b{_COUNT}\s+(?:confirmed|labell?ed|known|flagged|tagged)\s+{_RARE}",
+            # "with only eight of the training hot boxes revealed as labelled", "just 10 of the faults labelled"
+            rf"\b(?:only|just)\s+{_COUNT}\s+of\s+the\s+(?:training\s+)?(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,2}}?"
+            r"(?:revealed|labell?ed|known|confirmed|flagged|tagged|kept\s+as\s+labell?ed)\b",
             # "reveal the label for just twelve of the broken welds"
             rf"\blabels?\s+(?:for|of)\s+(?:just\s+|only\s+)?{_COUNT}\s+of\s+the\s+(?:\w+\s+)?{_RARE}",
             # "the engineers confirmed only 12 defective wafers", "reveal fifteen labels", "label 20 of the faults"
@@ -123,6 +175,9 @@ field_words(
             # "keep a quarter of the other training glitches hidden in the unlabelled rows"
             rf"\bkeep\s+{_SHARE}\s+of\s+the\s+(?:other|remaining)\s+(?:training\s+)?{_RARE}\s+(?:hidden\s+)?in\s+the\s+"
             rf"{_UNLABELLED}",
+            # "Of the hot boxes left unlabelled in training, keep half in the unlabelled pool (and drop the rest)"
+            rf"\bof\s+the\s+(?:\w+\s+)?{_RARE}\s+(?:left|kept|that\s+(?:are|stay|remain)|still)\s+unlabell?ed\b[^.;]{{0,40}}?,"
+            rf"\s*keep\s+{_SHARE}\s+(?:of\s+them\s+)?(?:in\s+the\s+)?{_UNLABELLED}",
             # a share of them: "only half of the remaining anomalous channels stay in the unlabelled training pool"
             rf"\b{_SHARE}\s+of\s+the\s+(?:other|remaining|unlabell?ed|hidden)\s+{_RARE}(?:\s+[a-z]+)?\s+(?:stays?|remains?|"
             rf"(?:are|is)\s+kept|go(?:es)?)\s+in(?:to)?\s+the\s+{_UNLABELLED}"],
@@ -130,8 +185,10 @@ field_words(
         "device": {"cpu": [r"\bon\s+(?:the\s+|a\s+)?CPUs?\b", r"\bCPU[- ]only\b", r"\bno\s+GPUs?\b"],
                    "cuda": [r"\bon\s+(?:the\s+|a\s+)?(?:GPUs?|CUDA)\b"]},
         # not the forest that picks the stand-in anomalies ("the fifteen hours isolation forest finds strangest")
-        "baselines": {"iforest": [r"\b(?:isolation[\s-]*forests?|iForest)\b(?!\s+(?:finds|flags|ranks|scores|rates|considers|"
-                                  r"marks)\b)"], "xgbod": [r"\bXGBOD\b",
+        # nor "the twelve most anomalous nights according to an isolation forest as the pseudo-labelled leaks"
+        "baselines": {"iforest": [r"(?<!according to an )(?<!according to the )(?<!by an )(?<!from an )"
+                                  r"\b(?:isolation[\s-]*forests?|iForest)\b(?!\s+(?:finds|flags|ranks|scores|rates|considers|"
+                                  r"marks|picks|singles)\b)(?![^.;]{0,40}\bpseudo[- ]?label)"], "xgbod": [r"\bXGBOD\b",
                                   # "the XGBoost outlier baseline", "XGBoost-based outlier detection"
                                   r"\bXGBoost(?:[- ]based)?\s+(?:outlier|anomaly)\s+(?:baseline|detect\w*|model)\b"],
                       "devnet": [r"\bdeviation\s+networks?\b", r"\bDevNet\b"]},
@@ -144,4 +201,5 @@ field_words(
         "k-nearest neighbours": [r"\bk-?(?:NN|nearest[- ]neighbou?rs?)\b"],
         "ECOD/COPOD/HBOS": [r"(?-i:\b(?:ECOD|COPOD|HBOS)\b)"],
     }},
+    terms={_TASK_RARE: rare_words},
 )

@@ -26,12 +26,18 @@ _INPUTS = [
     r"\bregress(?:ion\s+of|ing|es)?\s+`?[\w.-]+`?\s+(?:on|against)\b",
     r"\b(?:as|are)\s+(?:the\s+)?(?:inputs|predictors|features|regressors|explanatory\s+variables)\b",
     r"\b(?:inputs|predictors|features|regressors)\s*(?::|are\b|=)",
+    # "conductivity `k_w_mk` against loading `filler_vol_pct`": a curve of one column against another
+    r"`[\w.-]+`\s*(?:\([^()]{0,30}\)\s*)?(?:against|versus|vs\.?)\s+(?:[\w-]+\s+){0,3}?`([\w.-]+)`",
+    # "the curve as a function of loading alone"
+    r"\bas\s+a\s+function\s+of\s+(?:the\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:alone|only)\b",
 ]
 _TARGET = [
     r"\bresponse\s+(?:column\s+|variable\s+)?(?:is\s+|:\s*|=\s*)?(`[\w.-]+`|\w+)",
     r"\b(?:a|the|its)\s+(?:measured|observed|recorded|noisy)\s+(`[\w.-]+`|\w+)",
     r"(`[\w.-]+`|\w+),?\s+(?:is|as)\s+(?:the\s+)?(?:response|target|outcome)\b",
     r"\bregress(?:ion\s+of|ing|es)?\s+(`[\w.-]+`|\w+)\s+(?:on|against)\b",
+    # "thermal conductivity `k_w_mk` (W/m·K) against boron-nitride loading `filler_vol_pct`"
+    r"(`[\w.-]+`)\s*(?:\([^()]{0,30}\)\s*)?(?:against|versus|vs\.?)\s+(?:[\w-]+\s+){0,3}?`[\w.-]+`",
     r"\bpredict(?:s|ed|ing)?\s+(?:the\s+)?((?:[\w-]+\s+){0,2}?[\w-]+)"
     r"(?=\s+(?:at|for|from|on|of|in|with|as|given|over|across|using|by)\b|\s*[,.;(]|$)",
     r"\b(?:the|a)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+in\s+`?[\w./-]+\.(?:csv|tsv|txt)\b",
@@ -110,6 +116,10 @@ field_words(
         "target": _TARGET,
         "columns": _INPUTS,
         "prior_std": _PRIOR_STD,
+        # the largest data set training sees: "let training see data sets of up to 80 birds", "training sets of at
+        # most 120 points"
+        "n_max": [r"\b(?:data\s+sets?|training\s+sets?|sets?|contexts?)\s+of\s+(?:up\s+to|at\s+most|no\s+more\s+than)\s+"
+                  r"(\d[\d,]*)\s+(?:[\w-]+\s+)?(?:points|rows|observations|birds|samples|records|items|[a-z]+s)\b"],
         "noise_std": [
             rf"\bnoise\s+(?:with\s+|of\s+)?(?:a\s+|known\s+|fixed\s+)*(?:standard\s+deviation|sd|std|σ|sigma|scale)"
             rf"\s*(?:of\s+|=\s*|:\s*|is\s+)?({_NUM})\b{_ALONE_AFTER}",
@@ -215,6 +225,8 @@ field_words(
     # its built-in Bayesian logistic regression reads a table of numeric inputs and a 0/1 label
     data=lambda files: 0.5 if labelled_table(files) >= 0.7 else 0.0,
     arguments={
+        # "a Bayesian logistic regression of admission on those three inputs": the inputs of the table's regression
+        "columns": _INPUTS,
         # a free string: the built-in targets by their usual names (the first that matches wins)
         "target": {
             "funnel": [r"\bfunnel\b"],

@@ -3,7 +3,7 @@ their prose states those methods' arguments (see :mod:`cmbagent.agents._fields` 
 
 from __future__ import annotations
 
-from cmbagent.agents._fields import field_words, labelled_table, optional_table, treatment_table
+from cmbagent.agents._fields import LEVEL, field_words, labelled_table, optional_table, treatment_table
 
 #: a column defined as the treatment's indicator: "`new_drug` (1 if given)", "`tutored` is 1 for them" (not
 #: "`female` (1 if female)"); the cue runs to the clause's end, so the column it defines is the one before it
@@ -129,9 +129,7 @@ field_words(
                      r"\bpropensit\w*(?:\s+scores?)?\s+(?:(?:are|is|should\s+be|must\s+be|will\s+be|to\s+be|be|get)\s+)?"
                      r"(?:trimmed|clipped|bounded|truncated)\s+"
                      r"(?:to\s+(?:the\s+)?(?:range\s+|interval\s+)?|at\s+)(\d+(?:\.\d+)?\s*%|0?\.\d+)\b"],
-        # the interval's level: "a 90% range", "90% confidence intervals", "at the 90% level"
-        "confidence": [r"\b(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:CIs?\b|(?:confidence\s+|uncertainty\s+)?(?:intervals?|range|band)\b)",
-                       r"\bat\s+the\s+(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:confidence\s+)?level\b"],
+        "confidence": LEVEL,  # the interval's level: "a 90% range", "at the 90% level", "the interval at 99%"
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
                         r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
     },
@@ -169,6 +167,9 @@ field_words(
         "reference_cate": [r"\b(?:holds?|contains?|is|gives?|stores?)\s+the\s+(?:simulated\s+|known\s+)?true\s+"
                            r"(?:conditional\s+)?(?:treatment\s+)?effects?\b",
                            r"\bsimulated\s+true\s+(?:conditional\s+)?effects?\b", r"\b(?:known|true)\s+CATE\b",
+                           # "there is a column of true effects, true_cate"
+                           r"\bcolumn\s+(?:of|with|holding)\s+(?:the\s+)?(?:simulated\s+|known\s+)?true\s+(?:conditional\s+)?"
+                           r"(?:treatment\s+)?effects?\b",
                            # "use the true effect column to check coverage": the column by its words
                            r"\b(?:use|take)\s+(?:the\s+)?([A-Za-z][\w -]{2,30}?)\s+column\s+to\s+(?:check|measure|assess|"
                            r"score)\s+(?:the\s+)?(?:coverage|bounds)\b"],
@@ -176,6 +177,10 @@ field_words(
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:known\s+to\s+|assumed\s+to\s+)?(?:lie|lies|be|bounded|"
             r"ranges?)\s+(?:\w+\s+)?between\s+(-?\d+(?:\.\d+)?\s+and\s+-?\d+(?:\.\d+)?)",
             r"\b(?:outcome|score|response)s?\s+(?:is\s+|are\s+)?(?:in|on|within)\s+\[\s*(-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?)\s*\]",
+            # "so the outcome cannot leave [0, 1]"
+            r"\b(?:outcome|score|response)s?\s+(?:cannot|can't|can\s+never|never|does\s+not|doesn't|won't|will\s+not)\s+"
+            r"(?:leave|exceed|go\s+(?:outside|beyond)|fall\s+outside|escape)\s+(?:the\s+(?:range|interval)\s+)?"
+            r"\[\s*(-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?)\s*\]",
             # "GPA is on a 0 to 4 scale; take that as the outcome's range"
             r"\bon\s+an?\s+(-?\d+(?:\.\d+)?\s*(?:to|–|-)\s*-?\d+(?:\.\d+)?)[- ]point\s+scale\b[^.]{0,60}?\b(?:outcome|range|bounds?)\b",
             r"\bon\s+an?\s+(-?\d+(?:\.\d+)?\s*(?:to|–|-)\s*-?\d+(?:\.\d+)?)\s+scale\b[^.]{0,60}?\b(?:outcome|range|bounds?)\b",
@@ -221,22 +226,35 @@ field_words(
                   r"(?:visit|reach|serve|screen|treat|help|take\s+on|enrol|enroll|support|cover|contact|call|phone|mentor|see|test|"
                   rf"inspect|offer\s+\w+\s+to)\s+(?:only\s+|just\s+|up\s+to\s+|about\s+|roughly\s+)?(?:the\s+)?{_SHARE}(?![\w%])",
                   rf"\b(?:screening\s+)?capacity\s+(?:of|is|=|:)\s*(?:about\s+)?{_SHARE}(?![\w%])",
-                  rf"\b{_SHARE}\s+(?:screening\s+)?capacity\b"],
+                  rf"\b{_SHARE}\s+(?:screening\s+)?capacity\b",
+                  # "the virtual ward has room for 8% of patients"
+                  rf"\b(?:has|have|with)\s+(?:the\s+)?(?:room|capacity|places|space)\s+for\s+(?:only\s+|just\s+|about\s+|"
+                  rf"roughly\s+)?{_SHARE}\s+of\b"],
         # the worst-off: "the poorest 5%", "the 10% most-absent students", "the bottom fifth"
         "beta": [rf"\b(?:poorest|neediest|worst[- ]off|most\s+deprived|most\s+vulnerable|bottom|lowest-income)\s+{_SHARE}(?![\w%])",
                  rf"\b{_SHARE}\s+(?:poorest|neediest|worst[- ]off|most[- ](?!likely\b)[a-z]+)\b",
-                 rf"\bworst[- ]off\s+(?:are|as|being)\s+(?:the\s+)?(?:bottom|poorest|lowest)\s+{_SHARE}(?![\w%])"],
+                 rf"\bworst[- ]off\s+(?:are|as|being)\s+(?:the\s+)?(?:bottom|poorest|lowest)\s+{_SHARE}(?![\w%])",
+                 # "the people we mean to reach are the 5% with the most bed days"
+                 rf"\bthe\s+{_SHARE}\s+(?:of\s+\w+\s+)?with\s+the\s+(?:most|highest|largest|worst|lowest|least|fewest)\b"],
+        # "the reach curves at three R² values: 0.2, 0.4, 0.6"
+        "r2_grid": [r"\bR(?:²|\^?2|-squared)\s+(?:values?|grid|levels?)\s*(?:of\s+|:\s*|=\s*)?"
+                    r"((?:0?\.\d+)(?:\s*(?:,\s*(?:and\s+)?|\band\s+|\bor\s+)(?:0?\.\d+))+)"],
         "r2": [r"\bR(?:²|\^?2|-squared)\s*(?:of|=|is|:|≈|around|about)\s*(0?\.\d+)"],
         "cost_capacity": [rf"\b(?:extra|additional|marginal|more)\s+(?:unit\s+of\s+)?(?:[\w-]+\s+)?capacity\s+{_COST}",
                           rf"\bunit\s+of\s+(?:[\w-]+\s+)?capacity\s+{_COST}",
                           rf"\b(?:raising|expanding|increasing|extending)\s+(?:the\s+)?capacity\s+{_COST}",
-                          r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+(?:α|alpha|(?:screening\s+)?capacity)"],
+                          r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+(?:α|alpha|(?:screening\s+)?capacity)",
+                          # "the marginal cost of capacity as 2 per unit of population share"
+                          r"\b(?:as|at|is|of)\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+(?:the\s+)?(?:population\s+share|"
+                          r"share\s+of\s+the\s+population|α|alpha|(?:screening\s+)?capacity)\b"],
         "cost_prediction": [rf"\b(?:extra|additional|marginal)\s+(?:unit\s+of\s+)?R(?:²|\^?2|-squared)\s+{_COST}",
                             rf"\bunit\s+of\s+R(?:²|\^?2|-squared)\s+{_COST}",
                             # "… costs us about 2, one more unit of R² (a better risk tool) about 3": the verb left out
                             r"\bunit\s+of\s+R(?:²|\^?2|-squared)\s*(?:\([^()]{0,40}\)\s*)?,?\s*(?:about|roughly|around|"
                             r"approximately)\s+[$€£]?\s*(\d+(?:\.\d+)?)",
-                            r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+R(?:²|\^?2|-squared)"],
+                            r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+R(?:²|\^?2|-squared)",
+                            # "... and of prediction as 5 per unit of R²"
+                            r"\b(?:as|at|is|of)\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+R(?:²|\^?2|-squared)"],
         "higher_is_worse": [r"\b(?:more|higher)\s+(?:[\w-]+\s+){0,3}?(?:is|are|means?)\s+worse\b",
                             r"\bhigh(?:er)?\s+(?:values|scores|outcomes)\s+(?:mark|indicate|mean)\s+(?:the\s+)?worse",
                             # "high arrears are the bad outcome here"

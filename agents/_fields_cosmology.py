@@ -56,7 +56,10 @@ _CONSTANT_W = (r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", 
                r"\bw\b,?\s+(?:taken|held|kept|assumed|treated|fixed)\s+(?:as\s+|to\s+be\s+)?constant\b",
                # "a flat model in which w does not evolve with redshift", "a non-evolving w"
                r"\bw\s+(?:that\s+|which\s+)?(?:does\s+not|doesn't|do\s+not|never|cannot|can't)\s+(?:evolve|vary|change)\b",
-               r"\b(?:non-?|un)(?:evolving|varying)\s+(?:dark[- ]energy\s+)?(?:w|equation[- ]of[- ]state)\b")
+               r"\b(?:non-?|un)(?:evolving|varying)\s+(?:dark[- ]energy\s+)?(?:w|equation[- ]of[- ]state)\b",
+               # "the dark-energy equation of state, held constant in time"
+               r"\bequation[- ]of[- ]state\b,?\s+(?:(?:that\s+is|which\s+is)\s+)?(?:held|kept|taken|assumed|treated)?\s*"
+               r"(?:as\s+|to\s+be\s+)?constant\b")
 
 
 field_words(
@@ -143,7 +146,13 @@ field_words(
             rf"iterations)\b[^.;]{{0,30}}?\b{_BURN}\b",
         ],
         # "I only need σ8 (the `sigma_8` column)": the names after the restriction
-        "parameters": [r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\b[^.;:]{0,40}?"
+        "parameters": [
+                       # "I only need the focal depth and the stress drop": names in words, read only when each is
+                       # spelled below or names one column of the chain
+                       r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\s+"
+                       r"((?:the\s+)?[a-z][\w-]*(?:\s+(?!and\b)[a-z][\w-]*){0,2}(?:\s*(?:,\s*(?:and\s+)?|\band\s+)"
+                       r"(?:the\s+)?[a-z][\w-]*(?:\s+(?!and\b)[a-z][\w-]*){0,2})+)(?=\s*(?:[—–:;.(]|$|\s-\s))",
+                       r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\b[^.;:]{0,40}?"
                        r"`([A-Za-z_][\w.]*`(?:\s*(?:,|and)\s*`[A-Za-z_][\w.]*`)*)",
                        # "I only need Ω_m and σ_8": symbols, read only when each is spelled below
                        r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\s+(?:the\s+)?"
@@ -183,11 +192,13 @@ COSMOLOGICAL_PARAMETERS: dict[str, list[str]] = {
     "omch2": [r"(?:Ω|Omega|omega)_?\{?c\}?\s*h\s*(?:\^\s*\{?2\}?|²)", r"\bω_?c\b", r"\bomch2\b",
               r"\bphysical\s+(?:cold\s+)?dark[- ]matter\s+density"],
     "theta_MC_100": [r"\b100\s*(?:θ|theta)_?\{?MC\}?", r"\btheta_MC_100\b"],
-    "tau": [r"τ(?:_?\{?reio\}?)?(?![\w])", r"\btau\b", r"\boptical\s+depth"],
+    "tau": [r"τ(?:_?\{?reio\}?)?(?![\w])", r"\btau\b", r"\boptical\s+depth(?:\s+(?:to|of)\s+reioni[sz]ation)?"],
     "logA": [r"\bln\s*\(?\s*10\s*(?:\^\s*\{?10\}?|¹⁰)\s*A_?\{?s\}?\s*\)?", r"\blogA\b"],
     "ns": [r"\bn_?\{?s\}?(?![\w])", r"\b(?:scalar\s+)?spectral\s+index", r"\b(?:scalar|spectral)\s+tilt"],
     "mnu": [r"Σ\s*m_?\{?ν\}?", r"\\sum\s*m_\{?\\nu\}?", r"\bsum(?:med)?\s+(?:of\s+(?:the\s+)?)?neutrino\s+mass(?:es)?",
-            r"\bneutrino\s+mass\s+sum\b", r"\bmnu\b"],
+            r"\bneutrino\s+mass\s+sum\b", r"\bmnu\b",
+            # "take the neutrino masses to sum to 0.1 eV"
+            r"\bneutrino\s+masses\s+(?:to\s+|that\s+)?sum(?:s|ming)?\s+to"],
     "nnu": [r"\bN_?\{?eff\}?(?![\w])", r"\bnnu\b", r"\beffective\s+number\s+of\s+(?:neutrino|relativistic)\s+species"],
     "w": [r"\bw_?\{?0\}?(?![\w])", r"\bw(?=\s*=)"],
     "wa": [r"\bw_?\{?a\}?(?![\w])"],
@@ -238,7 +249,9 @@ field_words(
           r"\blensed\s+(?:\w+\s+){0,4}?(?:power\s+)?spectr\w*": 2.0, r"\bBoltzmann\s+(?:codes?|solvers?)\b": 1.5,
           # Planck as the source of the other parameters' values, not as data to fit ("everything else at the
           # Planck 2018 baseline", "stays at its Planck 2018 best-fit value")
-          r"\b(?:at|to|from|on)\s+(?:the\s+|its\s+)?Planck\s+(?:2018\s+)?(?:baseline|best[- ]fit|values?)\b|"
+          # ("leave the remaining parameters at their Planck 2018 defaults")
+          r"\b(?:at|to|from|on)\s+(?:the\s+|its\s+|their\s+)?Planck\s+(?:2018\s+)?(?:baseline|best[- ]fit|values?|"
+          r"defaults?|fiducial|cosmology)\b|"
           r"\b(?:the\s+)?(?:rest|others|everything\s+else|all\s+else|other\s+parameters)\s+(?:\w+\s+)?at\s+(?:the\s+)?"
           r"Planck(?:\s+2018)?\b": 2.0},
 )

@@ -46,7 +46,7 @@ _WIDTH = (r"\b(?:model )?width (?:of |=\s*|is )?(\d+)\b", r"\bd_?model\s*(?:=|:|
           r"\b(\d+)[- ]dimensional (?:model|hidden states?|residual stream)\b")
 #: the rest of a clause, across the line breaks of a wrapped paragraph (not across a blank line, nor into the
 #: next item of a list: "* plant edits on head 3 …" then "* 500 steps")
-_CLAUSE = r"((?:[^.;\n]|\n(?![ \t]*(?:\n|[-*•+]\s|\d{1,2}[.)]\s)))*)"
+_CLAUSE = r"((?:[^.;\n]|\.(?=[\w(])|\n(?![ \t]*(?:\n|[-*•+]\s|\d{1,2}[.)]\s)))*)"  # "0.2", "layer.head" end nothing
 #: a character of a sentence that has not turned to what is written out ("save the plots in the folder out/")
 _NOT_OUTPUT = r"(?:(?!\b(?:save|saved|saving|write|writes|written|writing|output|figures?|plots?)\b)[^.\n])"
 
@@ -182,6 +182,8 @@ field_words(
                        r"\b(?:standard deviation|std|scale|size) of (?:the )?(?:planted |teacher(?:'s)? )?edits?"
                        r"(?: vectors)?\s*(?:is |=\s*|of |:\s*)?" + _DECIMAL),
         "l0_weight": (r"\b(?:L0|sparsity) (?:penalty )?(?:weight|coefficient|strength) (?:of |=\s*|is |to |at )?" + _DECIMAL,
+                      # "with the L0 penalty weighted at 0.5"
+                      r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*) weighted (?:at|by|with) " + _DECIMAL,
                       r"\b(?:L0|sparsity) penalty (?:of |=\s*|weighted by )" + _DECIMAL,
                       # "the expected-L0 penalty halved to 0.5", "an L0 penalty (weight) lowered to 0.2"
                       r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*)(?: (?:weight|coefficient|strength))? "
@@ -209,7 +211,10 @@ field_words(
                            r"(?:at|in|for) (?:each|every) (?:time ?)?step|a (?:time ?)?step)\b",
                            rf"\b(?:each|every) (?:time ?)?step (?:has|brings|adds|with) {_COUNT} (?:new )?"
                            r"(?:fact )?(?:edits|updates|facts)\b",
-                           rf"\btime ?steps?\s*[×x]\s*{_COUNT} (?:new )?(?:fact )?(?:edits|updates|facts)\b"),
+                           rf"\btime ?steps?\s*[×x]\s*{_COUNT} (?:new )?(?:fact )?(?:edits|updates|facts)\b",
+                           # "Four timesteps, each with ten edits"
+                           rf"\btime ?steps?,?\s+(?:each|every\s+one)\s+(?:with|having|bringing|of)\s+{_COUNT}\s+(?:new\s+)?"
+                           r"(?:fact\s+)?(?:edits|updates|facts)\b"),
         # facts the model knows before the stream: "about people" is the argument; a total (which includes 24
         # place facts) is captured with its words, never read as a number, so it is a question
         "n_base": (r"\b(\d[\d,]*) (?:prior|base|background|pretraining) facts about people\b",
@@ -225,11 +230,15 @@ field_words(
                          r"\bcompar\w*\s+(?:only\s+|just\s+)?(?:plain |continual |naive |sequential |vanilla )?"
                          r"fine[- ]?tun(?:e|ing)\s+(?:with|against|to)\s+(?:\w+\s+)?replay\b"
                          r"(?!\s+(?:against|to|and|with|versus|vs)\b)"),
-            "replay": (r"\breplay\b",),
+            # "the same fine-tuning mixed with replayed older edits"
+            "replay": (r"\breplay\b", r"\bmixed\s+with\s+(?:the\s+)?replayed\s+(?:older\s+|earlier\s+|old\s+)?(?:edits|facts)\b"),
         },
         # replay: "two earlier edits per new edit", "replay ratio of 2", "replaying 2 old facts for each new one"
         "replay_ratio": (r"\b(\d+(?:\.\d+)?|one|two|three|four|five|half) (?:an? )?(?:earlier|old|older|previous|past) (?:edits?|"
                          r"facts?|examples?|updates?) (?:per|for (?:each|every)) new\b",
+                         # "two earlier edits replayed alongside each new one"
+                         r"\b(\d+(?:\.\d+)?|one|two|three|four|five|half)\s+(?:earlier|old|older|previous|past)\s+(?:edits?|"
+                         r"facts?|examples?|updates?)\s+replayed\s+(?:alongside|with|beside|next\s+to)\s+(?:each|every)\s+new\b",
                          rf"\breplay(?:ing|s)? {_DECIMAL} (?:earlier|old|older|previous|past) (?:edits|facts|"
                          r"examples|updates) (?:per|for (?:each|every))\b",
                          rf"\breplay ratio (?:of |=\s*|is |:\s*)?{_DECIMAL}",

@@ -75,6 +75,9 @@ field_words(
                             rf"\b(?:diffusion|denoising|DDPM)\s+steps\s*(?:K\s*)?(?:=\s*|:\s*|of\s+)?(\d+)\b"
                             rf"{_ALONE_AFTER}"],
         "train_steps": [r"\btrain\w*\s+the\s+diffusion\s+model\s+for\s+(\d[\d,]*)\s+(?:gradient\s+)?steps\b",
+                        # "train it on windows of 6 steps, with 24 denoising steps, for 8,000 gradient steps"
+                        r"\btrain\w*\s+(?:it|the\s+(?:[\w-]+\s+){0,3}?model)\b[^.;]{0,80}?\bfor\s+(\d[\d,]*)\s+"
+                        r"(?:gradient|training|optimi[sz](?:er|ation))\s+steps\b",
                         r"\b(\d[\d,]*)\s+(?:gradient\s+)?steps\s+(?:of|for)\s+the\s+diffusion\s+model\b"],
         "idm_steps": [r"\b(\d[\d,]*)\s+(?:inverse[- ]dynamics|IDM)\s+(?:training\s+|gradient\s+)?steps\b",
                       r"\b(?:inverse[- ]dynamics|IDM)\s+(?:model\s+)?(?:for|with)\s+(\d[\d,]*)\s+steps\b"],

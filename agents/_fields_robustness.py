@@ -21,7 +21,10 @@ field_words(
           r"\bover-?parameteri[sz]": 1.0, r"\bpredicted class changes\b": 2.0,
           # in plain words: "how stable are its predictions when the inputs are nudged?", "where its prediction flips"
           r"\bhow\s+(?:robust|stable)\b": 1.5, r"\b(?:nudg|perturb|jiggl|jitter)\w*": 1.2,
-          r"\b(?:prediction|class|label|decision|answer)s?\s+(?:flips?|switch(?:es)?)\b": 1.5},
+          r"\b(?:prediction|class|label|decision|answer)s?\s+(?:flips?|switch(?:es)?)\b": 1.5,
+          # "how far do held-out stones sit from where its prediction flips", "distances ... found by line searches"
+          r"\bhow\s+far\b[^.;?]{0,60}?\bfrom\s+where\s+(?:its|the)\s+(?:prediction|decision|class|label)\b": 2.5,
+          r"\bline\s+searche?s?\b": 1.0, r"\brandom\s+(?:search\s+)?directions\b": 1.0},
     data=lambda files: labelled_table(files) if files else 0.0,
     arguments={
         # the sweep is asked for by its widths; a data set's question is about its points' distances
@@ -48,7 +51,11 @@ field_words(
                    # "one-hidden-layer networks with 60, 240 and 960 hidden units"
                    r"\b(?:networks?|nets?|models?|MLPs?)\s+(?:of|with)\s+((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+"
                    r"hidden\s+(?:units|neurons)\b"],
-        "max_points": [r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
+        "max_points": [
+                       # "estimate ... on no more than 80 events": the held-out rows it evaluates, by any name
+                       r"\b(?:on|for|over)\s+(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+"
+                       r"(?!training\b|epochs?\b|steps?\b|iterations?\b|directions?\b)[a-z]+\b",
+                       r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
                        r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b",
                        # "no more than 120 held-out lots": the held-out rows, whatever the table calls them
                        r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?:held[- ]out|test)\s+[a-z]+\b",

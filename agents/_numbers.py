@@ -41,7 +41,9 @@ WORD_NUMBER = (rf"(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))+|"
 #: a fraction in words that sets a share: "a quarter of", "half of", "one tenth of"
 _FRACTION = re.compile(r"\b(?:a|one)[\s-]+(half|third|quarter|fifth|tenth)\s+of\b|\bhalf\s+(?:of\s+)?the\b|"
                        # "firing threshold one half": "one" and a fraction is a number on its own
-                       r"\bone[\s-]+(half|third|quarter|fifth|tenth)\b(?!\s+of\b)", re.I)
+                       r"\bone[\s-]+(half|third|quarter|fifth|tenth)\b(?!\s+of\b)|"
+                       # "keep half in the unlabelled pool": a share a request takes
+                       r"\b(?:keep|drop|use|label|reveal|hold\s+(?:back|out)|set\s+aside)\s+(half)\b(?!\s+of\b)", re.I)
 #: a rate as odds: "one in ten", "one answer in ten", "1 in 20" (N up to a thousand, not a year)
 _ODDS = re.compile(rf"\b(?:one|1)\s+(?:[A-Za-z][\w-]*\s+){{0,3}}?in\s+(?:every\s+)?"
                    rf"((?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*|[1-9]\d{{0,2}})\b(?![.,]\d)", re.I)
@@ -381,6 +383,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
     ``nouns`` are the words of the method's argument names ("needles" of ``n_needles``): a small number
     written in words counts something only before one of them or a word of what a run repeats."""
     named = {n.lower() for n in nouns}
+    # a method with an interval's level among its arguments (``confidence``) takes "at 99%" as a setting
+    levels_set = bool(named & {"confidence", "level", "credibility"})
     counted = "|".join(re.escape(n[:-1] if n.endswith("s") and len(n) > 3 else n) for n in nouns if len(n) > 2)
     if "dim" in named:  # a dimension's argument (``dim``, ``input_dim``): "three-dimensional", "in four dimensions"
         counted = counted.replace("dim", r"dim(?:ension(?:al)?)?")
@@ -434,6 +438,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             before, after = clean[:match.start()], clean[match.end():]
             if not values or _REFERENCE.search(before[-14:]) or _year(values[0], raw, before[-16:], after[:40]):
                 continue
+            if re.fullmatch(r"\d+\.\d+", raw) and re.search(r"\b(?:written|given|numbered|indexed|denoted|labell?ed)\s+as\s+"
+                                                           r"[a-z]+\.[a-z]+\b", flat, re.I):
+                continue  # "two heads, written as layer.head: 0.2 and 2.1": pairs in the text's notation, read as such
             if re.search(r"\b(?:not\s+the\s+(?:usual|default|standard)|other\s+than|instead\s+of(?:\s+the\s+(?:usual|default))?|"
                          r"rather\s+than(?:\s+the\s+(?:usual|default))?)\s*(?:the\s+)?$", before, re.I):
                 continue  # the value set aside: "a 99% interval, not the usual 95", "a ratio other than −1"
@@ -454,8 +461,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                     and re.match(r"\s+of\b", after) and not _REQUEST_VERB.fullmatch(before.strip(" \t*-")))) \
                     and not raw.startswith(("-", "+", "−")):
                 continue  # part of a name: "Planck 2018", "Run 2"; "Wave 3 of ..." opening a sentence, not "Evaluate 150 of"
-            if (raw.endswith("%") and _LEVEL.match(re.sub(r"^(?:\s*(?:/|,|and|or)\s*\d+(?:\.\d+)?%)+", "", after))) \
-                    or _SIGMA.match(after) or (values[0] in (68.0, 90.0, 95.0, 99.0) and re.match(
+            if (raw.endswith("%") and not levels_set and _LEVEL.match(
+                    re.sub(r"^(?:\s*(?:/|,|and|or)\s*\d+(?:\.\d+)?%)+", "", after))) \
+                    or _SIGMA.match(after) or (values[0] in (68.0, 90.0, 95.0, 99.0) and not levels_set and re.match(
                         r"\s*(?:/|,|and|or)\s*(?:68|90|95|99|99\.7)(?:\.\d+)?\s*(?:%|per\s?cent)\s*(?:confidence|credible|CL\b|"
                         r"interval|level|band|region|contours?|limits?|ranges?|quantiles?)", after, re.I)):
                 continue  # an interval's level or a significance: how to report, not a setting ("68 and 95% ranges":
@@ -471,7 +479,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if (_COUNTED.search(before[-24:]) and not _SELECTS.match(after) and not asked_for) or \
                     _IN_FILE.match(flat[match.end():]):
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
-            if _READOUT.search(before):
+            if _READOUT.search(before) and not (levels_set and raw.endswith("%") and re.search(
+                    r"\b(?:intervals?|CIs?|levels?|bands?|ranges?|bounds?)\s+at\s+$", before, re.I)):
                 continue  # where a result is read off: "write down D_ℓ^TT at ℓ = 1000", "report S(t) at t = 5"
             if (re.match(r"\s*(?:±|\+/-|\+-)\s*\d", after) or re.search(r"\d\s*(?:±|\+/-|\+-)\s*$", before)) \
                     and not re.search(r"\bpriors?\b", flat, re.I):
@@ -510,14 +519,17 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             small = value < 20 and not re.search(r"\b(?:hundred|thousand|million)\b", words, re.I)
             # a small number word counts things ("two methods", "one-hidden-layer"); it is a setting only as a
             # count of what a run repeats ("three seeds", "five folds")
-            if small and not counted_nouns.match(after) and not (
+            chosen = re.match(r"\s+of\s+(?:the|its|their|our|these|those)\b", after, re.I) and re.search(
+                r"\b(?:only|just|exactly|keep|reveal|label|use|take|pick|select|hold\s+(?:back|out))\s+$",
+                clean[:match.start()], re.I)  # "with only eight of the training hot boxes revealed": a count taken
+            if small and not chosen and not counted_nouns.match(after) and not (
                     re.match(r"\s+(?:of\s+them|in\s+all|in\s+total|altogether)\b", after, re.I)
                     and counted_after.search(clean[:match.start()][-40:])):
                 continue  # "the built-in needles, six of them": the count of a noun said just before it
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(words, (value,), flat, match.start()))
         for match in _FRACTION.finditer(clean):
-            word = (match.group(1) or match.group(2) or "half").lower()
+            word = (match.group(1) or match.group(2) or match.group(3) or "half").lower()
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(match.group(0), (_FRACTIONS[word],), flat, match.start()))
     return out

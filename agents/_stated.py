@@ -90,7 +90,13 @@ _NOT_AN_END = r"(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)(?<!\
 def _sentences(text: str) -> list[str]:
     parts = re.split(rf"(?<=[.!?;]){_NOT_AN_END}\s+(?=[A-Z(*`\"'ΩΛ\d-])|\n\s*\n|\n\s*[-*]\s+|"
                      r"\n(?=[A-Z][\w ]{0,24}:\s)", text)  # a line opening with a label ("Expect: ...")
-    return [p.strip() for p in parts if p.strip()]
+    out: list[str] = []
+    for part in (p.strip() for p in parts if p.strip()):
+        if out and out[-1].endswith(";") and out[-1].count("(") > out[-1].count(")"):
+            out[-1] = f"{out[-1]} {part}"  # "(magnitudes and errors; 100 objects)": a bracket is one sentence's
+        else:
+            out.append(part)
+    return out
 
 
 def _quote(text: str, limit: int = 200) -> str:

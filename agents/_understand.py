@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from cmbagent.agents._datamap import (
@@ -52,7 +52,10 @@ _NUMBER = r"[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _NEGATION = re.compile(r"\b(?:(?<!yes/)(?<!yes-or-)(?<!yes or )no(?!/)|not|cannot|never|without|nor|except|excluding|exclude[sd]?|omit\w*|"
                        # "once R - 1 drops under 0.05": a value that falls, no exclusion
                        r"drop(?!s?\s+(?:below|under|beneath|past)\b|ped\s+(?:below|under|beneath|past)\b)\w*|"
-                       r"skip(?:s|ped|ping)?|leav(?:e|ing) out|rather\s+than|instead\s+of)\b|n't\b", re.I)
+                       r"skip(?:s|ped|ping)?|leav(?:e|ing) out|rather\s+than|instead\s+of|"
+                       # "Nothing is labelled", "none of them has been checked"
+                       r"(?:nothing|none(?:\s+of\s+(?:it|them|the\s+\w+))?)\s+(?:is|was|has\s+been|have\s+been|are|were))\b|"
+                       r"n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
                         r"leav(?:e|ing) (?:[\w-]+ ){0,3}?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
@@ -92,6 +95,9 @@ _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's arg
              # "use 21 as the random seed", "take 7 for the seed"
              r"\b(?:use|take|pick|choose|with)\s+(\d+)\s+(?:as|for)\s+(?:the\s+|a\s+)?(?:random\s+)?seed\b"),
     "random_state": (r"\brandom[_ ]state\s*(?:=|:|of|is)?\s*(\d+)\b",),
+    # "400 steps with Adam at 0.03", "SGD with a step size of 1e-3": the optimiser's rate
+    "learning_rate": (r"\b(?:Adam|AdamW|SGD|RMSprop)\s+(?:optimi[sz]er\s+)?(?:at\s+|with\s+(?:a\s+)?(?:learning\s+rate|lr|step\s+size)"
+                      r"\s+(?:of\s+)?|lr\s*=?\s*)(\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?![\w.]|\.\d)",),
     # "a quarter of the points should be set aside for testing", "keep a fifth of them back for the test"
     "test_fraction": (rf"\b({_SHARE_WORDS})\s+of\s+(?:the\s+|all\s+)?(?:[\w-]+\s+){{0,2}}?(?:(?:should|must|will|can)\s+be\s+|"
                       r"are\s+|is\s+|to\s+be\s+)?(?:set|held|kept|put)\s+(?:aside|out|back)\b[^.;]{0,30}?\b(?:test|evaluat|"
@@ -263,6 +269,11 @@ def _pairs(raw: str, parts: Sequence[str]) -> list[list[int]] | None:
     tuples = re.findall(r"[(\[]\s*(\d+)\s*,\s*(\d+)\s*[)\]]", raw)
     first, second = (p.lower() for p in parts)
     tuples = tuples or re.findall(rf"(?<![A-Za-z]){first[0]}(\d+)\s*[.:/-]?\s*{second[0]}(\d+)\b", raw, re.I)
+    if not tuples and re.search(rf"\b{first}\s*([.:/])\s*{second}\b", raw, re.I):
+        # the notation said first: "written as layer.head ...: 0.2 and 2.1"
+        mark = re.escape(re.search(rf"\b{first}\s*([.:/])\s*{second}\b", raw, re.I).group(1))  # type: ignore[union-attr]
+        tuples = re.findall(rf"(?<![\w.])(\d+){mark}(\d+)(?![\w.]|{mark}\d)", raw[re.search(
+            rf"\b{first}\s*[.:/]\s*{second}\b", raw, re.I).end():])  # type: ignore[union-attr]
     if tuples:
         return [[int(a), int(b)] for a, b in tuples]
     pairs: list[list[int]] = []
@@ -283,7 +294,9 @@ def _pairs_span(match: re.Match[str], parts: Sequence[str]) -> tuple[int, int]:
     (the rest of the clause, "edit vectors of standard deviation 3", is left for other arguments)."""
     first, second = (p.lower() for p in parts)
     pattern = rf"[(\[]\s*\d+\s*,\s*\d+\s*[)\]]|(?<![A-Za-z]){first[0]}\d+\s*[.:/-]?\s*{second[0]}\d+\b|" \
-              rf"\b(?:{first}|{second})\s*(?:=|:|#|no\.)?\s*\d+\b"
+              rf"\b(?:{first}|{second})\s*(?:=|:|#|no\.)?\s*\d+\b" + \
+              (r"|(?<![\w.])\d+[.:/]\d+(?![\w.]|[.:/]\d)" if re.search(rf"\b{first}\s*[.:/]\s*{second}\b", match.group(1), re.I)
+               else "")
     found = list(re.finditer(pattern, match.group(1), re.I))
     if not found:
         return match.span(1)
@@ -300,7 +313,10 @@ def _negated(text: str, start: int) -> bool:
                       r"\bat\s+all\b",
                       text[max(0, start - 25):start])[-1]
     window = re.sub(r"\b(?:and|or)\s+without\b", " ", window)  # "with and without the loss" compares, negates nothing
-    return bool(_NEGATION.search(window))
+    # "there is no need for a comparison with a second Boltzmann code": what is not needed, further back
+    wider = re.split(r"[.;!?](?:\s|$)|\n\s*\n|,\s*(?:so|but|hence|thus|therefore)\s|[()]", text[max(0, start - 70):start])[-1]
+    return bool(_NEGATION.search(window)) or re.search(r"\b(?:no|little)\s+need\s+(?:for|to)\b|\bneedn't\b|"
+                                                       r"\b(?:not|un)\s*necessary\b", wider, re.I) is not None
 
 
 def _left_out(text: str, start: int, end: int) -> bool:
@@ -309,10 +325,12 @@ def _left_out(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 40):start]
     if re.search(r"\b(?:skip|omit|drop|exclude)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,1}$", before, re.I):
         return True  # "skip plain fine-tuning this time", "omit the replay strategy"
-    if re.match(r"\s+(?:(?:is|are)\s+(?:out\s+of\s+scope|not\s+(?:needed|wanted|of\s+interest)|excluded|off\s+the\s+table)|"
+    if re.match(r"\s+(?:(?:is|are)\s+(?:out\s+of\s+scope|not\s+(?:needed|wanted|of\s+interest)|excluded|off\s+the\s+table|"
+                r"left\s+out|dropped|skipped|omitted|benched|sitting\s+out)|(?:sits?|stays?)\s+(?:this\s+one\s+)?out|"
                 r"(?:won't|will\s+not|can't|cannot|isn't|is\s+not|aren't|are\s+not)\s+(?:be\s+)?(?:deployable|usable|used|"
                 r"needed|wanted|available|an\s+option|possible|relevant|of\s+interest))\b", text[end:end + 40], re.I):
-        return True  # "retrieval is out of scope, so compare just those two", "DevNet won't be deployable"
+        return True  # "retrieval is out of scope, so compare just those two", "DevNet won't be deployable",
+        # "retrieval sits out"
     return bool(re.search(r"\bleav(?:e|ing)\s+(?:[\w-]+\s+){0,3}$", before, re.I)
                 and re.match(r"\s+(?:\w+\s+)?out\b", text[end:end + 24]))
 
@@ -375,6 +393,25 @@ def column_arguments(spec: Any) -> list[str]:
     return out
 
 
+#: a file's columns named in the text, in order: "[plot, clay_pct, rain_mm]", "the columns are, in this order: a, b, c"
+_COLUMN_LIST = re.compile(r"\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*){1,60})\s*\]|"
+                          r"\bcolumns?\s+(?:are|is|read)\b[^:.;]{0,40}:\s*(`?[A-Za-z_]\w*`?(?:\s*,\s*(?:and\s+)?`?[A-Za-z_]\w*`?){1,60})")
+
+
+def headerless_names(text: str, profiles: Sequence[FileProfile]) -> tuple[str, list[str], str] | None:
+    """The column names the text gives a file without a header row (a list of as many distinct names as the file
+    has columns), as (file, names, the sentence); None when no single such file and list match."""
+    bare = [p for p in profiles if p.kind in {"headerless", "matrix"} and not p.square and len(p.columns) >= 2]
+    found = []
+    for match in _COLUMN_LIST.finditer(text):
+        names = [n.strip(" `") for n in re.split(r",\s*(?:and\s+)?", match.group(1) or match.group(2))]
+        fits = [p for p in bare if len(p.columns) == len(names)]
+        if len(set(names)) == len(names) and len(fits) == 1:
+            start = max(text.rfind(". ", 0, match.start()) + 2, 0)
+            found.append((fits[0].name, names, text[start:match.end()]))
+    return found[0] if len({(f, tuple(n)) for f, n, _ in found}) == 1 else None
+
+
 def _prior_value(head: str, sentence: str) -> Any:
     """The prior ``sentence`` gives the parameter written as ``head``: a Gaussian ``{"mean", "std"}`` (``0.30 ±
     0.02``, ``N(0.3, 0.02)``), flat bounds ``[lower, upper]`` (``∈ [0.1, 0.9]``, ``between 0.1 and 0.9``), or None."""
@@ -398,7 +435,7 @@ def _prior_value(head: str, sentence: str) -> Any:
         r"std|spread)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")", sentence, re.I)
     if flat is None and between is None:  # "a flat prior from 60 to 80 km/s/Mpc", "w0 flat on −1.6 to −0.4"
         between = re.search(head + r"[^.;\d]{0,60}?\b(?:from|on|over)\s+(" + _NUMBER + r")\s*(?:to|–|—)\s*("
-                            + _NUMBER + r")(?![\d.])", sentence, re.I)
+                            + _NUMBER + r")(?!\d|\.\d)", sentence, re.I)
     if gauss is None and flat is None and between is None:
         # the parameter after its prior: "a Gaussian prior of width 1 centred on zero on wa", "a normal prior centred
         # on 0.3 with width 0.02 for Ω_m"
@@ -462,6 +499,7 @@ class _Reader:
         from cmbagent.agents._fields import words_of
 
         self.words = words_of(spec.name)
+        self.phrases = self.words.with_terms(self.phrases, text, profiles or ())  # the task's own words for the field's notions
         self.data_files, self.columns, self.paths = list(data_files), columns, paths
         self.profiles = list(profiles) if profiles is not None else None
         self.args: dict[str, Any] = dict(given)
@@ -513,7 +551,8 @@ class _Reader:
         if value in (None, "") or (_choices(schema) and value not in _choices(schema)):
             return False
         doc = self.spec.argument_docs.get(name, "")
-        if (name in self.paths or re.match(r"(?:folder|file|path|directory)\b", doc, re.I)) \
+        # ("Local checkpoint folder ...": "Tiny random model: two layers" names no checkpoint)
+        if (name in self.paths or re.search(r"\b(?:folder|file|path|directory)\b", doc.split(". ")[0], re.I)) \
                 and not re.search(r"[./\\]", str(value)):
             return False  # "LoRA adapters: rank 4" names no folder of adapters
         columns = self.table_columns()
@@ -540,7 +579,7 @@ class _Reader:
         fraction = _is_fraction(schema, self.spec.argument_docs.get(name, ""))
         is_column = name in column_arguments(self.spec)
         parts = re.search(r"\[(\w+),\s*(\w+)\]\s+pairs", self.spec.argument_docs.get(name, ""))
-        unread = None
+        unread = listed = None
         for entry in patterns:
             pattern, fixed = entry if isinstance(entry, tuple) else (entry, None)
             compiled = re.compile(pattern, re.I)
@@ -577,7 +616,11 @@ class _Reader:
                         value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1))
                                  if p.strip(" `'\"")]
                         if "`" not in match.group(1) and self.words.spellings.get(name):  # "Ω_m and σ_8"
-                            spelled = [self.words.spell(name, item) for item in value]
+                            # or the data's own names by their words: "the focal depth" as the chain's depth_km
+                            spelled = [self.words.spell(name, item) or self.column_of(re.sub(
+                                r"^(?:the|a|an|its|their)\s+", "", item.strip(), flags=re.I)) for item in value]
+                            if not all(spelled) and len(value) >= 2:
+                                listed = listed or match.group(1)
                             value = [self.as_written(v) for v in spelled if v] if all(spelled) else None
                     if isinstance(value, str) and not self.names_columns(name, value):
                         value = self.column_of(value)  # "where deprivation carries ...": the feature by its words
@@ -593,10 +636,10 @@ class _Reader:
                     return True
                 if re.search(r"\d", match.group(1)):
                     unread = unread or match.group(1)
-        if unread is not None:
-            self.questions.append(f"the text gives {name!r} as “{clip_quote(unread, 80)}”, which the offline "
-                                  f"backend could not read; add `{name}: <value>` under `arguments:` in the front "
-                                  "matter")
+        if unread is not None or listed is not None:  # digits, or a list of names, the reading could not place
+            self.questions.append(f"the text gives {name!r} as “{clip_quote(unread or listed or '', 80)}”, which the "
+                                  f"offline backend could not read; add `{name}: <value>` under `arguments:` in the "
+                                  "front matter")
         return False
 
     def names_columns(self, name: str, value: Any) -> bool:
@@ -763,6 +806,8 @@ class _Reader:
                         # unless the number before it was another setting ("step size 0.02 and 6000 iterations")
                     if re.search(r"\b(?:the|these|those|our|its|their|both)\s+$", self.text[:match.start(1)], re.I):
                         continue  # a definite count describes ("the two evaluations we ran"), it does not ask
+                    if self.file_size_aside(match.start(1)):
+                        continue  # "data/hives.csv, one row per hive-day (1,000 rows)": what the file holds
                     low, high = schema.get("minimum", schema.get("exclusiveMinimum")), schema.get("maximum")
                     if (low is not None and cast_value < low) or (high is not None and cast_value > high):
                         continue
@@ -778,6 +823,15 @@ class _Reader:
         self.record(name, value, self.sentence_of(start))
         self.spent.append(numbers)
         return True
+
+    def file_size_aside(self, at: int) -> bool:
+        """Whether the number at ``at`` is all a bracket holds besides its noun, in a sentence that names a file:
+        "data/hives.csv, one row per hive-day (1,000 rows)" says how big the file is, it sets nothing."""
+        opened, closed = self.text.rfind("(", 0, at), self.text.find(")", at)
+        if opened < 0 or closed < 0 or self.text.rfind(")", 0, at) > opened:
+            return False
+        return re.fullmatch(r"\(\s*\d[\d,]*\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?\s*\)", self.text[opened:closed + 1]) is not None \
+            and re.search(r"[\w/-]+\.[A-Za-z][A-Za-z0-9]{1,5}\b", self.sentence_of(at)) is not None
 
     def doc_patterns(self, name: str, number: str, kinds: set[str]) -> list[str]:
         """Where the prose gives ``name`` a number in its documentation's words (:func:`doc_name`): after a name of
@@ -999,8 +1053,9 @@ class _Reader:
         heads = {param: "(?:" + "|".join(patterns) + r")(?![\w])" for param, patterns in names.items()}
         for n, sentence in enumerate(self.sentences):
             # "keep Ω_m uniform on 0.1–0.6": a flat prior said without the word
-            if not re.search(r"\bpriors?\b|\b(?:uniform|flat)(?:ly)?\s+(?:on|in|over|between|from|within)\s+[-−]?\d",
-                             sentence, re.I):
+            # (or "with Ω_m confined to the range 0.05 to 0.6")
+            if not re.search(r"\bpriors?\b|\b(?:uniform|flat)(?:ly)?\s+(?:on|in|over|between|from|within)\s+[-−]?\d|"
+                             r"\b(?:confined|restricted|limited|bounded)\s+to\s+(?:the\s+range\s+)?[-−]?\d", sentence, re.I):
                 continue
             back = n > 0 and re.search(r"\b(?:that|this|it|these|those|the same)\b", sentence, re.I)
             if not re.search(r"\d", sentence) and back:
@@ -1119,7 +1174,7 @@ class _Reader:
                                   + tail, sentence, re.I) or re.search(
                     # "the summed neutrino mass raised to 0.12 eV", "the Hubble constant dropped to 54 km/s/Mpc"
                     head + r"\s+(?:to\s+be|of|at|equal\s+to|(?:raised|increased|lowered|dropped|reduced|set|changed|"
-                    r"moved|bumped|lifted|cut)\s+to)\s+(?:[^\s=,;]{1,8}\s*=\s*)?(" + _NUMBER + ")" + tail,
+                    r"moved|bumped|lifted|cut)\s+to|(?:held|kept|fixed|pinned|set)\s+at)\s+(?:[^\s=,;]{1,8}\s*=\s*)?(" + _NUMBER + ")" + tail,
                     sentence, re.I)
                 if match is None:  # "scalar tilt 0.97", "Hubble constant 67 km/s/Mpc": a head of words, then the value
                     bare = re.search(head + r"\s+(" + _NUMBER + ")" + tail, sentence, re.I)
@@ -1336,7 +1391,7 @@ class _Reader:
                 out.append(words)
         return out
 
-    def anaphoric_list(self, col_args: Sequence[str], given: Mapping[str, Any]) -> None:
+    def anaphoric_list(self, col_args: Sequence[str], given: Mapping[str, Any], *, cued_only: bool = False) -> None:
         """A list of columns named once and then referred to by its count ("four site measurements: water_temp_c,
         ph, canopy_pct and elevation_m ... a regression of infection on those four"): the one list argument left
         unread takes the columns of the one clause that names exactly that many."""
@@ -1353,13 +1408,16 @@ class _Reader:
                 continue  # "on the two questions we asked both times: the AI tools item and ...": they follow
             # the list argument the anaphor's sentence cues ("rake it ... on those three variables"), or the one left
             said = self.sentence_of(match.start())
-            targets = unread if len(unread) == 1 else [
+            targets = unread if len(unread) == 1 and not cued_only else [
                 n for n in unread if any(re.search(p, said, re.I) for p in self.declared_cues(n))]
             if len(targets) != 1:
                 continue
             lists = []
             for sentence in self.sentences:
                 for clause in re.split(r"[;:]\s|\.\s", sentence):
+                    at = self.text.find(clause)
+                    if 0 <= at < match.start() < at + len(clause):  # "shares by region and apiary_size, by raking
+                        clause = clause[:match.start() - at]      # on those two": the words before it count too
                     mentions = list(self.column_mentions(clause, columns))
                     named = list(dict.fromkeys(c for _, c, _ in mentions))
                     # items in words after the clause's last preposition ("census shares by age band, district
@@ -1371,9 +1429,15 @@ class _Reader:
                             break
                         mentions += self.worded_items(tail.group(1), columns, set(), set(named), tail.start(1))
                         named = list(dict.fromkeys(c for _, c, _ in sorted(mentions)))
-                    at = self.text.find(clause)
+                    # ("age_months, spo2, feeding_pct and admitted ... a regression of admission on those three
+                    # inputs": the column another argument took is not one of them)
+                    free = [c for c in named if c not in {v for v in self.args.values() if isinstance(v, str)}]
+                    named = named if len(named) == int(count) else free
                     if len(named) == int(count) and 0 <= at and at + len(clause) <= match.start():
                         lists.append((named, sentence))
+            # the one such list, or the nearest when it stands in the anaphor's own sentence
+            if len(lists) > 1 and lists[-1][1] == said:
+                lists = lists[-1:]
             if len(lists) == 1:
                 named, sentence = lists[0]
                 self.record(targets[0], named, f"{sentence} … {said}", confidence=0.85)
@@ -1469,6 +1533,11 @@ class _Reader:
                     end = cue.end() + list_end(clause[cue.end():])  # "on sex and region, starting from ..."
                     after_cue = [m for m in mentions if cue.start() <= m[0] < end]
                     since = max(clause.rfind(", ", 0, cue.start()), clause.rfind("; ", 0, cue.start()), 0)
+                    # "We use dist_km, crossings and slope as instruments": a comma inside the list is no boundary
+                    named_here = {c for _, c, _ in mentions}
+                    while since > 0 and any(re.search(rf"(?<![\w-])`?{re.escape(c)}`?\s*$", clause[:since]) for c in named_here) \
+                            and any(re.match(rf"[,;]\s*`?{re.escape(c)}`?(?![\w-])", clause[since:]) for c in named_here):
+                        since = max(clause.rfind(", ", 0, since), 0)
                     mentions = after_cue or [m for m in mentions if m[0] >= since]
                     if not mentions:
                         continue
@@ -1510,8 +1579,10 @@ class _Reader:
                 ticked = [m for m in mentions if m[2]] or mentions
                 after = [m for m in ticked if m[0] >= cue.end()]
                 linked = [m for m in mentions if m[0] < cue.start() and re.fullmatch(
-                    rf"`?\s+{_LINK}\b[^,;()`]{{0,50}}", clause[int(m[0]) + len(m[1]):cue.start()])]
-                # "`y_factual` is their observed outcome": the column the cue describes comes before it
+                    rf"`?\s+(?:column\s+|field\s+)?{_LINK}\b[^,;()`]{{0,50}}|`,\s+(?:our|the|its|their|his|her|a|an)\b[^,;()`]{{0,40}}",
+                    clause[int(m[0]) + len(m[1]):cue.start()])]
+                # "`y_factual` is their observed outcome", "`predicted_days`, our model's forecast of ...": the column
+                # the cue describes comes before it
                 chosen = [own[0][1] if own else linked[-1][1] if linked
                           else min(after or ticked, key=lambda m: abs(m[0] - cue.end()))[1]]
                 quotes["in"].append(sentence)
@@ -1714,6 +1785,8 @@ class _Reader:
         self.absent_defaults(col_args, table)
         for name in scalars:  # the text asks for the column ("starting from the design weights") but names none
             said = self.asked(name) if name not in self.args and name not in self.spec.required else None
+            if said is not None and scalars[name] == "label" and not any(c.binary for c in table.columns):
+                said = None  # no 0/1 column to be the labels: the method goes without ("Nothing is labelled")
             labelled = said is not None and any(re.search(p + r"\s*#?\d", said, re.I) for p in self.declared_cues(name))
             if said is not None and not labelled and not any(f"{name!r}" in q for q in self.questions):
                 options = ", ".join(table.column_names[:14]) + (", ..." if len(table.column_names) > 14 else "")
@@ -1875,6 +1948,7 @@ class _Reader:
         if re.search(r"\bDefault:", self.spec.argument_docs.get(name, "")):
             return  # the method has its own rule ("Default: the population table's variables"): it applies it
         used = {v for v in self.args.values() if isinstance(v, str)}
+        used |= {c for v in self.args.values() if isinstance(v, list) for c in v if isinstance(c, str)}  # instruments
         chosen = [c.name for c in table.columns if c.name not in used and not c.constant and c.numeric
                   and not identifier(c)]
         if not chosen:
@@ -2046,9 +2120,19 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     from cmbagent.tools.methods import get_method, path_arguments
 
     spec = get_method(method)
+    named_columns: tuple[str, list[str], str] | None = None
+    if profiles is not None and "column_names" in spec.arguments and "column_names" not in given:
+        named_columns = headerless_names(text, profiles)
+        if named_columns is not None:  # read the file with the names the text gives it, as the method will
+            file, names = named_columns[0], named_columns[1]
+            profiles = [replace(p, kind="table", columns=tuple(replace(c, name=n) for c, n in zip(p.columns, names,
+                                                                                                 strict=True)))
+                        if p.name == file else p for p in profiles]
     if profiles is not None and not columns:
         columns = {p.name: p.column_names for p in profiles if p.column_names}
     reader = _Reader(spec, text, given, data_files, columns or {}, path_arguments(method), profiles)
+    if named_columns is not None:
+        reader.record("column_names", named_columns[1], named_columns[2])
     for name, value in given.items():
         if name not in _BOOKKEEPING - {"seed", "random_state"}:
             reader.requirements.append(Requirement(kind="argument", text=f"{name}: {value}", source="front_matter",
@@ -2099,6 +2183,8 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.files()
     reader.layouts()
     reader.data_columns(col_args)
+    # again, with the columns the data gave the single roles left out, for a list the anaphor's sentence asks for
+    reader.anaphoric_list(col_args, given, cued_only=True)
     reader.other_table_columns(col_args)
     reader.bracketed_columns(col_args, given)
     reader.disjoint_lists(col_args, given)

@@ -60,7 +60,9 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind24": ROOT / "tests" / "understanding_blind24",
         "blind25": ROOT / "tests" / "understanding_blind25",
         "blind26": ROOT / "tests" / "understanding_blind26",
-        "blind27": ROOT / "tests" / "understanding_blind27"}
+        "blind27": ROOT / "tests" / "understanding_blind27",
+        "blind28": ROOT / "tests" / "understanding_blind28",
+        "blind29": ROOT / "tests" / "understanding_blind29"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

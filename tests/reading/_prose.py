@@ -80,6 +80,10 @@ class Verdict:
     confidence: float = 0.0
 
 
+#: where a run writes, not what it computes: a reading may set them however it likes
+_UNSCORED = frozenset({"output_dir", "cache_dir"})
+
+
 def _defaults(method: str | None) -> dict[str, Any]:
     """The defaults of ``method``'s arguments that have one (``None`` counts as none)."""
     if method is None:
@@ -130,6 +134,12 @@ def judge(task: ProseTask, *, said: str, method: str | None, arguments: Mapping[
         for name, value in (task.expect.get("may_set") or {}).items():
             if name in arguments and not _same(value, arguments[name]):
                 wrong[name] = arguments[name]
+        # a setting the text does not settle, read anyway and away from the method's default ("(1,000 rows)" as a
+        # cap on some rows): the run would differ from what was asked
+        listed = {*(task.expect.get("arguments") or {}), *(task.expect.get("may_set") or {}), *_UNSCORED}
+        for name, value in arguments.items():
+            if name not in listed and not (name in defaults and _same(defaults[name], value)):
+                wrong[name] = value
     arguments_right = (not wrong and said == "run") if method_right else None
     silent = said == "run" and (not method_right or bool(wrong))
     return Verdict(task.name, task.kind, expected, said, method, method_right, arguments_right, silent, wrong,

@@ -147,7 +147,11 @@ def _confidence(confidence: float) -> float:
                       "cbps": [r"\bCBPS\b", r"\bcovariate[- ]balancing propensity"],
                       "none": [r"\bwithout (?:any )?weighting\b", r"\bno weighting\b"]},
         "design_weight": [r"\b(?:design|base|sampling) weights?\b"],
-        "ballot": [r"\bsplit[- ]ballot", r"\bwordings?\b", r"\bquestionnaire (?:versions?|forms?)\b", r"\bballot\b"],
+        # "the question went out in two versions: ...; the `form` column records which one each respondent saw"
+        "ballot": [r"\bsplit[- ]ballot", r"\bwordings?\b", r"\bquestionnaire (?:versions?|forms?)\b", r"\bballot\b",
+                   r"\b(?:two|three|2|3) versions\b", r"\bversions? [A-C] (?:against|versus|vs\.?|and|with) (?:version )?[A-C]\b",
+                   r"\bwhich (?:one|version|form|wording) (?:each |every )?(?:respondent|person|participant|member)s? "
+                   r"(?:saw|got|received|answered|was shown)\b"],
         "wave": [r"\bwaves?\b", r"\bsurvey rounds?\b"],
         "retest": [r"\bre-?test", r"\bre-?interview", r"\brepeated answers?\b", r"\basked (?:again|twice)\b"],
         "subgroup": [r"\bsubgroups?\b", r"\bpersonas?\b", r"\bbroken down by\b", r"\bwhich group\b"],

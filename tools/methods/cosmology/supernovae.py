@@ -164,7 +164,8 @@ def _degeneracies(kind: str, fmt: str, offset: str | None) -> dict[str, Any]:
             "Omega_m": [r"(?:Ω|Omega|omega)_?\{?m\}?", r"\bO_?m\b", r"\b(?:the\s+)?matter\s+density(?:\s+parameter)?"],
             "Omega_de": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|de|DE)\}?", r"\bdark[\s-]energy\s+density(?:\s+parameter)?"],
             "H0": [r"\bH_?\{?0\}?", r"\bHubble\s+constant"],
-            "w0": [r"\bw_?\{?0\}?", r"\bw(?=\s*[=∈~])"],
+            # "give w a flat prior between −2 and −0.3": w before its prior
+            "w0": [r"\bw_?\{?0\}?", r"\bw(?=\s*[=∈~])", r"\bw(?=\s+an?\s+(?:[\w-]+\s+)?prior\b)"],
             "wa": [r"\bw_?\{?a\}?"],
             "M": [r"\bM(?:_B)?(?=\s*[=∈~(\[]|\s+(?:in|between)\b)", r"\babsolute\s+magnitude(?:\s+M)?"],
         },
