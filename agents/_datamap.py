@@ -36,7 +36,7 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "test": r"\btest(?:ing)?\b|held[- ]?out|hold[- ]?out|validation|evaluat",
     "embeddings": r"embedding|representation|latent feature|feature vectors",
     "instruments": r"\binstrument|\blotter(?:y|ies) (?:numbers?|draws?|results?)",
-    "chain": r"\bchains?\b|posterior samples|mcmc samples",
+    "chain": r"\bchains?\b|posterior samples|mcmc samples|importance[- ]samples|nested[- ]sampling (?:output|samples)",
     "labels": r"\blabels? (?:file|table)\b|concept labels",
     "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
                r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"

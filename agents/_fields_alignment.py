@@ -46,7 +46,10 @@ field_words(
                       # "the base weights ... used exactly as they are, with no further adjustment on top"
                       "none": [r"\bno\s+further\s+(?:adjustment|re-?weighting|calibration)\b",
                                r"\bwithout\s+(?:any\s+)?further\s+(?:adjustment|re-?weighting|calibration)\b",
-                               r"\b(?:design|base)\s+weights\b[^.;]{0,60}?\b(?:exactly\s+)?as\s+(?:they\s+are|is)\b"]},
+                               r"\b(?:design|base)\s+weights\b[^.;]{0,60}?\b(?:exactly\s+)?as\s+(?:they\s+are|is)\b",
+                               # "no census to weight to, so use the design weights alone"
+                               r"\b(?:use|stay\s+with|keep\s+to|rely\s+on)\s+(?:the\s+)?(?:design|base)\s+weights\s+(?:alone|only)\b",
+                               r"\bno\s+(?:census|population|margins?|reference)\s+(?:\w+\s+)?to\s+weight\s+(?:to|against)\b"]},
         # "broken down by education", "overall and by age_band": the column named next
         "subgroup": [r"\b(?:broken\s+down|split|separately)\s+by\b",
                      # "region by region (column region)", "compare it by education"
@@ -56,6 +59,9 @@ field_words(
                      r"\bseparately,?\s+(?:using|from|with)\s+(?:the\s+)?(?=`?\w+`?\s+column\b)"],
         # "our online panel (question ai_regulation)": the answer columns, kept only when every name is a column
         "questions": [r"\bquestions?\s+\(?(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)",
+                      # "For q_gallery (how people rate the new gallery) and q_charging (what ...), treat each round"
+                      r"\bfor\s+(`?[A-Za-z]\w*_\w*`?\s*(?:\([^()]{0,80}\))?(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+)`?[A-Za-z]\w*_\w*`?"
+                      r"\s*(?:\([^()]{0,80}\))?)+)\s*,",
                       # "report licence_support and microchip_check", "compare support_barrage and trust_operator
                       # with the assistant's answers": answer columns after a verb, when every name is a column
                       r"\b(?:report|compare|tabulate|estimate)\s+(`?[A-Za-z]\w*_\w*`?(?:(?:,\s*|,?\s+and\s+)`?[A-Za-z]\w*`?)+)",
@@ -71,6 +77,8 @@ field_words(
         "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+(?:called\s+|named\s+)?`?([A-Za-z_]\w*)`?",
                  # "interviewed in two rounds (column wave: 2024 and 2025)"
                  r"\b(?:rounds?|waves?)\b[^.;()]{0,20}?\(\s*(?:in\s+)?(?:the\s+)?column\s+`?([A-Za-z_]\w*)`?",
+                 # "done in two rounds (the round column, 2023 and 2025)"
+                 r"\b(?:rounds?|waves?)\b[^.;()]{0,20}?\(\s*(?:in\s+)?(?:the\s+)?`?([A-Za-z_]\w*)`?\s+column\b",
                  r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b",
                  # "two rounds, 2023 and 2024, with a round column"
                  r"\bwith\s+(?:an?\s+|the\s+|its\s+)?((?:survey\s+)?(?:rounds?|waves?|years?))\s+column\b"],

@@ -166,6 +166,9 @@ field_words(
             rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"
             r"have\s+(?:a\s+)?labels?|are\s+known|is\s+known|revealed|confirmed|keep\s+(?:their|its)\s+labels?)",
             rf"\blabel(?:s|led)?\s+(?:for\s+)?(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}",
+            # "if the beekeepers had confirmed only a quarter of the queenless days in the training part"
+            rf"\b(?:confirmed|revealed|flagged|tagged|verified|checked)\s+(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?"
+            rf"(?:training\s+)?(?:\w+\s+)?{_RARE}",
             # "let the model see the label of one collapse in four": whatever the rare class is called
             r"\blabels?\s+(?:of|for|on)\s+(?:only\s+|just\s+)?((?:one|1)\s+(?:[a-z-]+\s+)?in\s+(?:\d+|two|three|four|"
             r"five|six|seven|eight|nine|ten|twenty|fifty))\b",

@@ -141,6 +141,13 @@ field_words(
             rf"\bfirst\s+{_FRACTION}(?![\w%])[^.;]{{0,60}}?\b{_BURN}\b",  # "the first 30% of the samples are burn-in"
             rf"\b{_BURN}\s+(?:fraction\s+)?(?:of|is|=|:)\s*(?:the\s+first\s+)?{_FRACTION}(?![\w%])",
             rf"\b(?:discard|drop|remov|throw\w*\s+(?:away|out)|cut|skip|ignor)\w*\s+(?:the\s+)?first\s+{_FRACTION}(?![\w%])",
+            # "Discard a fifth of every chain at its start"
+            rf"\b(?:discard|drop|remov|throw\w*\s+(?:away|out)|cut|skip|ignor)\w*\s+{_FRACTION}(?![\w%])\s+of\s+(?:every|each|the|"
+            rf"both|all)\s+(?:\w+\s+)?(?:chains?|runs?|files?)\s+(?:at\s+(?:its|their|the)\s+(?:start|beginning)|from\s+(?:its|their|"
+            rf"the)\s+(?:start|beginning)|as\s+{_BURN})",
+            # "nothing should be thrown away at the start: keep every row", "no burn-in": importance samples, all kept
+            (r"\bnothing\s+(?:should|is\s+to|needs\s+to|has\s+to)\s+be\s+(?:thrown\s+away|discarded|dropped|cut|removed)\b", 0.0),
+            (r"\bkeep\s+(?:every|each|all(?:\s+the)?)\s+(?:rows?|samples?|draws?|points?)\b(?![^.;]{0,30}\b(?:after|but|except)\b)", 0.0),
             # "treat the first 1,200 of its 3,000 samples as burn-in": a share of 0.4
             rf"\bfirst\s+(\d[\d,]*\s+of\s+(?:its|the|all|our)\s+\d[\d,]*)\s+(?:samples|steps|draws|points|rows|"
             rf"iterations)\b[^.;]{{0,30}}?\b{_BURN}\b",
@@ -196,7 +203,7 @@ COSMOLOGICAL_PARAMETERS: dict[str, list[str]] = {
     "logA": [r"\bln\s*\(?\s*10\s*(?:\^\s*\{?10\}?|¹⁰)\s*A_?\{?s\}?\s*\)?", r"\blogA\b"],
     "ns": [r"\bn_?\{?s\}?(?![\w])", r"\b(?:scalar\s+)?spectral\s+index", r"\b(?:scalar|spectral)\s+tilt"],
     "mnu": [r"Σ\s*m_?\{?ν\}?", r"\\sum\s*m_\{?\\nu\}?", r"\bsum(?:med)?\s+(?:of\s+(?:the\s+)?)?neutrino\s+mass(?:es)?",
-            r"\bneutrino\s+mass\s+sum\b", r"\bmnu\b",
+            r"\bneutrino\s+mass\s+sum\b", r"\bmnu\b", r"\bsummed\s+(?:neutrino\s+)?mass\b",  # "a summed mass of 0.15 eV"
             # "take the neutrino masses to sum to 0.1 eV"
             r"\bneutrino\s+masses\s+(?:to\s+|that\s+)?sum(?:s|ming)?\s+to"],
     "nnu": [r"\bN_?\{?eff\}?(?![\w])", r"\bnnu\b", r"\beffective\s+number\s+of\s+(?:neutrino|relativistic)\s+species"],
@@ -253,7 +260,10 @@ field_words(
           r"\b(?:at|to|from|on)\s+(?:the\s+|its\s+|their\s+)?Planck\s+(?:2018\s+)?(?:baseline|best[- ]fit|values?|"
           r"defaults?|fiducial|cosmology)\b|"
           r"\b(?:the\s+)?(?:rest|others|everything\s+else|all\s+else|other\s+parameters)\s+(?:\w+\s+)?at\s+(?:the\s+)?"
-          r"Planck(?:\s+2018)?\b": 2.0},
+          r"Planck(?:\s+2018)?\b|"
+          # "take the Planck 2018 baseline for all the rest"
+          r"\b(?:take|use|keep)\s+(?:the\s+)?Planck(?:\s+2018)?\s+(?:baseline|best[- ]fit|values?|defaults?)\s+for\s+(?:all\s+)?"
+          r"(?:the\s+)?(?:rest|others|remaining\s+\w+|everything\s+else)\b": 2.0},
 )
 
 #: a spectrum named as the only one used: "TE and nothing else", "TE only", "EE alone"

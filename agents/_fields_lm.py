@@ -220,18 +220,24 @@ field_words(
         "n_base": (r"\b(\d[\d,]*) (?:prior|base|background|pretraining) facts about people\b",
                    r"\b(\d[\d,]* (?:prior|base|background|pretraining) facts)\b"),
         # fine-tuning alone, not the fine-tuning inside "fine-tuning with replay"
+        # "give the fine-tuning 80 steps per timestep"
+        "edit_steps": (r"\b(?:give|train|run|allow)\s+(?:the\s+)?fine[- ]?tuning\s+(\d[\d,]*)\s+(?:gradient\s+)?steps\b",
+                       r"\bfine[- ]?tun(?:e|ing)\s+for\s+(\d[\d,]*)\s+steps\s+(?:per|at\s+each|each|every)\s+time\s?step\b"),
         "strategies": {
             "retrieval": (r"\bretrieval\b", r"\bRAG\b",
                           # "retrieving the edits, fine-tuning on them, and ...": the strategy by its verb
                           r"\bretriev(?:e|es|ing)\s+(?:the\s+)?(?:new\s+)?(?:edits|facts|updates)\b"),
             "finetune": (r"(?<!replay )(?<!replay-based )\b(?:plain |continual |naive |sequential |vanilla )?"
-                         r"fine[- ]?tun(?:e|ing|ed)\b(?! (?:with|plus|and) (?:\w+ )?replay)(?!-with-replay)",
+                         r"fine[- ]?tun(?:e|ing|ed)\b(?! (?:with|plus|and) (?:\w+ )?replay)(?!-with-replay)"
+                         r"(?!\s+(?:that|which)\s+replays?\b)"
+                         # "give the fine-tuning 80 steps per timestep": its settings, not a strategy asked for
+                         r"(?!\s+(?:\d[\d,]*\s+)?(?:steps|epochs|iterations)\b)",
                          # "compare only continual fine-tuning with replay": two strategies, one against the other
                          r"\bcompar\w*\s+(?:only\s+|just\s+)?(?:plain |continual |naive |sequential |vanilla )?"
                          r"fine[- ]?tun(?:e|ing)\s+(?:with|against|to)\s+(?:\w+\s+)?replay\b"
                          r"(?!\s+(?:against|to|and|with|versus|vs)\b)"),
             # "the same fine-tuning mixed with replayed older edits"
-            "replay": (r"\breplay\b", r"\bmixed\s+with\s+(?:the\s+)?replayed\s+(?:older\s+|earlier\s+|old\s+)?(?:edits|facts)\b"),
+            "replay": (r"\breplay\b", r"\bfine[- ]?tuning\s+(?:that|which)\s+replays?\b", r"\bmixed\s+with\s+(?:the\s+)?replayed\s+(?:older\s+|earlier\s+|old\s+)?(?:edits|facts)\b"),
         },
         # replay: "two earlier edits per new edit", "replay ratio of 2", "replaying 2 old facts for each new one"
         "replay_ratio": (r"\b(\d+(?:\.\d+)?|one|two|three|four|five|half) (?:an? )?(?:earlier|old|older|previous|past) (?:edits?|"

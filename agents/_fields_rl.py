@@ -78,6 +78,9 @@ field_words(
                         # "train it on windows of 6 steps, with 24 denoising steps, for 8,000 gradient steps"
                         r"\btrain\w*\s+(?:it|the\s+(?:[\w-]+\s+){0,3}?model)\b[^.;]{0,80}?\bfor\s+(\d[\d,]*)\s+"
                         r"(?:gradient|training|optimi[sz](?:er|ation))\s+steps\b",
+                        # "Fit the diffusion world model (...) and its inverse-dynamics network ... for 8,000 steps"
+                        r"\b(?:fit|train)\w*\s+the\s+diffusion\s+(?:world\s+)?model\b[^.;]{0,160}?\bfor\s+(\d[\d,]*)\s+"
+                        r"(?:gradient\s+|training\s+)?steps\b",
                         r"\b(\d[\d,]*)\s+(?:gradient\s+)?steps\s+(?:of|for)\s+the\s+diffusion\s+model\b"],
         "idm_steps": [r"\b(\d[\d,]*)\s+(?:inverse[- ]dynamics|IDM)\s+(?:training\s+|gradient\s+)?steps\b",
                       r"\b(?:inverse[- ]dynamics|IDM)\s+(?:model\s+)?(?:for|with)\s+(\d[\d,]*)\s+steps\b"],
@@ -126,7 +129,9 @@ field_words(
           r"\blabell?ers?\b": 1.0, r"\bBradley[- ]Terry\b": 2.0,
           # "forty queries of each type", "a sharp labeler (rationality 4)", "easiness weighted against information"
           r"\bquer(?:y|ies)\s+(?:of|per|for)\s+each\s+(?:query\s+)?type\b": 1.5, r"\brationality\b": 1.5,
-          r"\beasiness\b": 1.5, r"\bheld[- ]out\s+segments\b|\bpools?\s+of\s+\d+\s+segments\b": 1.0},
+          r"\beasiness\b": 1.5, r"\bheld[- ]out\s+segments\b|\bpools?\s+of\s+\d+\s+segments\b": 1.0,
+          # "asking which of two segments is easier to tell apart", "than asking which is better"
+          r"\beasier\s+to\s+(?:tell\s+apart|distinguish)\b": 2.5, r"\bwhich\s+(?:one\s+|of\s+(?:the\s+)?two\s+)?is\s+better\b": 1.0},
     data=no_data,
     arguments={
         # a list of free strings: 'tabular' (the gridworld) and the gymnasium ids the method knows
@@ -158,6 +163,8 @@ field_words(
                        r"\bquer(?:y|ies)\s+(?:are\s+|were\s+)?(?:chosen|selected|picked|drawn|sampled)\s+"
                        r"(?:uniformly\s+)?at\s+random\b",
                        r"\brandom(?:ly\s+(?:chosen|selected))?\s+quer(?:y|ies)\b",
+                       # "when every query is drawn at random instead of picked for information"
+                       r"\bquer(?:y|ies)\s+(?:is|are)\s+(?:drawn|chosen|picked|selected|sampled)\s+(?:uniformly\s+)?at\s+random\b",
                        r"\brandom\s+(?:query\s+)?selection\b",
                        r"\bwithout\s+active\s+(?:query\s+)?selection\b",
                        # "60 queries each, chosen at random rather than actively"
@@ -190,6 +197,8 @@ field_words(
         # "two independent problems", "3 independent replicates"
         "n_seeds": [rf"\b{_COUNT}\s+independent\s+(?:problems|runs|repetitions|replicates|instances)\b"],
         "batch": [r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?every\s+(\d+)\s+queries\b",
+                  # "60 queries of each kind asked 6 at a time"
+                  r"\b(?:asked|posed|put|shown|sent)\s+(\d+|two|three|four|five|six|eight|ten|twelve)\s+at\s+a\s+time\b",
                   # "with the reward model refitted every 5"
                   r"\b(?:reward\s+model\s+)?refit(?:ted)?\s+every\s+(\d+)\b(?!\s*(?:%|steps|episodes|seconds|minutes))",
                   r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?after\s+every\s+(\d+)\b(?!\s*(?:%|steps|episodes))",

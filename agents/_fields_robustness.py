@@ -24,12 +24,17 @@ field_words(
           r"\b(?:prediction|class|label|decision|answer)s?\s+(?:flips?|switch(?:es)?)\b": 1.5,
           # "how far do held-out stones sit from where its prediction flips", "distances ... found by line searches"
           r"\bhow\s+far\b[^.;?]{0,60}?\bfrom\s+where\s+(?:its|the)\s+(?:prediction|decision|class|label)\b": 2.5,
-          r"\bline\s+searche?s?\b": 1.0, r"\brandom\s+(?:search\s+)?directions\b": 1.0},
+          r"\bline\s+searche?s?\b": 1.0, r"\brandom\s+(?:search\s+)?directions\b": 1.0,
+          # "estimate how far each lies from the boundary between the two sources"
+          r"\bhow\s+far\b[^.;?]{0,60}?\b(?:from|to)\s+the\s+boundary\b": 2.5,
+          # a classifier family only this method fits among the catalogue's
+          r"\bsupport[- ]vector\s+(?:machine|classifier)s?\b|(?-i:\bSVMs?\b)": 1.0},
     data=lambda files: labelled_table(files) if files else 0.0,
     arguments={
         # the sweep is asked for by its widths; a data set's question is about its points' distances
         "experiment": {
             "width_sweep": [r"\b(?:at|over|for|across)\s+(?:hidden\s+|several\s+|different\s+)?widths?\b",
+                            r"\b(?:use|try|train\s+at)\s+hidden\s+widths\b",
                             r"\bwidths?\s+(?:of\s+)?\d", r"\bwider\s+(?:networks?|layers?|models?)\b",
                             r"\bwidth\s+(?:sweep|experiment)\b", r"\bdoes\s+width\b",
                             r"\b(?:against|versus|vs\.?|as\s+a\s+function\s+of)\s+(?:the\s+)?(?:network\s+|hidden\s+)?width\b",
@@ -44,7 +49,8 @@ field_words(
             r"\bflip(?:s|ping|ped)?\s+(\d+(?:\.\d+)?\s*%|(?:a\s+)?(?:tenth|fifth|quarter))\s+of\s+(?:the\s+)?(?:training\s+)?labels",
         ],
         # the widths of a sweep as layer sizes: "hidden layers of 30, 60, 180, 600 and 1800 units"
-        "widths": [r"\b(?:hidden\s+)?layers?\s+(?:of|with)\s+((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+"
+        "widths": [r"\bhidden\s+widths?\b[^.;:]{0,40}:\s*((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+))+\d[\d,]*)\b",
+                   r"\b(?:hidden\s+)?layers?\s+(?:of|with)\s+((?:\d[\d,]*\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+"
                    r"(?:hidden\s+)?(?:units|neurons)\b",
                    r"\b((?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+)\s+(?:hidden\s+)?(?:units|neurons)\s+"
                    r"(?:wide|per\s+(?:hidden\s+)?layer|in\s+the\s+hidden\s+layer)\b",
@@ -53,7 +59,7 @@ field_words(
                    r"hidden\s+(?:units|neurons)\b"],
         "max_points": [
                        # "estimate ... on no more than 80 events": the held-out rows it evaluates, by any name
-                       r"\b(?:on|for|over)\s+(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+"
+                       r"\b(?:on|for|over|and|with)\s+(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+"
                        r"(?!training\b|epochs?\b|steps?\b|iterations?\b|directions?\b)[a-z]+\b",
                        r"\b(?:at\s+most|up\s+to|no\s+more\s+than|a\s+maximum\s+of)\s+(\d[\d,]*)\s+(?!training\b)"
                        r"(?:held[- ]out\s+|test\s+|evaluation\s+)?(?:points|samples|rows|examples|candidates|instances)\b",

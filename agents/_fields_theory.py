@@ -105,7 +105,8 @@ field_words(
               r"\btube\s+length\s*(?:k\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b"],
         # "a tensor of tubal rank 3" states the truth's rank (the factor's is ``rank``)
         # (a number in words is alone even before ", 80 Gaussian measurements")
-        "true_rank": [rf"\b(?:true\s+|ground[- ]truth\s+)?tubal[- ]rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*|is\s+)?"
+        "true_rank": [r"\btubal[- ]rank[- ](\d+)\s+(?:tensor|target|ground[- ]truth)\b",  # "a tubal-rank-3 tensor of size ..."
+                      rf"\b(?:true\s+|ground[- ]truth\s+)?tubal[- ]rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*|is\s+)?"
                       rf"(\d+\b{_ALONE_AFTER}|(?:one|two|three|four|five)\b)",
                       rf"\btrue\s+rank\s*(?:r\*?\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}"],
         "rank": [rf"\bfactor\s+(?:rank|width)\s*(?:r\s*)?(?:of\s+|=\s*|:\s*)?(\d+)\b{_ALONE_AFTER}",

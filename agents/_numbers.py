@@ -31,6 +31,9 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
          "ninety": 90}
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth": 0.1}
+#: a mixed number in words: "three and a half", "three and three tenths" (whole numbers one to nine)
+_MIXED = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine)\s+and\s+(a|one|two|three|four|five|six|seven|eight|"
+                    r"nine)\s+(halves|half|thirds?|quarters?|tenths?|hundredths?)\b", re.I)
 _WORD = "|".join([*_ONES, *_TENS, *_SCALES])
 #: a number written in words: "four thousand", "two hundred", "twenty-five", "a hundred"
 _WORDS = re.compile(rf"\b(?:(?:{_WORD}|a)(?:[\s-]+(?:and[\s-]+)?(?:{_WORD}))*)\b", re.I)
@@ -423,6 +426,14 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if value is not None and not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(match.group(0), (value,), flat, match.start()))
                 clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
+        for match in _MIXED.finditer(clean):  # "three and three tenths effective species": 3.3
+            ones, parts, unit = (match.group(i).lower() for i in (1, 2, 3))
+            denominator = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+                           "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100}[unit]
+            mixed = _ONES[ones] + (1 if parts in {"a", "one"} else _ONES[parts]) / denominator
+            if not any(a <= match.start() < b for a, b in described):
+                out.append(StatedNumber(match.group(0), (round(mixed, 6),), flat, match.start()))
+                clean = clean[:match.start()] + " " * (match.end() - match.start()) + clean[match.end():]
         for match in _TIMES.finditer(clean):
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(match.group(0), (2.0 if match.group(1).lower() == "twice" else 3.0,), flat,
@@ -502,8 +513,12 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # a constant of a formula: "(1 − a)", "Ω_k = 0", "N(0, 3²)"; not "β = 1" for ``beta``
             if re.search(r"`[^`]+`\s*(?:is|are|=|==|equals)\s*$|\bcoded\s*(?:as\s*)?$", flat[:match.start()]) or (
                     values[0] in (0.0, 1.0) and re.search(r"\b[A-Za-z_]\w*\s*(?:is|=|==|equals)\s*$", flat[:match.start()])
-                    and re.match(r"\s+(?:for|where|when|if|marks?|means?)\b", after)):
+                    and re.match(r"\s+(?:for|where|when|if|marks?|means?|on|in|at)\b", after)):
                 continue  # how a column codes its values: "`tutored` is 1 for them", "statin is 1 for patients ..."
+            if values[0] in (0.0, 1.0) and re.search(r"\b(?:is|=|==|equals)\s*[01]\s+(?:for|where|when|if|on|in|marks?|means?)\b"
+                                                     r"[^.;]{0,80}\b(?:and|or|,)\s*$", flat[:match.start()]) \
+                    and re.match(r"\s+(?:for|where|when|if|on|in|otherwise|else)\b", after):
+                continue  # "... is 1 for shards of one layer and 0 for the other": the coding's other value
             if not any(a <= match.start() < b for a, b in described):
                 out.append(StatedNumber(raw, values, flat, match.start()))
         for match in _WORDS.finditer(clean):

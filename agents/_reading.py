@@ -281,10 +281,15 @@ def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Seq
             else:
                 values.append(v)
     gated: list[tuple[float, str]] = []
+    from cmbagent.agents._understand import doc_name
+
     for name, schema in spec.arguments.items():
         pattern = _name_pattern(name)
         if pattern is None or name in understood.arguments:
             continue
+        called = doc_name(spec.argument_docs.get(name, ""))
+        if len(called) >= 2:  # its documentation's name too: "step size 0.05" for ``learning_rate`` ("Step size η ...")
+            pattern = rf"(?:{pattern})|\b" + r"[\s_-]+".join(re.escape(w.lower()) for w in called) + r"\b"
         # an example of the documentation ("e.g. {"Omega_m": {"mean": 0.3, ...}}") is no value the run uses
         doc = _EXAMPLE.sub(" ", spec.argument_docs.get(name, ""))
         documented_here = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])", doc)

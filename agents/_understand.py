@@ -112,7 +112,7 @@ _GENERIC_CUES: dict[str, tuple[str, ...]] = {  # value patterns any method's arg
     "n_rep": (r"\b(\d+) (?:repetitions|repeated splits|sample splits)\b",
               r"\brepeat(?:ing)? the (?:sample[- ])?split(?:ting|s)? (\w+(?:[\s-]\w+)?) times\b",
               # "redo the random fold assignment four times", "redraw the cross-fitting partition 3 times"
-              r"\b(?:repeat|redo|rerun|redraw|re-draw|reshuffle)(?:ing)?\s+the\s+(?:random\s+)?(?:sample[- ]|fold\s+|"
+              r"\b(?:repeat|redo|rerun|redraw|re-draw|reshuffle)(?:ing)?\s+the\s+(?:whole\s+|entire\s+)?(?:random\s+)?(?:sample[- ]|fold\s+|"
               r"cross[- ]fitting\s+)?(?:split(?:ting|s)?|assignment|partition(?:ing)?|folds)\s+(\w+(?:[\s-]\w+)?)\s+times\b"),
 }
 
@@ -315,8 +315,10 @@ def _negated(text: str, start: int) -> bool:
     window = re.sub(r"\b(?:and|or)\s+without\b", " ", window)  # "with and without the loss" compares, negates nothing
     # "there is no need for a comparison with a second Boltzmann code": what is not needed, further back
     wider = re.split(r"[.;!?](?:\s|$)|\n\s*\n|,\s*(?:so|but|hence|thus|therefore)\s|[()]", text[max(0, start - 70):start])[-1]
+    # ("skip the comparison against the other Boltzmann code")
     return bool(_NEGATION.search(window)) or re.search(r"\b(?:no|little)\s+need\s+(?:for|to)\b|\bneedn't\b|"
-                                                       r"\b(?:not|un)\s*necessary\b", wider, re.I) is not None
+                                                       r"\b(?:not|un)\s*necessary\b|\b(?:skip|omit|drop|forgo)\w*\s+(?:the\s+|any\s+)?"
+                                                       r"(?:comparison|cross[- ]?check|check|run)\b", wider, re.I) is not None
 
 
 def _left_out(text: str, start: int, end: int) -> bool:
@@ -613,8 +615,9 @@ class _Reader:
                     raw += "%" if re.match(r"\s*(?:%|per ?cent\b)", self.text[match.end(1):]) else ""
                     value = _cast(raw, kinds, fraction=fraction)
                     if value is None and _string_items(schema):  # "`sigma_8` and `S_8`" for a list of names
-                        value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", match.group(1))
-                                 if p.strip(" `'\"")]
+                        # (a gloss in brackets after a name is no item: "q_gallery (how people rate it) and ...")
+                        items = re.sub(r"\s*\([^()]*\)", " ", match.group(1))
+                        value = [p.strip(" `'\"") for p in re.split(r",|\band\b|;", items) if p.strip(" `'\"")]
                         if "`" not in match.group(1) and self.words.spellings.get(name):  # "Ω_m and σ_8"
                             # or the data's own names by their words: "the focal depth" as the chain's depth_km
                             spelled = [self.words.spell(name, item) or self.column_of(re.sub(
@@ -2225,7 +2228,10 @@ _ELSEWHERE = re.compile(r"\b(?:the|our|those|these)\s+(?:[\w-]+\s+){0,2}?(?:cosm
                         r"(?:that\s+)?(?:we|you|they|I|he|she|(?-i:[A-Z][a-z]+)|the\s+(?:group|team|collaboration|committee|"
                         r"referee|reviewers?|PI|supervisor|advisor))\s+(?:settled|agreed|decided|chose|picked|fixed|"
                         r"discussed|arrived|quoted|cited|proposed|suggested|recommended|circulated|presented|preferred|"
-                        r"used\s+in|showed\s+in|put\s+in)\b", re.I)
+                        r"used\s+in|showed\s+in|put\s+in)\b|"
+                        # "at our best-fit cosmology from last week's run": values of another run, not given here
+                        r"\b(?:our|the|their|your)\s+best[- ]fit\s+(?:cosmology|parameters|model|values|point)\s+(?:from|of)\s+"
+                        r"(?:last\s+\w+['’]s|yesterday['’]s|an\s+earlier|the\s+(?:previous|earlier|last))\b", re.I)
 _CHANGE_VERB = r"(?:rais|lower|increas|reduc|improv|boost|affect|chang|cut)\w*"
 
 

@@ -402,17 +402,16 @@ def test_twenty_seventh_blind_set_runs_nothing_silently_wrong() -> None:
     assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
-def test_twenty_eighth_blind_set_does_not_fall_below_its_first_measure() -> None:
-    """tests/understanding_blind28: written blind by a helper (session 21) and not tuned on; a ratchet at its first
-    measure.  Its failure message gives counts only: look at a task only to find the cause of a new silent run, and
-    say so."""
+def test_twenty_eighth_blind_set_runs_nothing_silently_wrong() -> None:
+    """tests/understanding_blind28: written blind by a helper (session 21), measured unseen (method 40 and 41,
+    arguments right on 6 and 5, silent wrong 10 and 10, asked 27 and 28 with the readers that began and ended
+    session 21's work on blind27), then spent later in session 21: its ten silent runs now run right or ask."""
     folder = SET.parent / "understanding_blind28"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # measured with the readers that began and ended session 21: 45 tasks, method 40 and 41, arguments right on 6
-    # and 5, silent wrong 10 and 10, asked 27 and 28 (the first measure the same under either scorer)
-    assert scored.method_accuracy >= 40 / 45 - 1e-9, summary
-    assert len(scored.silent_wrong) <= 10, f"{len(scored.silent_wrong)} silent wrong: {summary}"
+    # measured with the reader after it was spent: method 42 of 45, arguments right on 17, 0 silent, 26 asked
+    assert scored.method_accuracy >= 42 / 45 - 1e-9, summary
+    assert not scored.silent_wrong, [(v.name, v.wrong_arguments or v.method) for v in scored.silent_wrong]
 
 
 def test_twenty_ninth_blind_set_does_not_fall_below_its_first_measure() -> None:
@@ -422,7 +421,8 @@ def test_twenty_ninth_blind_set_does_not_fall_below_its_first_measure() -> None:
     folder = SET.parent / "understanding_blind29"
     scored = score(lambda t: read_offline(t, folder), load_set(folder))
     summary = scored.summary()
-    # measured with the readers that began and ended session 21's work on blind27: 46 tasks, method 41 and 41,
-    # arguments right on 4 and 5, silent wrong 9 and 9, asked 28 and 27
+    # measured with the session's first reader and with the reader after blind27 was spent, then again after
+    # blind28 was spent: 46 tasks, method 41, 41, 41; arguments right on 4, 5, 5; silent wrong 9, 9, 9; asked 28,
+    # 27, 27
     assert scored.method_accuracy >= 41 / 46 - 1e-9, summary
     assert len(scored.silent_wrong) <= 9, f"{len(scored.silent_wrong)} silent wrong: {summary}"
