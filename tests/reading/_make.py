@@ -144,3 +144,23 @@ def read_with(path: Path, text: str) -> Any:
     from cmbagent.inputs import profile_inputs
 
     return read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))
+
+
+def read_text(text: str) -> Any:
+    """The offline reading of ``text`` (no title) with no data file."""
+    from cmbagent.agents import read_task
+
+    return read_task(text=text, title="", data_files=[], profiles=[])
+
+
+def asked(reading: Any) -> list[str]:
+    """Everything a reading asks the user: missing arguments, questions and files it could not read."""
+    understanding = reading.understanding
+    return [*understanding.missing, *understanding.questions, *reading.unread]
+
+
+def clear(reading: Any, method: str) -> dict[str, Any]:
+    """The arguments of a reading that chose ``method`` and asks nothing (the assertions say what went wrong)."""
+    assert reading.method == method, reading.choice
+    assert not asked(reading), asked(reading)
+    return dict(reading.understanding.arguments)

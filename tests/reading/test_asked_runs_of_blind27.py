@@ -9,24 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.reading._make import _mu, read_with
-
-
-def _read(text: str) -> object:
-    from cmbagent.agents import read_task
-
-    return read_task(text=text, title="", data_files=[], profiles=[])
-
-
-def _asked(reading: object) -> list[str]:
-    understanding = reading.understanding  # type: ignore[attr-defined]
-    return [*understanding.missing, *understanding.questions, *reading.unread]  # type: ignore[attr-defined]
-
-
-def _clear(reading: object, method: str) -> dict:
-    assert reading.method == method, reading.choice  # type: ignore[attr-defined]
-    assert not _asked(reading), _asked(reading)
-    return dict(reading.understanding.arguments)  # type: ignore[attr-defined]
+from tests.reading._make import _mu, asked, clear, read_text, read_with
 
 
 def test_a_forecast_column_glossed_after_its_name_and_capacity_in_plain_words(tmp_path: Path) -> None:
@@ -41,7 +24,7 @@ def test_a_forecast_column_glossed_after_its_name_and_capacity_in_plain_words(tm
             "has room for 10% of members, and we mean to reach the 3% with the most visits. Should the money go on a "
             "bigger nurse line or a better model? Price capacity at 4 per unit of population share and prediction "
             "at 6 per unit of R², and draw the reach curves at R² values 0.3, 0.5 and 0.7.")
-    arguments = _clear(read_with(path, text), "causal.value_of_prediction")
+    arguments = clear(read_with(path, text), "causal.value_of_prediction")
     assert (arguments["prediction"], arguments["outcome"]) == ("forecast_visits", "visits_next_year")
     assert (arguments["alpha"], arguments["beta"]) == (0.1, 0.03)
     assert (arguments["cost_capacity"], arguments["cost_prediction"]) == (4, 6)
@@ -63,18 +46,18 @@ def test_priors_said_as_ranges_and_a_constant_equation_of_state(tmp_path: Path) 
     said = (f"{path.name} has 70 distance moduli. I want the dark-energy equation of state, held constant in time, "
             "in a flat model: give w a flat prior between −1.8 and −0.4 and keep Ω_m inside a flat prior from 0.1 "
             "to 0.6. Thirty walkers, seed 2.")
-    arguments = _clear(read_with(path, said), "cosmology.fit_supernovae")
+    arguments = clear(read_with(path, said), "cosmology.fit_supernovae")
     assert arguments["model"] == "wcdm"
     assert arguments["priors"] == {"w0": [-1.8, -0.4], "Omega_m": [0.1, 0.6]}
     confined = f"Fit flat ΛCDM to {path.name} with Ω_m confined to the range 0.1 to 0.5, 24 walkers. Seed 3."
-    assert _clear(read_with(path, confined), "cosmology.fit_supernovae")["priors"] == {"Omega_m": [0.1, 0.5]}
+    assert clear(read_with(path, confined), "cosmology.fit_supernovae")["priors"] == {"Omega_m": [0.1, 0.5]}
 
 
 def test_cmb_parameters_in_words_and_planck_as_the_source_of_the_rest() -> None:
     text = ("For a seminar: lensed CMB power spectra with the neutrino masses to sum to 0.06 eV, an optical depth to "
             "reionisation of 0.07 and the Hubble constant held at 70 km/s/Mpc; leave the other parameters at their "
             "Planck 2018 defaults. Up to ℓ = 2500.")
-    arguments = _clear(_read(text), "cosmology.cmb_spectra")
+    arguments = clear(read_text(text), "cosmology.cmb_spectra")
     assert arguments["params"] == {"mnu": 0.06, "tau": 0.07, "H0": 70}
     assert arguments["lmax"] == 2500
 
@@ -83,7 +66,7 @@ def test_a_strategy_that_sits_out_and_edits_counted_per_timestep() -> None:
     text = ("On the generated stream of fact edits, compare plain fine-tuning and the same fine-tuning mixed with "
             "replayed older edits; retrieval sits out. Five timesteps, each with eight edits; three earlier edits "
             "replayed alongside each new one. Seed 6.")
-    arguments = _clear(_read(text), "lm.knowledge_editing_stream")
+    arguments = clear(read_text(text), "lm.knowledge_editing_stream")
     assert arguments["strategies"] == ["finetune", "replay"]
     assert (arguments["n_timesteps"], arguments["edits_per_step"], arguments["replay_ratio"]) == (5, 8, 3)
 
@@ -98,7 +81,7 @@ def test_distances_to_where_a_prediction_flips_on_an_attached_npz(tmp_path: Path
             "random forest the distances are only upper bounds from line searches, so how far do held-out sherds "
             "sit from where its prediction flips? Use 32 random directions per sherd, on no more than 60 sherds. "
             "Seed 4.")
-    arguments = _clear(read_with(path, text), "robustness.class_stability")
+    arguments = clear(read_with(path, text), "robustness.class_stability")
     assert (arguments["data"], arguments["model"]) == (path.name, "random_forest")
     assert (arguments["n_directions"], arguments["max_points"]) == (32, 60)
 
@@ -106,11 +89,11 @@ def test_distances_to_where_a_prediction_flips_on_an_attached_npz(tmp_path: Path
 def test_training_steps_said_after_the_model_and_pairs_in_the_texts_notation() -> None:
     world = ("Offline RL on the pendulum: log 40 episodes, then train the return-conditioned diffusion world model on "
              "windows of 5 steps, with 20 denoising steps, for 6,000 gradient steps. No policies. Seed 1.")
-    assert _clear(_read(world), "rl.diffusion_world_model")["train_steps"] == 6000
+    assert clear(read_text(world), "rl.diffusion_world_model")["train_steps"] == 6000
     gates = ("Tiny GPT-style model, two layers of four heads, width 32. The teacher's planted edits sit on two heads, "
              "written as layer.head: 0.3 and 1.0. Fit the gated edit vectors for 300 steps with Adam at 0.02, the "
              "L0 penalty weighted at 0.4. Seed 9.")
-    arguments = _clear(_read(gates), "lm.jola")
+    arguments = clear(read_text(gates), "lm.jola")
     assert arguments["planted_heads"] == [[0, 3], [1, 0]]
     assert (arguments["learning_rate"], arguments["l0_weight"]) == (0.02, 0.4)
 
@@ -123,7 +106,7 @@ def test_an_unlabelled_table_needs_no_label_and_a_file_size_aside_sets_nothing(t
     text = (f"{path.name}, one row per rain gauge (500 rows). Nothing is labelled. Fit the weakly supervised "
             "dual-tailed detector, seeding it with the ten gauges an isolation forest finds most isolated as its "
             "pseudo-labelled anomalies, and list the fifteen most unusual gauges. Seed 7.")
-    arguments = _clear(read_with(path, text), "anomaly.wsad_dt")
+    arguments = clear(read_with(path, text), "anomaly.wsad_dt")
     assert (arguments["n_labeled"], arguments["n_listed"]) == (10, 15)
     assert "xgbod_max_rows" not in arguments and "label" not in arguments
 
@@ -142,14 +125,14 @@ def test_a_split_ballot_as_versions_and_the_column_that_records_them(tmp_path: P
             "compare version B against version A. 200 bootstrap replicates, seed 5.")
     files = {n: tmp_path / n for n in ("ferry_poll.csv", "district_margins.csv")}
     reading = read_task(text=text, title="", data_files=list(files), profiles=profile_inputs(files))
-    assert _clear(reading, "alignment.survey_benchmark")["ballot"] == "form"
+    assert clear(reading, "alignment.survey_benchmark")["ballot"] == "form"
 
 
 def test_simulation_sizes_support_instruments_and_true_effects_in_plain_words(tmp_path: Path) -> None:
     birds = ("Two groups of frogs call early and late. Fit a two-component Gaussian mixture in one dimension by "
              "amortised in-context inference (transformer with a flow-matching head), letting training see data "
              "sets of up to 70 frogs, 1,500 training steps, seed 2.")
-    assert _clear(_read(birds), "bayes.icl_posterior")["n_max"] == 70
+    assert clear(read_text(birds), "bayes.icl_posterior")["n_max"] == 70
     rng = np.random.default_rng(286)
     n = 500
     z = rng.normal(0, 1, (n, 3))
@@ -168,7 +151,7 @@ def test_simulation_sizes_support_instruments_and_true_effects_in_plain_words(tm
     # the list before its cue keeps its first item, and the instruments are no adjustment set: with none named, the
     # covariates are a question, not the instruments again
     assert arguments.get("instruments") == ["dist_km", "crossings", "slope"], arguments
-    assert "covariates" not in arguments and any("'covariates'" in q for q in _asked(reading)), _asked(reading)
+    assert "covariates" not in arguments and any("'covariates'" in q for q in asked(reading)), asked(reading)
 
 
 def test_a_headerless_file_read_with_the_names_the_text_lists_and_their_glosses(tmp_path: Path) -> None:
@@ -185,7 +168,7 @@ def test_a_headerless_file_read_with_the_names_the_text_lists_and_their_glosses(
             "yield, the lime applied this season and this season's yield. Lime rates were the farmers' choice, so "
             "what is the gain in this season's yield per extra tonne of lime once sand, rain and last season's "
             "yield are accounted for? Partially linear double machine learning, four folds, seed 2.")
-    arguments = _clear(read_with(path, text), "causal.dml_ate")
+    arguments = clear(read_with(path, text), "causal.dml_ate")
     assert arguments["column_names"] == ["field", "sand_pct", "rain_mm", "prev_yield", "lime_t_ha", "yield_now"]
     assert (arguments["outcome"], arguments["treatment"]) == ("yield_now", "lime_t_ha")
     assert arguments["covariates"] == ["sand_pct", "rain_mm", "prev_yield"]
@@ -195,10 +178,10 @@ def test_words_that_decline_a_setting_are_no_setting() -> None:
     spectra = ("Lensed TT and EE spectra for a slightly closed universe (Omega_k = -0.02) up to ℓ = 2000, everything "
                "else at the Planck 2018 baseline. CAMB alone is fine; there is no need for a comparison with a second "
                "Boltzmann code.")
-    assert "cross_check" not in _clear(_read(spectra), "cosmology.cmb_spectra")
+    assert "cross_check" not in clear(read_text(spectra), "cosmology.cmb_spectra")
     gates = ("Synthetic check of per-head gated activation editing. Tiny random model: three layers, two heads per "
              "layer, width 32. Plant the edit in head 1 of layer 2 (zero-indexed), 150 optimisation steps, seed 4.")
-    arguments = _clear(_read(gates), "lm.jola")
+    arguments = clear(read_text(gates), "lm.jola")
     assert "model" not in arguments and arguments["planted_heads"] == [[2, 1]]
 
 
@@ -210,7 +193,7 @@ def test_the_forest_that_picks_pseudo_labels_is_no_baseline(tmp_path: Path) -> N
     text = (f"No labels at all for the pumping stations; {path.name} is just the features, one row per night. Take "
             "the fifteen most anomalous nights according to an isolation forest as the pseudo-labelled faults, "
             "train the weakly supervised detector for 20 epochs, seed 1.")
-    assert "baselines" not in _clear(read_with(path, text), "anomaly.wsad_dt")
+    assert "baselines" not in clear(read_with(path, text), "anomaly.wsad_dt")
 
 
 def test_the_scorer_counts_a_setting_the_text_never_made() -> None:

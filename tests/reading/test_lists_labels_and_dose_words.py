@@ -22,13 +22,7 @@ import numpy as np
 
 from cmbagent.agents import stated_requirements
 from cmbagent.agents._numbers import stated_numbers
-from tests.reading._make import read_with
-
-
-def _read(text: str) -> object:
-    from cmbagent.agents import read_task
-
-    return read_task(text=text, title="", data_files=[], profiles=[])
+from tests.reading._make import read_text, read_with
 
 
 def _values(text: str) -> set[float]:
@@ -41,7 +35,7 @@ def test_spaced_thousands_after_a_comma_and_a_count_before_two_words_are_read() 
             "logged data against logged plus synthetic, with 2000 gradient steps per policy and 4 evaluation episodes "
             "each. Seed 3.")
     assert {1200.0, 2000.0} <= _values(text)
-    reading = _read(text)
+    reading = read_text(text)
     assert reading.method == "rl.diffusion_world_model"
     arguments = reading.understanding.arguments
     assert arguments.get("train_steps") == 1200 and arguments.get("policy_steps") == 2000, arguments
@@ -81,20 +75,20 @@ def test_a_tolerance_in_words_and_brackets_and_a_label_glossed_with_one_if(tmp_p
 
 
 def test_lists_after_a_colon_a_symbol_a_purpose_or_a_comma() -> None:
-    widths = _read("Class stability, the width experiment of the workshop paper. Hidden widths: 40, 120, 360 and 1080, "
-                   "label noise 20%, seed 1.")
+    widths = read_text("Class stability, the width experiment of the workshop paper. Hidden widths: 40, 120, 360 and 1080, "
+                       "label noise 20%, seed 1.")
     assert widths.understanding.arguments.get("widths") == [40, 120, 360, 1080], widths.understanding.arguments
 
-    needles = _read("A floor for the latent-association needle benchmark with the BM25 retriever only. Context "
-                    "lengths: 1 000, 4 000 and 16 000 tokens, six of the built-in needles, seed 2.")
+    needles = read_text("A floor for the latent-association needle benchmark with the BM25 retriever only. Context "
+                        "lengths: 1 000, 4 000 and 16 000 tokens, six of the built-in needles, seed 2.")
     assert needles.understanding.arguments.get("lengths") == [1000, 4000, 16000], needles.understanding.arguments
 
-    spikes = _read("Count the regions of constant spike output of random leaky integrate-and-fire networks on "
-                   "two-dimensional inputs, 2 layers of 5 neurons, for latencies T of 2, 4 and 7. Seed 9.")
+    spikes = read_text("Count the regions of constant spike output of random leaky integrate-and-fire networks on "
+                       "two-dimensional inputs, 2 layers of 5 neurons, for latencies T of 2, 4 and 7. Seed 9.")
     assert spikes.understanding.arguments.get("latencies") == [2, 4, 7], spikes.understanding.arguments
 
-    addition = _read("The number-token loss on generated addition problems with operands up to 30: baseline against "
-                     "cross-entropy plus the number-token term. Three seeds, 7 to 9, and 200 steps per model.")
+    addition = read_text("The number-token loss on generated addition problems with operands up to 30: baseline against "
+                         "cross-entropy plus the number-token term. Three seeds, 7 to 9, and 200 steps per model.")
     assert addition.understanding.arguments.get("seeds") == [7, 8, 9], addition.understanding.arguments
 
 
@@ -187,8 +181,8 @@ def test_a_dose_per_extra_unit_and_an_outcome_described_in_another_form(tmp_path
 
 
 def test_the_temperature_spectrum_alone_and_a_w_that_does_not_vary() -> None:
-    reading = _read("Planck 2018 high-ell CMB band powers as shipped, the temperature spectrum alone (no TE or EE), in a "
-                    "cosmology with a dark-energy w that does not vary. Sampler seed 8.")
+    reading = read_text("Planck 2018 high-ell CMB band powers as shipped, the temperature spectrum alone (no TE or EE), in a "
+                        "cosmology with a dark-energy w that does not vary. Sampler seed 8.")
     assert reading.method == "cosmology.fit_cmb"
     arguments = reading.understanding.arguments
     assert arguments.get("spectra") == "TT" and arguments.get("model") == "wcdm", arguments

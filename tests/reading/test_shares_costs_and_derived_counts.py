@@ -20,13 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.reading._make import read_with
-
-
-def _read(text: str) -> object:
-    from cmbagent.agents import read_task
-
-    return read_task(text=text, title="", data_files=[], profiles=[])
+from tests.reading._make import read_text, read_with
 
 
 def test_shares_of_the_anomalies_in_words(tmp_path: Path) -> None:
@@ -62,20 +56,20 @@ def test_caps_and_sizes_in_other_words(tmp_path: Path) -> None:
     assert reading.method == "robustness.class_stability"
     assert reading.understanding.arguments.get("max_points") == 90, reading.understanding.arguments
 
-    addition = _read("The number-token loss on arithmetic: generate 800 multiplication problems with operands up to "
-                     "12, and compare cross-entropy alone with cross-entropy plus the number-token term. Seeds 0 to 2, "
-                     "300 steps per model.")
+    addition = read_text("The number-token loss on arithmetic: generate 800 multiplication problems with operands up to "
+                         "12, and compare cross-entropy alone with cross-entropy plus the number-token term. Seeds 0 to 2, "
+                         "300 steps per model.")
     assert addition.method == "lm.number_token_loss"
     assert addition.understanding.arguments.get("n_examples") == 800, addition.understanding.arguments
 
-    gates = _read("Head localisation check: a random tiny transformer with 2 layers of 4 heads, planted heads (1, 2) "
-                  "and (0, 3), layer first. Lower the weight of the L0 penalty (0.25), 150 steps, seed 1.")
+    gates = read_text("Head localisation check: a random tiny transformer with 2 layers of 4 heads, planted heads (1, 2) "
+                      "and (0, 3), layer first. Lower the weight of the L0 penalty (0.25), 150 steps, seed 1.")
     assert gates.method == "lm.jola"
     assert gates.understanding.arguments.get("l0_weight") == 0.25, gates.understanding.arguments
 
-    queries = _read("Compare distinguishability queries with pairwise preferences at an equal query budget on the "
-                    "small gridworld with random state rewards (make the grid 6 by 6). Thirty queries per type, with "
-                    "the reward model refitted every 8, three independent problems, seed 5.")
+    queries = read_text("Compare distinguishability queries with pairwise preferences at an equal query budget on the "
+                        "small gridworld with random state rewards (make the grid 6 by 6). Thirty queries per type, with "
+                        "the reward model refitted every 8, three independent problems, seed 5.")
     assert queries.method == "rl.distinguishability_queries"
     arguments = queries.understanding.arguments
     assert (arguments.get("grid_size"), arguments.get("batch"), arguments.get("n_seeds")) == (6, 8, 3), arguments
@@ -140,9 +134,9 @@ def test_three_chains_from_runs_a_b_and_c_with_the_first_the_main_one(tmp_path: 
 
 
 def test_a_count_worked_out_from_two_settings_is_no_question() -> None:
-    reading = _read("Compositional coverage for the reading group: two concepts, each taking four values, so 16 "
-                    "combinations in all. Training combinations cover k of them per value for k in {1, 2}, 500 "
-                    "training samples, seeds 0 and 1, 8 epochs each.")
+    reading = read_text("Compositional coverage for the reading group: two concepts, each taking four values, so 16 "
+                        "combinations in all. Training combinations cover k of them per value for k in {1, 2}, 500 "
+                        "training samples, seeds 0 and 1, 8 epochs each.")
     assert reading.method == "lm.compositional_diversity"
     assert not any("16" in q for q in reading.unread), reading.unread
 
@@ -150,9 +144,9 @@ def test_a_count_worked_out_from_two_settings_is_no_question() -> None:
 def test_a_product_of_factors_nothing_read_is_still_a_question() -> None:
     """"Nine levels apiece, so 81 combinations": when the nine is not read, the 81 is the only number left to ask
     about, and asking it is what keeps the run from going ahead with the default number of values."""
-    reading = _read("Compositional coverage: two concepts with nine levels apiece, so 81 combinations in all. Training "
-                    "combinations cover k of them per value for k in {1, 4}, 900 training samples, seeds 0 and 1, "
-                    "6 epochs each.")
+    reading = read_text("Compositional coverage: two concepts with nine levels apiece, so 81 combinations in all. Training "
+                        "combinations cover k of them per value for k in {1, 4}, 900 training samples, seeds 0 and 1, "
+                        "6 epochs each.")
     assert reading.method == "lm.compositional_diversity"
     assert reading.understanding.arguments.get("n") == 9 or any("81" in q for q in reading.unread), (
         reading.understanding.arguments, reading.unread)

@@ -17,13 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from cmbagent.agents._numbers import scaled_digits, stated_numbers
-from tests.reading._make import hubble_bins, read_with
-
-
-def _read(text: str) -> object:
-    from cmbagent.agents import read_task
-
-    return read_task(text=text, title="", data_files=[], profiles=[])
+from tests.reading._make import hubble_bins, read_text, read_with
 
 
 def _values(text: str) -> set[float]:
@@ -138,32 +132,32 @@ def test_filler_text_for_the_needle_test_is_the_haystack(tmp_path: Path) -> None
 
 
 def test_plain_settings_of_methods_without_data() -> None:
-    stream = _read("How fast does continual fine-tuning forget next to replaying old edits? Use the generated stream "
-                   "of fact edits, 3 timesteps of 8 edits each; retrieval is out of scope, so compare just those two. "
-                   "Replay one earlier edit per new one, lower the learning rate to 0.002, seed 7.")
+    stream = read_text("How fast does continual fine-tuning forget next to replaying old edits? Use the generated stream "
+                       "of fact edits, 3 timesteps of 8 edits each; retrieval is out of scope, so compare just those two. "
+                       "Replay one earlier edit per new one, lower the learning rate to 0.002, seed 7.")
     assert stream.method == "lm.knowledge_editing_stream"
     arguments = stream.understanding.arguments
     assert arguments.get("learning_rate") == 0.002, arguments
     assert sorted(arguments.get("strategies", [])) == ["finetune", "replay"], arguments
 
-    grid = _read("Compositional generalisation, quick sweep: the synthetic two-concept setup with four values per "
-                 "concept, training combinations covering k of them per value for k in {1, 3}, 600 training samples, "
-                 "two seeds (0 and 1), 10 epochs each.")
+    grid = read_text("Compositional generalisation, quick sweep: the synthetic two-concept setup with four values per "
+                     "concept, training combinations covering k of them per value for k in {1, 3}, 600 training samples, "
+                     "two seeds (0 and 1), 10 epochs each.")
     assert grid.method == "lm.compositional_diversity"
     assert grid.understanding.arguments.get("ks") == [1, 3], grid.understanding.arguments
 
-    cmb = _read("How much does EE alone say about LCDM? Use the shipped Planck 2018 high-ell band powers, keep only "
-                "EE. Stop once R - 1 drops under 0.05, and give up after 15,000 accepted samples. Seed 6.")
+    cmb = read_text("How much does EE alone say about LCDM? Use the shipped Planck 2018 high-ell band powers, keep only "
+                    "EE. Stop once R - 1 drops under 0.05, and give up after 15,000 accepted samples. Seed 6.")
     assert cmb.method == "cosmology.fit_cmb"
     assert cmb.understanding.arguments.get("max_samples") == 15000, cmb.understanding.arguments
 
-    world = _read("Offline RL lab: the return-conditioned diffusion world model on Pendulum-v1. Log 20 episodes, "
-                  "windows of 4 steps, 10 denoising steps; then train each TD3+BC policy for 800 steps. Seed 1.")
+    world = read_text("Offline RL lab: the return-conditioned diffusion world model on Pendulum-v1. Log 20 episodes, "
+                      "windows of 4 steps, 10 denoising steps; then train each TD3+BC policy for 800 steps. Seed 1.")
     assert world.method == "rl.diffusion_world_model"
     assert world.understanding.arguments.get("policy_steps") == 800, world.understanding.arguments
 
-    queries = _read("Preference learning, ablation 2: only the tabular gridworld, 5 by 5, with a 10% chance that a "
-                    "move slips. Give each query type a budget of 40, and pick queries uniformly at random. Seed 3.")
+    queries = read_text("Preference learning, ablation 2: only the tabular gridworld, 5 by 5, with a 10% chance that a "
+                        "move slips. Give each query type a budget of 40, and pick queries uniformly at random. Seed 3.")
     assert queries.method == "rl.distinguishability_queries"
     arguments = queries.understanding.arguments
     assert arguments.get("grid_size") == 5 and arguments.get("n_queries") == 40, arguments

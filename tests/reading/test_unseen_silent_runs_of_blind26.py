@@ -19,13 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from cmbagent.agents._numbers import stated_numbers
-from tests.reading._make import read_with
-
-
-def _read(text: str) -> object:
-    from cmbagent.agents import read_task
-
-    return read_task(text=text, title="", data_files=[], profiles=[])
+from tests.reading._make import read_text, read_with
 
 
 def test_a_number_after_a_request_verb_that_opens_a_sentence_is_stated(tmp_path: Path) -> None:
@@ -54,9 +48,9 @@ def test_a_number_word_after_the_noun_it_counts_is_stated() -> None:
     said = stated_numbers("Keep the bundled needles, four of them, at seven depths.", nouns=["needles", "depths"])
     assert [n.raw for n in said] == ["four", "seven"]
     assert stated_numbers("We have two groups, three of them large.", nouns=["needles"]) == []
-    reading = _read("Long-context check on our own field notes (notes.txt as the haystack). Keep the bundled "
-                    "needles, four of them, at seven depths, context lengths 300, 600 and 1200 tokens, lexical "
-                    "baseline only. Seed 2.")
+    reading = read_text("Long-context check on our own field notes (notes.txt as the haystack). Keep the bundled "
+                        "needles, four of them, at seven depths, context lengths 300, 600 and 1200 tokens, lexical "
+                        "baseline only. Seed 2.")
     understanding = reading.understanding  # type: ignore[attr-defined]
     asked = [*understanding.missing, *understanding.questions, *reading.unread]  # type: ignore[attr-defined]
     assert understanding.arguments.get("n_needles") == 4 or any("four" in q for q in asked), (
@@ -93,8 +87,8 @@ def test_a_count_whose_items_follow_a_colon_points_forward_and_a_column_called_x
 
 
 def test_the_retrieval_strategy_said_by_its_verb() -> None:
-    reading = _read("Which way keeps a small model's facts current: retrieving the facts, fine-tuning on them, or "
-                    "fine-tuning while replaying older facts? Four time steps of 12 edits each, seed 6.")
+    reading = read_text("Which way keeps a small model's facts current: retrieving the facts, fine-tuning on them, or "
+                        "fine-tuning while replaying older facts? Four time steps of 12 edits each, seed 6.")
     assert reading.method == "lm.knowledge_editing_stream"  # type: ignore[attr-defined]
     strategies = reading.understanding.arguments.get("strategies")  # type: ignore[attr-defined]
     assert strategies is not None and "retrieval" in strategies, strategies

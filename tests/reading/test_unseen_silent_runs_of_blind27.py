@@ -21,12 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from cmbagent.agents._numbers import stated_numbers
-from tests.reading._make import read_with
-
-
-def _asked(reading: object) -> list[str]:
-    understanding = reading.understanding  # type: ignore[attr-defined]
-    return [*understanding.missing, *understanding.questions, *reading.unread]  # type: ignore[attr-defined]
+from tests.reading._make import asked, read_with
 
 
 def _tutoring_table(folder: Path) -> Path:
@@ -53,7 +48,7 @@ def test_an_interval_level_after_its_noun_is_read_and_is_a_stated_number(tmp_pat
             "double machine learning, five folds; give the interval at 90% rather than the customary 95. Seed 4.")
     reading = read_with(path, text)
     assert reading.method == "causal.dml_ate"
-    assert reading.understanding.arguments.get("confidence") == 0.9, (reading.understanding.arguments, _asked(reading))
+    assert reading.understanding.arguments.get("confidence") == 0.9, (reading.understanding.arguments, asked(reading))
 
 
 def _solder_table(folder: Path) -> Path:
@@ -82,7 +77,7 @@ def test_the_rare_class_under_the_tasks_own_name_sets_the_label_counts(tmp_path:
     reading = read_with(path, text)
     assert reading.method == "anomaly.wsad_dt"
     arguments = reading.understanding.arguments
-    assert arguments.get("n_labeled") == 9 and arguments.get("unlabeled_anomalies") == 0.5, (arguments, _asked(reading))
+    assert arguments.get("n_labeled") == 9 and arguments.get("unlabeled_anomalies") == 0.5, (arguments, asked(reading))
 
 
 def test_the_rare_class_named_by_what_a_one_marks(tmp_path: Path) -> None:
@@ -99,7 +94,7 @@ def test_the_rare_class_named_by_what_a_one_marks(tmp_path: Path) -> None:
     assert reading.method == "anomaly.wsad_dt"
     arguments = reading.understanding.arguments
     assert arguments.get("label_ratio") == 0.2 and arguments.get("unlabeled_anomalies") == 0, (
-        arguments, _asked(reading))
+        arguments, asked(reading))
 
 
 def test_a_column_plotted_against_another_is_the_target_and_its_input(tmp_path: Path) -> None:
@@ -117,7 +112,7 @@ def test_a_column_plotted_against_another_is_the_target_and_its_input(tmp_path: 
     reading = read_with(path, text)
     assert reading.method == "bayes.pfn_regression"
     arguments = reading.understanding.arguments
-    assert arguments.get("target") == "hv" and arguments.get("columns") == ["temper_c"], (arguments, _asked(reading))
+    assert arguments.get("target") == "hv" and arguments.get("columns") == ["temper_c"], (arguments, asked(reading))
 
 
 def test_a_chains_parameters_in_words_name_its_columns_or_are_asked(tmp_path: Path) -> None:
@@ -131,11 +126,11 @@ def test_a_chains_parameters_in_words_name_its_columns_or_are_asked(tmp_path: Pa
     reading = read_with(path, text)
     assert reading.method == "cosmology.summarize_chain"
     assert reading.understanding.arguments.get("parameters") == ["field_gauss", "temperature_mk"], (
-        reading.understanding.arguments, _asked(reading))
+        reading.understanding.arguments, asked(reading))
     unclear = text.replace("the magnetic field and the temperature", "the loop length and the heating rate")
     reading = read_with(path, unclear)
     assert reading.understanding.arguments.get("parameters") is None
-    assert any("parameters" in q for q in _asked(reading)), _asked(reading)
+    assert any("parameters" in q for q in asked(reading)), asked(reading)
 
 
 def test_a_role_given_in_words_two_columns_share_is_asked(tmp_path: Path) -> None:
@@ -154,6 +149,6 @@ def test_a_role_given_in_words_two_columns_share_is_asked(tmp_path: Path) -> Non
     reading = read_with(path, text)
     assert reading.method == "anomaly.wsad_dt"
     assert reading.understanding.arguments.get("label") is None
-    assert any("'label'" in q for q in _asked(reading)), _asked(reading)
+    assert any("'label'" in q for q in asked(reading)), asked(reading)
     named = text.replace("with the fault flag as the label", "with the meters' flag (meter_flag) as the label")
     assert read_with(path, named).understanding.arguments.get("label") == "meter_flag"

@@ -23,24 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.reading._make import read_with
-
-
-def _read(text: str) -> object:
-    from cmbagent.agents import read_task
-
-    return read_task(text=text, title="", data_files=[], profiles=[])
-
-
-def _asked(reading: object) -> list[str]:
-    understanding = reading.understanding  # type: ignore[attr-defined]
-    return [*understanding.missing, *understanding.questions, *reading.unread]  # type: ignore[attr-defined]
-
-
-def _clear(reading: object, method: str) -> dict:
-    assert reading.method == method, reading.choice  # type: ignore[attr-defined]
-    assert not _asked(reading), _asked(reading)
-    return dict(reading.understanding.arguments)  # type: ignore[attr-defined]
+from tests.reading._make import asked, clear, read_text, read_with
 
 
 def test_a_share_of_labels_after_the_verb_that_reveals_them(tmp_path: Path) -> None:
@@ -56,13 +39,13 @@ def test_a_share_of_labels_after_the_verb_that_reveals_them(tmp_path: Path) -> N
             "every day was checked. What would the weakly supervised dual-tailed detector have achieved if the "
             "inspectors had confirmed only a fifth of the mouldy days in training? DevNet as the only baseline, "
             "seed 6.")
-    assert _clear(read_with(path, text), "anomaly.wsad_dt")["label_ratio"] == 0.2
+    assert clear(read_with(path, text), "anomaly.wsad_dt")["label_ratio"] == 0.2
 
 
 def test_a_declined_cross_check_and_burn_in_in_other_words(tmp_path: Path) -> None:
     spectra = ("For a figure: lensed TT and EE spectra for Ω_K = −0.01, the rest at the Planck 2018 baseline, up to "
                "ℓ = 1800. CAMB alone is enough; skip the comparison against the other Boltzmann code.")
-    assert "cross_check" not in _clear(_read(spectra), "cosmology.cmb_spectra")
+    assert "cross_check" not in clear(read_text(spectra), "cosmology.cmb_spectra")
     rng = np.random.default_rng(292)
     path = tmp_path / "lens_importance.txt"
     np.savetxt(path, np.column_stack([rng.normal(0.3, 0.02, 2000), rng.normal(0.8, 0.03, 2000),
@@ -70,18 +53,18 @@ def test_a_declined_cross_check_and_burn_in_in_other_words(tmp_path: Path) -> No
     weighted = (f"{path.name} holds importance samples, with the last column as their weight. These are not from a "
                 "Markov chain, so nothing should be thrown away at the start: keep every row and give means and "
                 "68% limits for both parameters.")
-    assert _clear(read_with(path, weighted), "cosmology.summarize_chain")["burn_in_fraction"] == 0.0
+    assert clear(read_with(path, weighted), "cosmology.summarize_chain")["burn_in_fraction"] == 0.0
     chain = tmp_path / "kinetics_chain.txt"
     np.savetxt(chain, np.column_stack([rng.normal(2.0, 0.1, 3000), rng.normal(15.0, 1.0, 3000)]),
                header="k_el v_d", fmt="%.5f")
     fifth = f"{chain.name} is an MCMC chain. Discard a tenth of the chain at its start and summarise both parameters."
-    assert _clear(read_with(chain, fifth), "cosmology.summarize_chain")["burn_in_fraction"] == 0.1
+    assert clear(read_with(chain, fifth), "cosmology.summarize_chain")["burn_in_fraction"] == 0.1
 
 
 def test_replay_by_its_verb_and_a_strategys_settings_ask_for_no_strategy() -> None:
     text = ("On the generated stream of fact edits, compare the retrieval approach with continual fine-tuning that "
             "replays earlier edits (no plain fine-tuning arm). Give the fine-tuning 70 steps per timestep. Seed 4.")
-    arguments = _clear(_read(text), "lm.knowledge_editing_stream")
+    arguments = clear(read_text(text), "lm.knowledge_editing_stream")
     assert arguments["strategies"] == ["retrieval", "replay"] and arguments["edit_steps"] == 70
 
 
@@ -96,30 +79,30 @@ def test_a_wave_column_named_before_the_word_and_glossed_answer_columns(tmp_path
             "design weights in base_wt and no census to weight to, so use the design weights alone. For q_parks "
             "(whether the parks are safe) and q_lights (street lighting), treat each round on its own and tell me "
             "whether opinion moved. 200 bootstrap replicates, seed 3.")
-    arguments = _clear(read_with(path, text), "alignment.survey_benchmark")
+    arguments = clear(read_with(path, text), "alignment.survey_benchmark")
     assert arguments["wave"] == "cycle" and arguments["questions"] == ["q_parks", "q_lights"]
 
 
 def test_world_model_steps_query_batches_random_selection_and_a_rank_in_a_name() -> None:
     world = ("Collect 30 Pendulum-v1 episodes. Fit the diffusion world model (conditioned on the return to come) and "
              "its inverse-dynamics network on windows of five steps for 6,000 steps, guidance 2. No policies. Seed 3.")
-    assert _clear(_read(world), "rl.diffusion_world_model")["train_steps"] == 6000
+    assert clear(read_text(world), "rl.diffusion_world_model")["train_steps"] == 6000
     queries = ("Does asking which of two segments is easier to tell apart beat asking which is better, when every "
                "query is drawn at random? The gridworld only, 40 queries of each kind asked 4 at a time, two "
                "problems, seed 8.")
-    arguments = _clear(_read(queries), "rl.distinguishability_queries")
+    arguments = clear(read_text(queries), "rl.distinguishability_queries")
     assert (arguments["batch"], arguments["selection"]) == (4, "random")
     tubal = ("Implicit bias check: a tubal-rank-2 tensor of size 6 × 6 × 3 seen through 120 Gaussian measurements, "
              "a factor with 20 tubal columns, initialisation scales 1e-4 and 1e-2, step size 0.05, 2,000 iterations, "
              "seed 1.")
-    assert _clear(_read(tubal), "theory.tubal_tensor_gd")["true_rank"] == 2
+    assert clear(read_text(tubal), "theory.tubal_tensor_gd")["true_rank"] == 2
 
 
 def test_values_another_run_holds_are_asked_for() -> None:
-    reading = _read("Please make the lensed TT and EE spectra up to ℓ = 2500 at our best-fit cosmology from "
-                    "yesterday's run, and cross-check them with CLASS.")
+    reading = read_text("Please make the lensed TT and EE spectra up to ℓ = 2500 at our best-fit cosmology from "
+                        "yesterday's run, and cross-check them with CLASS.")
     assert reading.method == "cosmology.cmb_spectra"  # type: ignore[attr-defined]
-    assert any("best-fit cosmology" in q for q in _asked(reading)), _asked(reading)
+    assert any("best-fit cosmology" in q for q in asked(reading)), asked(reading)
 
 
 def test_a_mixed_number_in_words_is_stated_and_planck_for_all_the_rest() -> None:
@@ -129,12 +112,12 @@ def test_a_mixed_number_in_words_is_stated_and_planck_for_all_the_rest() -> None
     text = ("Validation run: fix 100θ_MC = 1.0411, give the neutrinos a summed mass of 0.09 eV with two and a half "
             "effective species (N_eff), and take the Planck 2018 baseline for all the rest. TT and EE up to ℓ = 2000, "
             "then redo the same cosmology in CLASS.")
-    reading = _read(text)
+    reading = read_text(text)
     assert reading.method == "cosmology.cmb_spectra"  # type: ignore[attr-defined]
     params = reading.understanding.arguments.get("params") or {}  # type: ignore[attr-defined]
     assert params.get("mnu") == 0.09
     # the effective species in words are read or asked about, never dropped
-    assert params.get("nnu") == 2.5 or any("2.5" in q or "two and a half" in q for q in _asked(reading)), _asked(reading)
+    assert params.get("nnu") == 2.5 or any("2.5" in q or "two and a half" in q for q in asked(reading)), asked(reading)
 
 
 def test_margins_of_a_kernel_svm_and_the_other_value_of_a_coding(tmp_path: Path) -> None:
@@ -148,7 +131,7 @@ def test_margins_of_a_kernel_svm_and_the_other_value_of_a_coding(tmp_path: Path)
             "the other one. Fit a support vector machine with an RBF kernel and estimate how far each held-out "
             "flake lies from the boundary between the two sources, with line searches along 24 random directions "
             "and no more than 90 flakes. Seed 2.")
-    arguments = _clear(read_with(path, text), "robustness.class_stability")
+    arguments = clear(read_with(path, text), "robustness.class_stability")
     assert (arguments["model"], arguments["n_directions"], arguments["max_points"]) == ("rbf_svm", 24, 90)
 
 
@@ -156,7 +139,7 @@ def test_a_width_list_after_a_colon_and_a_whole_split_redone() -> None:
     widths = ("How does the distance to the decision boundary of a one-hidden-layer network change with width? Use "
               "hidden widths that double each time: 50, 100, 200 and 400, with 15% of the training labels flipped. "
               "Seed 5.")
-    arguments = _clear(_read(widths), "robustness.class_stability")
+    arguments = clear(read_text(widths), "robustness.class_stability")
     assert arguments["widths"] == [50, 100, 200, 400] and arguments["experiment"] == "width_sweep"
     from cmbagent.agents._understand import _GENERIC_CUES
 
