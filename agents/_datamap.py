@@ -206,6 +206,22 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
     return out
 
 
+def _pronoun_casts(text: str, name: str, others: Sequence[str] = ()) -> list[str]:
+    """The roles a sentence gives the file ``name`` by a pronoun after it ("data/log.txt is a log we wrote; use it
+    as the haystack"): the words after "as", where no other file is named in between."""
+    marks = sorted(m.start() for other in others if other != name for m in _file_pattern(other).finditer(text))
+    out = []
+    for match in _file_pattern(name).finditer(text):
+        ends = [i for i in (text.find(". ", match.end()), text.find("\n\n", match.end())) if i >= 0]
+        ends += [s for s in marks if s >= match.end()]
+        rest = text[match.end():min(ends, default=len(text))]
+        cast = re.search(r"\b(?:use|take|treat|read)\s+(?:it|this(?:\s+file)?|that(?:\s+file)?)\s+as\s+"
+                         r"(?:the\s+|a\s+|an\s+|our\s+|its\s+)?((?:[\w-]+\s+){0,2}[\w-]+)", rest)
+        if cast:
+            out.append(cast.group(1))
+    return out
+
+
 _ORDINALS = ("first", "second", "third", "fourth")
 _FILE_WORD = r"(?:file|table|data ?set|spreadsheet|csv|tsv|jsonl|ndjson|json|npz|npy|txt|catalog(?:ue)?|export|sheet)"
 #: the text pointing at an input file it does not name: "the attached table", "the second file"
@@ -350,6 +366,11 @@ def file_roles(text: str, profiles: Sequence[FileProfile],
                 weight = 0.5
             for role in said:
                 found[role] = max(found.get(role, 0.0), weight)
+        for words in _pronoun_casts(text, profile.name, names):  # "...; use it as the haystack"
+            named = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(words)}
+            named |= {role for role, (own, described, _) in own_roles.items() if _words_say(words, own, described)}
+            for role in named:
+                found[role] = max(found.get(role, 0.0), 0.7)
         readable = re.sub(r"(?<=[A-Za-z])(?=\d)", " ", re.sub(r"[_.\-]+", " ", base.rsplit(".", 1)[0]))  # "chain1": "chain 1"
         for role, (own, _, doc) in own_roles.items():
             kin = re.search(r"\bas\s+for\s+([a-z_]+)", doc)  # "a supernova data file (as for fit_supernovae: ...)"
@@ -552,13 +573,17 @@ _LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to esti
                        r"\s+(?:are|is|have\s+been|has\s+been)\s+(?:allowed|accounted|adjusted|controlled|corrected)\s+for\b|"
                        # "margins for age band and home island, and a file of answers ...": the next file's description
                        r",?\s+and\s+(?:a|an|the|one)\s+(?:[\w-]+\s+){0,2}?(?:file|table|list|sheet|archive|csv)\b|"
-                       r",\s+(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap)\b|"
+                       # (", and use `years_farmed` as the instrument": a new instruction after "and")
+                       r",\s+(?:and\s+(?:then\s+)?)?(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap|bound|"
+                       r"find|quote|check|predict|learn|train|summari[sz]e)\b|"
                        r",\s+(?:starting|beginning|using|keeping|taking|while|where|which)\b|"
                        # "adjusting for age and the acuity score, since the sickest ...": a reason, not an item
                        r",\s+(?:since|because|as|so|given\s+that|otherwise|but|though|although)\s|"
                        # "on age_band, region and owns_dog using logistic weights that start from base_wt"
                        r"\s(?:using|with|via|by\s+means\s+of|through)\s+(?:a\s+|an\s+|the\s+)?(?:\w+[\s-]+){0,3}?"
-                       r"(?:weights?|weighting|model|regression|method|procedure|raking|calibration)\b")
+                       r"(?:weights?|weighting|model|regression|method|procedure|raking|calibration)\b|"
+                       # "balance region and sex with CBPS (...)": the method by its name
+                       r"\s(?:using|with|via|by)\s+(?:CBPS|IPW|raking|post-?stratification|entropy\s+balancing)\b")
 
 
 def list_end(tail: str) -> int:
@@ -706,6 +731,15 @@ def describes(phrase: str, description: str) -> float:
     return 0.9 * share if share >= 0.5 else 0.0
 
 
+def _coordinated(clause: str, cue: re.Match[str]) -> str | None:
+    """The word a cue is paired with by "and"/"or" ("both enrolment and completion", "completion or enrolment"),
+    or None."""
+    before = re.search(r"\b([A-Za-z][\w-]+)\s+(?:and|or)\s+$", clause[:cue.start()])
+    after = re.match(r"\s+(?:and|or)\s+([A-Za-z][\w-]+)\b", clause[cue.end():])
+    word = (after.group(1) if after else None) or (before.group(1) if before else None)
+    return None if word is None or word.lower() in {"both", "either", "the", "a", "an"} else word
+
+
 def _role_phrase(clause: str, cue: re.Match[str]) -> str:
     """The words after a role cue up to the next comma, bracket or verb-like break ("on earnings in 1978")."""
     tail = clause[cue.end():]
@@ -830,6 +864,13 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                     own = match_phrase(cue.group(0), column.name)
                     if own >= 0.85 and 0.85 * own > value:
                         value, reason = 0.85 * own, f"“{cue.group(0)}” names {column.name}"
+                        # "columns for both enrolment and completion": the cue is one of two words that each name
+                        # a column fit for the role, which says no more than that both are there
+                        other = _coordinated(clause, cue)
+                        rival = [c.name for c in columns if c.name != column.name and other and match_phrase(
+                            other, c.name) >= 0.85 and _content_fits(role, c, binary_treatment=binary_treatment)]
+                        if rival:
+                            stated_tie |= {column.name, *rival}
                 if value > scores.get(column.name, 0.0):
                     scores[column.name], why[column.name] = value, reason
             said = re.search(rf"(?:[\w-]+\s+){{1,3}}as\s+(?:the\s+|its\s+|our\s+)?{re.escape(role)}s?\b", clause, re.I)
@@ -979,6 +1020,13 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
         tail = re.sub(r"`?[\w./-]+\.(?:csv|tsv|txt|dat|npz|npy|parquet|json|xlsx|dta|gz)\b`?", " ", tail)
         head, colon, rest = tail.partition(": ")
         tail = rest if colon and "," not in head else tail
+        # "commute time in minutes, tenure in years and pay grade (columns `commute_min`, `tenure_yr`, `pay_grade`)":
+        # a bracket that holds nothing but column names is the list the words before it describe
+        for held in re.finditer(r"\(\s*(?:the\s+)?(?:columns?\s*:?\s*)?([^()]*(?:,|\band\b)[^()]*)\)", tail):
+            inside = [i.strip(" .`'\"") for i in re.split(r",|\band\b", held.group(1)) if i.strip(" .`'\"")]
+            if len(inside) >= 2 and all(i in names for i in inside):
+                tail = held.group(1)
+                break
         bracket = re.match(r"[^,;()]*\(([^()]*(?:,|\band\b)[^()]*)\)", tail)
         if bracket is not None and len(tail[:bracket.start(1)].split()) >= 2:
             tail = bracket.group(1)  # "the same two questions (service reliability and fares), one row per ...":

@@ -57,7 +57,13 @@ LEVEL = [r"\b(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:CIs?\b|(?:(?:confidence
          r"bootstrap)\s+){0,2}(?:intervals?|range|band)\b)",
          r"\bat\s+the\s+(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)\s+(?:confidence\s+)?level\b",
          r"\b(?:intervals?|CIs?|bands?|ranges?)\s+(?:at|of)\s+(?:the\s+)?(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)"
-         r"(?!\s+of\b)"]
+         r"(?!\s+of\b)",
+         # "Eighty-percent intervals", "ninety-five per cent bands"
+         r"\b((?:fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?:five|nine))?[\s-]*(?:%|per[\s-]?cent))\s+(?:(?:confidence|"
+         r"uncertainty|bootstrap)\s+)?(?:intervals?|CIs?|bands?|ranges?)\b",
+         # "a very conservative interval: report it at 99 per cent"
+         r"\b(?:intervals?|CIs?|bands?)\s*[:—–]\s*(?:please\s+)?(?:report|give|quote|show|compute)\s+(?:it|them)\s+at\s+"
+         r"(?:the\s+)?(\d\d(?:\.\d+)?)(?:\s*%|\s+per\s?cent)(?!\s+of\b)"]
 
 
 @dataclass(frozen=True)

@@ -55,8 +55,15 @@ field_words(
                      # "region by region (column region)", "compare it by education"
                      r"\b([A-Za-z_]\w*)\s+by\s+\1\b", r"\bcompare\s+(?:it|them|this|that)\s+by\s+`?([A-Za-z_]\w*)`?",
                      r"\boverall\s+and\s+(?:also\s+)?(?:by|per|for\s+each)\b",
+                     # "overall and separately within each age band", "then separately for each region": the words
+                     # after "each" name the column (a bare cue here would take a column named before it)
+                     r"\b(?:overall,?\s+and\s+(?:also\s+)?(?:separately\s+)?|separately\s+)(?:within|for|in)\s+each\s+([A-Za-z_][\w-]*(?:\s+[A-Za-z_][\w-]*)?)"
+                     r"(?=\s*(?:[.,;:)]|$))",
                      # "overall and for urban, town and rural respondents separately, using the settlement column"
                      r"\bseparately,?\s+(?:using|from|with)\s+(?:the\s+)?(?=`?\w+`?\s+column\b)"],
+        # "half the panel saw a version of the item phrased as a cost — the `form` column says which"
+        "ballot": [r"\b(?:versions?|wordings?|phrased|phrasings?)\b[^.]{0,120}?\bthe\s+`?([A-Za-z_]\w*)`?\s+column\s+"
+                   r"(?:says|records|shows|tells\s+us|marks)\s+which\b"],
         # "our online panel (question ai_regulation)": the answer columns, kept only when every name is a column
         "questions": [r"\bquestions?\s+\(?(`?[A-Za-z]\w*`?(?:(?:,\s*|\s+and\s+)`?[A-Za-z]\w*`?)*)",
                       # "For q_gallery (how people rate the new gallery) and q_charging (what ...), treat each round"
@@ -72,7 +79,9 @@ field_words(
         # (not "how far the chatbot is from the weighted membership on q_oxalic": the weighted public, described)
         "covariates": [r"\b(?:rak(?:e|ed|ing)|(?<!the )(?<!its )(?<!our )(?<!their )weight(?:ed|ing)?|calibrat\w+|"
                        r"post-?stratif\w+|adjust(?:ed|ing)?|propensity)\b"
-                       r"(?:[^.;:]|\.(?=\w)){0,100}?\son(?=\s)"],
+                       r"(?:[^.;:]|\.(?=\w)){0,100}?\son(?=\s)",
+                       # "balance region and sex with CBPS": the variables balanced, then how
+                       r"\bbalanc(?:e|es|ing)(?=\s+`?[A-Za-z_]\w*`?(?:\s*(?:,|\band\b)\s*`?[A-Za-z_]\w*`?)+\s+(?:with|by|using|via|through)\b)"],
         # the wave: "three annual rounds (2022 to 2024, in the column round)", "weighting each round separately"
         "wave": [r"\b(?:rounds?|waves?|years?)\b[^.;]{0,40}?\bin\s+(?:the\s+)?column\s+(?:called\s+|named\s+)?`?([A-Za-z_]\w*)`?",
                  # "interviewed in two rounds (column wave: 2024 and 2025)"
@@ -80,6 +89,8 @@ field_words(
                  # "done in two rounds (the round column, 2023 and 2025)"
                  r"\b(?:rounds?|waves?)\b[^.;()]{0,20}?\(\s*(?:in\s+)?(?:the\s+)?`?([A-Za-z_]\w*)`?\s+column\b",
                  r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b",
+                 # "(rounds in the year column)", "waves in column `w`"
+                 r"\b(?:rounds?|waves?)\s+in\s+(?:the\s+)?`?([A-Za-z_]\w*)`?\s+column\b",
                  # "two rounds, 2023 and 2024, with a round column"
                  r"\bwith\s+(?:an?\s+|the\s+|its\s+)?((?:survey\s+)?(?:rounds?|waves?|years?))\s+column\b"],
     },

@@ -139,7 +139,8 @@ field_words(
             rf"\b{_COUNT}\s+(?:confirmed|labell?ed|known|flagged|tagged)\s+{_RARE}",
             # "with only eight of the training hot boxes revealed as labelled", "just 10 of the faults labelled"
             rf"\b(?:only|just)\s+{_COUNT}\s+of\s+the\s+(?:training\s+)?(?:\w+\s+)?{_RARE}\s+(?:\w+\s+){{0,2}}?"
-            r"(?:revealed|labell?ed|known|confirmed|flagged|tagged|kept\s+as\s+labell?ed)\b",
+            r"(?:revealed|labell?ed|known|confirmed|flagged|tagged|kept\s+as\s+labell?ed|carry\s+(?:a|their|its)\s+labels?|"
+            r"keep\s+(?:a|their|its)\s+labels?)\b",
             # "reveal the label for just twelve of the broken welds"
             rf"\blabels?\s+(?:for|of)\s+(?:just\s+|only\s+)?{_COUNT}\s+of\s+the\s+(?:\w+\s+)?{_RARE}",
             # "the engineers confirmed only 12 defective wafers", "reveal fifteen labels", "label 20 of the faults"
@@ -151,7 +152,8 @@ field_words(
         # how many of the top-scoring rows the result lists: "list the 25 most suspicious hours nobody has checked",
         # "show me the top 15 candidates", "name the twelve likeliest faults"; not the stand-in labels above
         "n_listed": [
-            rf"\b(?:list|name|show|give|print|report|return|send|pick\s+out)\w*\s+(?:me\s+|us\s+)?(?:the\s+)?(?:top\s+)?"
+            rf"\b(?:list|name|show|give|print|report|return|send|hand|pass|pick\s+out)\w*\s+(?:me\s+|us\s+)?(?:over\s+)?"
+            rf"(?:the\s+)?(?:top\s+)?"
             rf"{_COUNT}\s+(?:most\s+(?:suspicious|abnormal|anomalous|unusual|strange|odd|likely|extreme|isolated|outlying)|"
             r"likeliest|strangest|oddest|worst|highest[- ]scoring|top[- ]ranked|best\s+candidates|leading)\b"
             r"(?![^.;]{0,60}\b(?:stand(?:s|ing)?\s+in|as\s+(?:the\s+)?(?:pseudo|seed|stand-in|proxy)))",
@@ -185,7 +187,9 @@ field_words(
             rf"\b{_SHARE}\s+of\s+the\s+(?:other|remaining|unlabell?ed|hidden)\s+{_RARE}(?:\s+[a-z]+)?\s+(?:stays?|remains?|"
             rf"(?:are|is)\s+kept|go(?:es)?)\s+in(?:to)?\s+the\s+{_UNLABELLED}"],
         # "run it on the CPU (the node has no GPU)", "on the GPU": the torch device ("auto" is the default)
-        "device": {"cpu": [r"\bon\s+(?:the\s+|a\s+)?CPUs?\b", r"\bCPU[- ]only\b", r"\bno\s+GPUs?\b"],
+        "device": {"cpu": [r"\bon\s+(?:the\s+|a\s+)?CPUs?\b", r"\bCPU[- ]only\b", r"\bno\s+GPUs?\b",
+                           # "force CPU, the greenhouse PC has no graphics card"
+                           r"\b(?:force|use|stick\s+to|keep\s+to|only)\s+(?:the\s+)?CPUs?\b", r"\bno\s+graphics\s+card\b"],
                    "cuda": [r"\bon\s+(?:the\s+|a\s+)?(?:GPUs?|CUDA)\b"]},
         # not the forest that picks the stand-in anomalies ("the fifteen hours isolation forest finds strangest")
         # nor "the twelve most anomalous nights according to an isolation forest as the pseudo-labelled leaks"

@@ -43,6 +43,8 @@ _TARGET = [
     r"\b(?:the|a)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+in\s+`?[\w./-]+\.(?:csv|tsv|txt)\b",
     # "the dominant frequency of each call is in data/calls.csv (column dom_freq_khz)": the one quantity a file holds
     r"\bis\s+in\s+`?[\w./-]+\.(?:csv|tsv|txt)`?\s*\(\s*(?:the\s+|its\s+)?column\s+(`[\w.-]+`|\w+)\s*\)",
+    # "a posterior for survival modelled as logistic in those two predictors"
+    r"\b(?:for|of)\s+(`[\w.-]+`|\w+)\s+modell?ed\s+as\s+(?:a\s+)?(?:logistic|linear|Bernoulli|Gaussian|normal)\b",
 ]
 
 #: the width of zero-centred Gaussian priors on every coefficient: "N(0, 3²) priors", "prior sd 2",
@@ -95,7 +97,7 @@ field_words(
     data=regression_table,
     arguments={
         # "a logistic regression of germination on the two inputs": the inputs' count
-        "n_features": [r"\bon\s+(?:the\s+|its\s+|those\s+|these\s+)?(two|three|four|five|[1-9])\s+"
+        "n_features": [r"\b(?:on|in)\s+(?:the\s+|its\s+|those\s+|these\s+)?(two|three|four|five|[1-9])\s+"
                        r"(?:inputs|features|predictors|covariates|regressors)\b",
                        (r"\bon\s+both\s+(?:inputs|features|predictors|covariates|regressors)\b", 2)],
         # the first family whose words match wins: a mixture's words are the most specific, a line's the least
@@ -108,10 +110,12 @@ field_words(
                                     r"sub-?populations)\b"],
             # "when crevassed is regressed logistically on those two inputs"
             "logistic_regression": [r"\blogistic\s+regression\b", r"\blogit\b", r"\bBernoulli\b",
-                                    r"\bregress(?:ed|ing)?\s+logistically\b", r"\blogistically\s+regress\w*"],
+                                    r"\bregress(?:ed|ing)?\s+logistically\b", r"\blogistically\s+regress\w*",
+                                    r"\bmodell?ed\s+as\s+(?:a\s+)?logistic\b"],
             "linear_regression": [r"\blinear\s+regression\b", r"\bintercept\s*\+\s*slope\b",
                                   r"\bregress(?:ed|ing)?\s+linearly\b", r"\blinearly\s+regress\w*",
-                                  r"\bslope\s*(?:\+|and)\s*intercept\b", r"\bstraight[- ]line\b"],
+                                  r"\bslope\s*(?:\+|and)\s*intercept\b", r"\bstraight[- ]line\b",
+                                  r"\bmodell?ed\s+as\s+(?:a\s+)?linear\b"],
         },
         "target": _TARGET,
         "columns": _INPUTS,
@@ -175,6 +179,13 @@ for _axis in "xyz":
         rf"\breflections?\s+(?:in|through|across|of)\s+(?:the\s+)?{_axis}\b(?![- ]?axis)",
         rf"\b{_axis}\s*(?:→|->|↦)\s*[−-]\s*{_axis}\b",
     ]
+# shifts on the torus, by 2π/k in both angles: "those two 120-degree shifts", "both angles shifted by a third of a turn"
+for _k, _word in _FOLD.items():
+    _both = (rf"\b(?:two|both(?:\s+the)?)\s+{360 / _k:g}[- ]?(?:°|degrees?)\s+shifts\b",
+             rf"\b(?:both|each\s+of\s+the\s+two)\s+angles?\s+(?:shifted|advanced|moved)\s+by\s+(?:a|one)\s+{_PART[_k]}\s+"
+             r"of\s+a\s+(?:full\s+)?turn\b")
+    _GENERATORS[f"shift:0:{_k}"] = list(_both)
+    _GENERATORS[f"shift:1:{_k}"] = list(_both)
 
 field_words(
     "bayes.spec_avg",

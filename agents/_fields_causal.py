@@ -109,7 +109,10 @@ field_words(
                   (r"\b(?:repeat|redr[ae]w|redo|rerun)\w*\s+the\s+(?:random\s+|sample\s+|cross-fitting\s+)*"
                    r"(?:split(?:ting|s)?|fold\s+assignment|partition)\s+twice\b", 2),
                   r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+(\w+)\s+times\b",
-                  (r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+twice\b", 2)],
+                  (r"\bsplit(?:ting|s)?\s+(?:(?:will|should|must|would|is\s+to)\s+be\s+|is\s+|are\s+)?(?:repeated|redrawn|redone)\s+twice\b", 2),
+                  # "the sample split done twice over", "the split done three times"
+                  (r"\bsplit(?:ting|s)?\s+(?:(?:is|was|to\s+be)\s+)?(?:done|made|drawn|performed|run)\s+twice(?:\s+over)?\b", 2),
+                  r"\bsplit(?:ting|s)?\s+(?:(?:is|was|to\s+be)\s+)?(?:done|made|drawn|performed|run)\s+(\w+)\s+times(?:\s+over)?\b"],
         # the nuisance learner in words: "the neural-network learner", "small neural networks" (an MLP); the other
         # learners are read by their own words ("random forests", "gradient-boosted trees", "lasso")
         "learner": {"mlp": [r"\bneural[- ]net(?:work)?s?\b", r"\bmulti-?layer\s+perceptrons?\b"],
@@ -235,7 +238,13 @@ field_words(
                  rf"\b{_SHARE}\s+(?:poorest|neediest|worst[- ]off|most[- ](?!likely\b)[a-z]+)\b",
                  rf"\bworst[- ]off\s+(?:are|as|being)\s+(?:the\s+)?(?:bottom|poorest|lowest)\s+{_SHARE}(?![\w%])",
                  # "the people we mean to reach are the 5% with the most bed days"
-                 rf"\bthe\s+{_SHARE}\s+(?:of\s+\w+\s+)?with\s+the\s+(?:most|highest|largest|worst|lowest|least|fewest)\b"],
+                 rf"\bthe\s+{_SHARE}\s+(?:of\s+\w+\s+)?with\s+the\s+(?:most|highest|largest|worst|lowest|least|fewest)\b",
+                 # "finding the lowest 15 per cent of yields", "the highest 10% of arrears"
+                 rf"\b(?:finding|find|reach\w*|target\w*|identify\w*|catch\w*)\s+the\s+(?:lowest|highest|worst|bottom|top)\s+"
+                 rf"{_SHARE}(?![\w%])"],
+        # "Use capacity steps of 0.02", "a capacity step of 0.005"
+        "delta_alpha": [r"\bcapacity\s+(?:steps?|increments?)\s+(?:of\s+|=\s*|:\s*)?(0?\.\d+)(?!\d|\.\d)",
+                        r"\b(?:steps?|increments?)\s+(?:of\s+)?(0?\.\d+)\s+in\s+(?:the\s+)?capacity\b"],
         # "the reach curves at three R² values: 0.2, 0.4, 0.6"
         "r2_grid": [r"\bR(?:²|\^?2|-squared)\s+(?:values?|grid|levels?)\s*(?:of\s+|:\s*|=\s*)?"
                     r"((?:0?\.\d+)(?:\s*(?:,\s*(?:and\s+)?|\band\s+|\bor\s+)(?:0?\.\d+))+)"],

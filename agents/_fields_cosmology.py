@@ -156,13 +156,13 @@ field_words(
         "parameters": [
                        # "I only need the focal depth and the stress drop": names in words, read only when each is
                        # spelled below or names one column of the chain
-                       r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\s+"
+                       r"\bonly\s+(?:needs?|wants?|cares?\s+about|reports?|summari[sz]es?|interested\s+in)\s+"
                        r"((?:the\s+)?[a-z][\w-]*(?:\s+(?!and\b)[a-z][\w-]*){0,2}(?:\s*(?:,\s*(?:and\s+)?|\band\s+)"
                        r"(?:the\s+)?[a-z][\w-]*(?:\s+(?!and\b)[a-z][\w-]*){0,2})+)(?=\s*(?:[—–:;.(]|$|\s-\s))",
-                       r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\b[^.;:]{0,40}?"
+                       r"\bonly\s+(?:needs?|wants?|cares?\s+about|reports?|summari[sz]es?|interested\s+in)\b[^.;:]{0,40}?"
                        r"`([A-Za-z_][\w.]*`(?:\s*(?:,|and)\s*`[A-Za-z_][\w.]*`)*)",
                        # "I only need Ω_m and σ_8": symbols, read only when each is spelled below
-                       r"\bonly\s+(?:need|want|care\s+about|report|summari[sz]e|interested\s+in)\s+(?:the\s+)?"
+                       r"\bonly\s+(?:needs?|wants?|cares?\s+about|reports?|summari[sz]es?|interested\s+in)\s+(?:the\s+)?"
                        r"((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)",
                        # "intervals for Ω_m and σ8 only", "just Ω_m and S_8"
                        r"\b(?:for|of|on)\s+((?:[^\s,.;:`]+)(?:\s*(?:,|and)\s*[^\s,.;:`]+)*)\s+only\b",
@@ -252,6 +252,7 @@ field_words(
           r"\blensing potential\b": 2.0, r"\bB-?modes?\b": 1.5, r"\btensor[- ]to[- ]scalar\b": 2.0,
           r"\b(?:theory|theoretical|model) spectr\w*": 2.5, r"\b(?:compute|calculate|predict|generate|make|produce|give)\w*\s+(?:me\s+|us\s+)?(?:the\s+)?"
           r"(?:lensed\s+)?(?:CMB\s+)?(?:power\s+)?spectr\w*": 3.0, r"\bcross[- ]check\w*\b": 1.0,
+          r"\bdamping\s+tail\b": 1.5, r"\bcross[- ]code\s+(?:check|comparison|validation)\b": 1.5,
           # the spectra as the thing wanted ("make me lensed cmb power spectra"), and the codes that compute them
           r"\blensed\s+(?:\w+\s+){0,4}?(?:power\s+)?spectr\w*": 2.0, r"\bBoltzmann\s+(?:codes?|solvers?)\b": 1.5,
           # Planck as the source of the other parameters' values, not as data to fit ("everything else at the
@@ -260,6 +261,9 @@ field_words(
           r"\b(?:at|to|from|on)\s+(?:the\s+|its\s+|their\s+)?Planck\s+(?:2018\s+)?(?:baseline|best[- ]fit|values?|"
           r"defaults?|fiducial|cosmology)\b|"
           r"\b(?:the\s+)?(?:rest|others|everything\s+else|all\s+else|other\s+parameters)\s+(?:\w+\s+)?at\s+(?:the\s+)?"
+          r"Planck(?:\s+2018)?\b|"
+          # "the remaining parameters are the Planck 2018 baseline", "the other parameters stay where Planck 2018 put them"
+          r"\b(?:remaining|other)\s+parameters\s+(?:are|stay|remain|sit|kept|held)\s+(?:at\s+|where\s+)?(?:the\s+|their\s+)?"
           r"Planck(?:\s+2018)?\b|"
           # "take the Planck 2018 baseline for all the rest"
           r"\b(?:take|use|keep)\s+(?:the\s+)?Planck(?:\s+2018)?\s+(?:baseline|best[- ]fit|values?|defaults?)\s+for\s+(?:all\s+)?"
@@ -303,12 +307,16 @@ field_words(
             False: [r"\b(?:leave\s+out|leaving\s+out|skip|skipping|omit|omitting|drop|dropping|without|no)\s+(?:the\s+|any\s+)?"
                     r"(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation|run)\b",
                     r"\b(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation)\s+"
-                    r"(?:is\s+not\s+needed|can\s+be\s+(?:skipped|dropped|left\s+out))\b"],
+                    r"(?:is\s+not\s+needed|can\s+be\s+(?:skipped|dropped|left\s+out))\b",
+                    # "Skip the final comparison against a full Boltzmann calculation at the best fit"
+                    r"\b(?:leave\s+out|skip|skipping|omit|omitting|drop|dropping|without|no(?:\s+need\s+for)?)\s+(?:the\s+|a\s+|any\s+)?"
+                    r"(?:final\s+|closing\s+|last\s+)?(?:comparison|check|cross-?check|validation)\s+(?:against|with|versus|to)\s+"
+                    r"(?:a\s+|the\s+)?(?:full\s+|exact\s+|proper\s+)?(?:Boltzmann|CAMB)\b"],
             True: [r"\b(?:with|include|including|keep|plus)\s+(?:the\s+|a\s+)?(?:emulator[- ](?:versus|vs\.?|against)[- ])?"
                    r"CAMB\s+(?:comparison|check|cross-?check|validation)\b"]},
         # "cap the chain at 30,000 accepted samples", "at most 20000 samples"
         "max_samples": [r"\b(?:cap|limit|stop|end)\w*\s+(?:the\s+|each\s+)?(?:chains?|sampler|run|MCMC)\s+(?:at|to|after)\s+"
-                        r"(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
+                        r"(\d[\d,]*)\s+(?:accepted\s+)?(?:samples|points|steps)\b",
                         r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
                         # "should give up after 20,000 accepted samples", "halt at 40000 samples"
                         r"\b(?:give\s+up|stop|halt|quit)\s+(?:after|at)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b"],
@@ -316,7 +324,11 @@ field_words(
         "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without|(?:do\s+not|don't)\s+"
                         r"(?:add|include|use))\s+(?:out\s+)?"
                         r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?(?:low[- ]?(?:ℓ|ell|l|multipole)|"
-                        r"large[- ]scale)\s+(?:TT|temperature)", False)],
+                        r"large[- ]scale)\s+(?:TT|temperature)", False),
+                       # "with no temperature points at low multipoles either"
+                       (r"\b(?:no|without(?:\s+any)?|leave\s+out\s+the|drop\s+the)\s+(?:TT|temperature)\s+"
+                        r"(?:points|data|bins|band[- ]?powers|information)\s+(?:at|from|on)\s+(?:the\s+)?(?:low|large[- ]scale)\s+"
+                        r"(?:multipoles?|ℓ|ell|l|scales)\b", False)],
     },
     # the CMB fit is flat: a free curvature is a model it does not have
     unoffered={"model": {"a curved universe (Ω_k free)": [
@@ -358,8 +370,9 @@ field_words(
           # "the CMB likelihood plus data/sn.csv with its covariance"
           rf"\b{_CMB}\s+likelihood\s+(?:\+|plus|together\s+with|jointly\s+with)\s": 2.0,
           # "fit the six-parameter model to Planck 2018's TT band powers"
+          # (or "the ΛCDM fit to the Planck TT, TE and EE band powers")
           r"\bfit\w*\b(?:(?!\bpriors?\b)[^.]){0,60}\bto\s+(?:the\s+)?(?:Planck|CMB)\b(?:\s+2018)?(?:['’]s)?\s+"
-          r"(?:[\w-]+\s+){0,2}?(?:band[- ]?powers|spectra|data|likelihood)\b": 2.5,
+          r"(?:[\w-]+,?\s+){0,4}?(?:band[- ]?powers|spectra|data|likelihood)\b": 2.5,
           # "the Planck temperature spectrum on its own (TT only) together with our supernova distance moduli"
           rf"\b{_CMB}[^.;?!]{{0,80}}?\b(?:together|jointly|combined|in\s+combination)\s+with\s+(?:the\s+|our\s+|"
           rf"their\s+|these\s+|my\s+)?(?:[\w-]+\s+){{0,2}}?{_SNE}": 2.5,

@@ -83,8 +83,11 @@ def _spaced(pattern: str) -> str:
 
 def _wrapped(arguments: dict[str, Any]) -> dict[str, Any]:
     """Every argument pattern through :func:`_spaced` (choices' patterns too)."""
-    return {name: {value: tuple(map(_spaced, patterns)) for value, patterns in spec.items()}
-            if isinstance(spec, dict) else tuple(map(_spaced, spec)) for name, spec in arguments.items()}
+    def spaced(entry: Any) -> Any:  # a pattern, or (pattern, fixed value)
+        return (_spaced(entry[0]), entry[1]) if isinstance(entry, tuple) else _spaced(entry)
+
+    return {name: {value: tuple(map(spaced, patterns)) for value, patterns in spec.items()}
+            if isinstance(spec, dict) else tuple(map(spaced, spec)) for name, spec in arguments.items()}
 
 
 def _tables(files: Sequence[FileProfile]) -> bool:
@@ -105,6 +108,10 @@ def _embeddings_and_labels(files: Sequence[FileProfile]) -> float:
         return 0.3
     arrays = any(f.kind in {"arrays", "matrix"} and not f.covariance_like for f in files)
     return 1.0 if arrays and _tables(files) else 0.3 if arrays else -0.4
+
+
+#: a small whole number in words ("one, two, three or four combinations")
+_SMALL = r"(?:one|two|three|four|five|six|seven|eight|nine|ten)"
 
 
 field_words(
@@ -133,7 +140,10 @@ field_words(
                r"(?!\s*(?:,|and)\s*\d)",
                r"\bcoverage (?:levels? |of |values )?(?:k\s*)?(?:=\s*|from |of )?(\d+\s*(?:–|—|-|…|\.\.\.?|"
                r"\bto\b|"
-               r"\bthrough\b)\s*\d+)"),
+               r"\bthrough\b)\s*\d+)",
+               # "encoders that see one, two, three or four combinations per value"
+               rf"\b((?:{_SMALL}|\d+)(?:\s*,\s*(?:{_SMALL}|\d+))*,?\s+(?:or|and)\s+(?:{_SMALL}|\d+))\s+"
+               r"(?:training\s+)?combinations?\s+(?:per|for\s+each|of\s+each)\s+(?:value|concept\s+value)\b"),
         "n_train": (rf"\b{_COUNT} training (?:samples|examples|images|points|items|inputs)\b",
                     rf"\btraining[- ](?:set )?size (?:of |=\s*|is |fixed at )?{_COUNT}",
                     rf"\b(?:a )?(?:fixed )?(?:budget|data size) of {_COUNT} (?:training )?(?:samples|examples)\b"),
@@ -180,7 +190,10 @@ field_words(
         "edit_scale": (r"\b(?:edit|planted|teacher)(?:[\w'-]* ){0,2}?vectors? (?:of|with|having|at) (?:a )?"
                        r"(?:standard deviation|std|s\.d\.|sd|scale|size)(?: of)?\s*(?:=\s*)?" + _DECIMAL,
                        r"\b(?:standard deviation|std|scale|size) of (?:the )?(?:planted |teacher(?:'s)? )?edits?"
-                       r"(?: vectors)?\s*(?:is |=\s*|of |:\s*)?" + _DECIMAL),
+                       r"(?: vectors)?\s*(?:is |=\s*|of |:\s*)?" + _DECIMAL,
+                       # "drawing the edit vectors with a spread (standard deviation) of 3"
+                       r"\b(?:edit|planted|teacher)(?:[\w'-]* ){0,2}?vectors? with (?:a )?spread(?: \((?:standard deviation|std|"
+                       r"sd)\))? of " + _DECIMAL),
         "l0_weight": (r"\b(?:L0|sparsity) (?:penalty )?(?:weight|coefficient|strength) (?:of |=\s*|is |to |at )?" + _DECIMAL,
                       # "with the L0 penalty weighted at 0.5"
                       r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*) weighted (?:at|by|with) " + _DECIMAL,
@@ -188,7 +201,12 @@ field_words(
                       # "the expected-L0 penalty halved to 0.5", "an L0 penalty (weight) lowered to 0.2"
                       r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*)(?: (?:weight|coefficient|strength))? "
                       r"(?:halved|doubled|tripled|set|lowered|raised|reduced|increased|cut|changed|scaled) (?:down |up )?"
-                      r"to " + _DECIMAL),
+                      r"to " + _DECIMAL,
+                      # "the L0 penalty at half its usual weight" (the default weight is 1)
+                      (r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*) at half (?:its|the) (?:usual|default|normal) "
+                       r"(?:weight|strength)\b", 0.5),
+                      (r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*) at (?:twice|double) (?:its|the) (?:usual|default|normal) "
+                       r"(?:weight|strength)\b", 2.0)),
         "test_fraction": _HELD_OUT,
     }),
 )
@@ -202,7 +220,8 @@ field_words(
     ),
     cues={r"\bknowledge edit": 3.0, r"\bfact updates?\b|\bnew facts\b|\bchanging facts\b": 2.0,
           r"\bcatastrophic forgetting\b|\bforget": 1.5, r"\bcontinual (?:learning|fine-tuning)\b": 1.5,
-          r"\bretrieval[- ]augment": 1.5, r"\breplay\b": 1.0, r"\bfact edits\b|\bstream of (?:fact )?edits\b": 2.0},
+          r"\bretrieval[- ]augment": 1.5, r"\breplay(?:s|ing|ed)?\b": 1.0, r"\bfact edits\b|\bstream of (?:fact )?edits\b": 2.0,
+          r"\bfact[- ]editing\b|\bediting\s+(?:of\s+)?facts\b|\blifelong\s+(?:fact\s+|knowledge\s+)?editing\b": 2.5},
     data=_optional_table,
     arguments=_wrapped({
         "n_timesteps": (rf"\b{_COUNT} (?:time ?steps|rounds of (?:edits|updates))\b",
@@ -222,11 +241,15 @@ field_words(
         # fine-tuning alone, not the fine-tuning inside "fine-tuning with replay"
         # "give the fine-tuning 80 steps per timestep"
         "edit_steps": (r"\b(?:give|train|run|allow)\s+(?:the\s+)?fine[- ]?tuning\s+(\d[\d,]*)\s+(?:gradient\s+)?steps\b",
-                       r"\bfine[- ]?tun(?:e|ing)\s+for\s+(\d[\d,]*)\s+steps\s+(?:per|at\s+each|each|every)\s+time\s?step\b"),
+                       r"\bfine[- ]?tun(?:e|ing)\s+for\s+(\d[\d,]*)\s+steps\s+(?:per|at\s+each|each|every)\s+time\s?step\b",
+                       # "60 fine-tuning steps per timestep"
+                       r"\b(\d[\d,]*)\s+fine[- ]?tuning\s+steps\s+(?:per|at\s+each|each|every|for\s+each)\s+time\s?step\b"),
         "strategies": {
             "retrieval": (r"\bretrieval\b", r"\bRAG\b",
                           # "retrieving the edits, fine-tuning on them, and ...": the strategy by its verb
-                          r"\bretriev(?:e|es|ing)\s+(?:the\s+)?(?:new\s+)?(?:edits|facts|updates)\b"),
+                          r"\bretriev(?:e|es|ing)\s+(?:the\s+)?(?:new\s+)?(?:edits|facts|updates)\b",
+                          # "answering from a retrieved memory of edits"
+                          r"\bretrieved\s+(?:memory|store|index|cache)\b"),
             "finetune": (r"(?<!replay )(?<!replay-based )\b(?:plain |continual |naive |sequential |vanilla )?"
                          r"fine[- ]?tun(?:e|ing|ed)\b(?! (?:with|plus|and) (?:\w+ )?replay)(?!-with-replay)"
                          r"(?!\s+(?:that|which)\s+replays?\b)"
@@ -252,6 +275,8 @@ field_words(
                          r"\b((?:one|a|1) (?:earlier |old |older |previous |past )?(?:edits?|facts?|examples?|updates?) "
                          r"(?:into|with|to|per|for) every (?:\d+|two|three|four|five|six|eight|ten)) new\b"),
     }),
+    # the user's own stream has its timesteps and edits: the generated stream's sizes describe it, set nothing
+    overrides={"data": ["n_timesteps", "edits_per_step", "n_base"]},
 )
 
 field_words(
@@ -286,17 +311,23 @@ field_words(
               r"(?-i:\bB)\s+(?:of|is|:|=)?\s*(\d+)\s*[×x]\s*\d+\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) (\d+)\s*[×x]\s*\d+",
               r"\boutput dim(?:ension)?s? (?:of |=\s*|is |d\s*=\s*)?(\d+)",
-              r"\bB\s+(?:of|with|having)\s+(\d+)\s+rows\b"),  # "B of 16 rows and A of 8 columns"
+              r"\bB\s+(?:of|with|having)\s+(\d+)\s+rows\b",  # "B of 16 rows and A of 8 columns"
+              # "output and input dimension both 8", "input and output dimensions of 12"
+              r"(?#both)\b(?:output\s+and\s+input|input\s+and\s+output)\s+dim(?:ension)?s?\s+(?:both\s+|each\s+|of\s+|=\s*)?(\d+)\b"),
         "k": (r"\b\d+\s*[×x]\s*(\d+)\s+(?:base |frozen |adapted |pretrained )?(?:weight )?matri(?:x|ces)\b",
               r"(?-i:\bA)\s+(?:has|with)\s+(\d+)\s+columns\b",
               r"(?-i:\bA)\s+(?:of|is|:|=)?\s*\d+\s*[×x]\s*(\d+)\b",
               r"\bmatri(?:x|ces) (?:of size|of shape|with shape|shaped|sized) \d+\s*[×x]\s*(\d+)",
               r"\binput dim(?:ension)?s? (?:of |=\s*|is |k\s*=\s*)?(\d+)",
-              r"\bA\s+(?:of|with|having)\s+(\d+)\s+columns\b"),
+              r"\bA\s+(?:of|with|having)\s+(\d+)\s+columns\b",
+              r"(?#both)\b(?:output\s+and\s+input|input\s+and\s+output)\s+dim(?:ension)?s?\s+(?:both\s+|each\s+|of\s+|=\s*)?(\d+)\b"),
         # the spread along the symmetry orbits: "spread of 1.0 in the log-scale of the symmetry moves"
         "orbit_scale": (rf"\bspread (?:of |=\s*){_DECIMAL} (?:in|of|along|for) (?:the )?(?:log|orbit|symmetry)",
                         rf"\b(?:orbit|symmetry)(?:[- ]orbit)? spread (?:of |=\s*|is ){_DECIMAL}",
                         rf"\blog[- ]?(?:scale|c)\b[^.;]{{0,30}}?\b(?:spread|standard deviation|std|sd) (?:of |=\s*|is )?"
+                        rf"{_DECIMAL}",
+                        # "spread of log c equal to 1"
+                        rf"\b(?:spread|standard deviation|std|sd) of (?:the )?log[- ]?(?:scale|c)\b\s*(?:equal to |of |=\s*|is |at )"
                         rf"{_DECIMAL}"),
     }),
 )
@@ -374,6 +405,9 @@ field_words(
                         r"\b(?:numbers|integers) (?:up to|of at most|from 0 to|from 1 to) (\d[\d,]*) as operands\b",
                         # "products of two integers, each between 0 and 30"
                         r"\b(?:numbers|integers|operands)\b,?\s+(?:each\s+)?(?:between|from)\s+[01]\s+(?:and|to)\s+(\d[\d,]*)",
+                        # "with both factors between 0 and 30", "addends from 1 to 50"
+                        r"\b(?:both\s+|the\s+|each\s+|two\s+)?(?:factors|addends|summands|terms)\s+(?:each\s+)?"
+                        r"(?:between|from)\s+[01]\s+(?:and|to)\s+(\d[\d,]*)",
                         # "numbers below 100" is 99: a bound the pattern cannot shift is a question
                         r"\b(?:numbers|operands|integers) ((?:below|under|less than|smaller than) \d[\d,]*)"),
         "d_model": _WIDTH,
@@ -401,7 +435,9 @@ field_words(
         "seeds": _SEEDS,
         # "Generate 1500 addition problems", "draw 2,000 multiplication examples"
         "n_examples": (r"\b(?:generate|make|build|create|draw|sample|use)\s+(\d[\d,]*)\s+(?:[\w-]+\s+){0,2}?"
-                       r"(?:problems|examples|sums|products|equations|questions|items|pairs)\b",),
+                       r"(?:problems|examples|sums|products|equations|questions|items|pairs)\b",
+                       # "600 multiplication problems with both factors between 0 and 20"
+                       r"\b(\d[\d,]*)\s+(?:multiplication|addition|arithmetic)\s+(?:problems|examples|questions|sums)\b"),
         # a table that "pairs" a question with its answer: "pairs a duration written as hours and minutes (column
         # duration, ...) with the total number of minutes (column minutes)"
         "prompt_column": (r"\bpairs?\s+(?:each\s+)?[^.;]{0,80}?\(\s*(?:the\s+)?column\s+`?(\w+)`?",),

@@ -55,6 +55,8 @@ field_words(
         "horizon": [rf"\bhorizon\s+H\s*=\s*(\d+){_ALONE_AFTER}",
                     rf"\bnext\s+(\d+|{_WORD})\s+(?:time\s*)?steps\b",
                     rf"\b{_ALONE_BEFORE}(\d+)-step\s+(?:windows?|horizons?|segments?|chunks?|trajector(?:y|ies))\b",
+                    # "on four-step windows"
+                    rf"\b(?<!\bor\s)(?<!\band\s)({_WORD})[- ]step\s+(?:windows?|horizons?|segments?|chunks?)\b",
                     rf"\bwindows?\s+of\s+(?:only\s+|just\s+)?(\d+|{_WORD})\s+(?:time\s*)?steps\b"],
         "rtg_levels": [rf"\b{_COUNT}\s+(?:requested\s+|target\s+|desired\s+)?"
                        r"(?:return[- ]to[- ]go|RTG)\s+levels\b",
@@ -81,7 +83,11 @@ field_words(
                         # "Fit the diffusion world model (...) and its inverse-dynamics network ... for 8,000 steps"
                         r"\b(?:fit|train)\w*\s+the\s+diffusion\s+(?:world\s+)?model\b[^.;]{0,160}?\bfor\s+(\d[\d,]*)\s+"
                         r"(?:gradient\s+|training\s+)?steps\b",
-                        r"\b(\d[\d,]*)\s+(?:gradient\s+)?steps\s+(?:of|for)\s+the\s+diffusion\s+model\b"],
+                        r"\b(\d[\d,]*)\s+(?:gradient\s+)?steps\s+(?:of|for)\s+the\s+diffusion\s+model\b",
+                        # "fit the diffusion world model — ... — on four-step windows, with 16 denoising steps and 6,000
+                        # gradient steps"
+                        r"\b(?:fit|train)\w*\s+the\s+diffusion\s+(?:world\s+)?model\b[^.;]{0,240}?\b(?:and|with)\s+(\d[\d,]*)\s+"
+                        r"gradient\s+steps\b"],
         "idm_steps": [r"\b(\d[\d,]*)\s+(?:inverse[- ]dynamics|IDM)\s+(?:training\s+|gradient\s+)?steps\b",
                       r"\b(?:inverse[- ]dynamics|IDM)\s+(?:model\s+)?(?:for|with)\s+(\d[\d,]*)\s+steps\b"],
         "synthetic_ratio": [rf"\b({_NUM})\s+synthetic\s+transitions?\s+(?:per|for\s+each)\s+(?:logged|real)\s+"
@@ -104,6 +110,9 @@ field_words(
                          (r"\bskip(?:s|ping)?\s+(?:the\s+)?(?:offline\s+)?(?:TD3\+BC\s+)?polic(?:y|ies)"
                           r"(?:\s+(?:comparison|training|learning|evaluation|part))?\b", 0),
                          (r"\b(?:only|just)\s+(?:want\s+|need\s+)?the\s+world[- ]model\s+diagnostics\b", 0),
+                         # "skip the TD3+BC training entirely"
+                         (r"\bskip(?:s|ping)?\s+(?:the\s+)?(?:offline\s+)?TD3\+BC(?:\s+(?:training|comparison|part|step|"
+                          r"polic(?:y|ies)))?(?![\w+])", 0),
                          (r"\bwithout\s+(?:the\s+)?(?:offline\s+)?policy\s+(?:comparison|training|learning)\b", 0)],
     },
     # the world model runs two small continuous-control tasks; a task that names another is asked back
@@ -147,7 +156,10 @@ field_words(
         "n_queries": [r"\bbudget\s+of\s+(\d[\d,]*)\s+(?:queries|questions|comparisons)\b",
                       r"\b(\d[\d,]*)\s+(?:queries|questions)\s+(?:per|of\s+each|for\s+each)\s+(?:query\s+)?(?:type|kind)\b",
                       # "ask 60 of each type"
-                      r"\b(?:ask|pose|use)\s+(\d[\d,]*)\s+(?:of\s+each|per)\s+(?:query\s+)?(?:type|kind)\b"],
+                      r"\b(?:ask|pose|use)\s+(\d[\d,]*)\s+(?:of\s+each|per)\s+(?:query\s+)?(?:type|kind)\b",
+                      # "Both kinds of query get 80 questions each"
+                      r"\b(?:both|each|every)\s+(?:kinds?|types?)\s+of\s+(?:query|queries|question)\s+(?:gets?|receives?|has)\s+"
+                      r"(\d[\d,]*)\s+(?:queries|questions|comparisons)(?:\s+each)?\b"],
         # "rationality 1", "mistake rate 0.1", "slip 0.1", "grid size 7" are read by the arguments' own names
         "mistake_rate": [rf"\b({_RATE})\s+(?:chance|probability)\s+(?:of|that)\s+(?:the\s+labell?er\s+)?"
                          rf"(?:answer|respond|repl|pick|choos|guess)\w*\s+(?:uniformly\s+)?at\s+random\b",
@@ -197,6 +209,9 @@ field_words(
         # "two independent problems", "3 independent replicates"
         "n_seeds": [rf"\b{_COUNT}\s+independent\s+(?:problems|runs|repetitions|replicates|instances)\b"],
         "batch": [r"\brefit\w*\s+(?:the\s+reward\s+model\s+)?every\s+(\d+)\s+queries\b",
+                  # "refit the linear reward model after every 8 answers"
+                  r"\brefit\w*\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:reward\s+)?model\s+(?:after\s+)?every\s+(\d+)\s+"
+                  r"(?:answers|queries|questions|comparisons|labels)\b",
                   # "60 queries of each kind asked 6 at a time"
                   r"\b(?:asked|posed|put|shown|sent)\s+(\d+|two|three|four|five|six|eight|ten|twelve)\s+at\s+a\s+time\b",
                   # "with the reward model refitted every 5"

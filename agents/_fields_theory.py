@@ -77,6 +77,9 @@ field_words(
                 rf"\b(?:inputs?|coordinates?|components?)\s+(?:[\w-]+\s+){{0,3}}?(?:between|from|within)\s+[-−–]\s*"
                 rf"({_NUM})\s+(?:and|to)\s+\+?\s*\1\b",
                 rf"\bbox\s+(?:of\s+)?half[- ]width\s*(?:of\s+|=\s*|:\s*)?({_NUM}){_ALONE_AFTER}"],
+        # "For T = 2, 4, 6 and 8 time steps", "latency T ∈ {1, 2, 4}"
+        "latencies": [rf"\bT\s*(?:=|∈|in)\s*\{{?\s*({_LIST})\s*\}}?\s*(?:time[- ]?steps|steps)?\b",
+                      rf"\b({_LIST})\s+time[- ]?steps\b"],
         "samples": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+(?:sampled|random|sample|Monte[- ]Carlo)\s+(?:inputs|points)\b",
                     r"\bfrom\s+(\d[\d,]*)\s+(?:samples|sampled\s+points|random\s+points)\b"],
     },
@@ -126,6 +129,9 @@ field_words(
                               # "vary how many Gaussian measurements there are: 40, 60 and 90"
                               rf"\bhow\s+many\s+(?:Gaussian\s+)?measurements\s+(?:there\s+are\s*|are\s+taken\s*|we\s+take\s*|"
                               rf"to\s+take\s*)?[:,]?\s*({_LIST})\b"],
+        # "observed through 100 Gaussian linear measurements", "90 random linear measurements": one count
+        "measurements": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+(?:(?:random|Gaussian|linear|noiseless|noisy)\s+){{1,3}}"
+                         rf"measurements\b"],
         "iterations": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+gradient(?:[- ]descent)?\s+(?:steps|iterations)\b"],
         "learning_rate": [rf"\bstep\s+size\s*(?:η\s*)?(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}"],
     },

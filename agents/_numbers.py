@@ -94,9 +94,14 @@ _REPORTED = re.compile(r"\b(?:expect(?!ed-)(?!ed\s+(?!to\b|values?\b|results?\b|
 _READOUT = re.compile(r"\b(?:write\s+down|report|quote|give|tell\s+me|print|read\s+off|note\s+down|state)\b[^.;:]{0,60}?"
                       r"\bat\s+(?:(?:ℓ|ell|l|z|k|t|x|lag|time|redshift|multipole)\s*=?\s*)?$", re.I)
 #: a sentence that describes the data rather than asks for something ("the table has 1,200 rows")
-_DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:please\s+)?(?:train|fit|run|use|estimate|"
+_DESCRIBES = re.compile(r"^\W*(?:and\s+|while\s+|but\s+)?(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:please\s+)?(?:train|fit|run|use|estimate|"
                         r"compute|find|predict|compare|weight|rake|sample|score|test|check)\b)|is\b|are\b|holds\b)|"
                         r"^\W*(?:attached|enclosed)\s+(?:is|are)\b|"  # "Attached is a catalogue ... for 900 galaxies"
+                        # "..., and data/edits.jsonl is a stream of twelve changes over three timesteps"
+                        r"(?:`[^`]+`|(?<![\w/.-])[\w/.-]+\.(?:csv|tsv|txt|dat|npz|npy|json|jsonl|fits|gz))`?\s+(?:is|are)\s+"
+                        r"(?:a|an|our|the)\b|"
+                        # "the attached CSV is our combined sample: 160 supernovae with ..."
+                        r"^\W*(?:the|our|my)\s+(?:attached|enclosed)\s+(?:[\w-]+\s+){1,2}?(?:is|are)\b|"
                         # what happened before: "Last time the run took 20 minutes", "in 2 of 3 earlier attempts"
                         r"\b(?:took|lasted)\b|\b(?:earlier|previous|prior|past)\s+(?:attempts?|runs?|tries|trials)\b|"
                         # "I ran the same fit twice with different seeds": what was done before, not a setting
@@ -111,7 +116,7 @@ _DESCRIBES = re.compile(r"^\W*(?:`[^`]+`|[\w/.-]+\.[a-z]{2,5})\s*(?::(?!\s*(?:pl
                         # "the file lists 300 rows", not "list the 25 most suspicious hours" (a request)
                         r"recorded|collected|observed|spans?|spanning|covers?|covering|lists|listing|gives|"
                         # "half of the respondents got form A": who received what, in the data
-                        r"(?<!\bhave )(?<!\bhas )(?<!\bhad )got|received|"
+                        r"(?<!\bhave )(?<!\bhas )(?<!\bhad )got|received|(?:saw|were\s+shown|was\s+shown)\s+(?:a|an|the|one)\b|"
                         # "collapsed = 1 marks the hive-weeks before a collapse, which is about one in twenty"
                         r"marks|which\s+(?:is|are|was|were)\s+(?:about|roughly|around|approximately|nearly|some)|"
                         # "columns" of a table, not a tubal factor's ("a factor with 20 tubal columns")
@@ -411,6 +416,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
         for name in names:
             clean = clean.replace(name, " " * len(name))
         clean = _NAMES.sub(lambda m: " " * len(m.group(0)), clean)
+        # "widths of 60, 240 and 960 (each four times the last)": how a list steps, not a setting
+        clean = re.sub(r"\b(?:each|every\s+one)\s+(?:\w+|\d+(?:\.\d+)?)\s+times\s+(?:the\s+)?(?:last|previous|one\s+before(?:\s+it)?|"
+                       r"preceding(?:\s+one)?)\b", lambda m: " " * len(m.group(0)), clean, flags=re.I)
         for match in _PART_OF.finditer(clean):  # "the first 1,200 of its 3,000 samples": a share, or the count
             part, whole = (float(g.replace(",", "")) for g in match.groups())
             if 0 < part <= whole and not any(a <= match.start() < b for a, b in described):
@@ -490,8 +498,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if (_COUNTED.search(before[-24:]) and not _SELECTS.match(after) and not asked_for) or \
                     _IN_FILE.match(flat[match.end():]):
                 continue  # "the 450 supernovae", "all 24 bins", "45 petrels in `petrels.csv`": what the data hold
-            if _READOUT.search(before) and not (levels_set and raw.endswith("%") and re.search(
-                    r"\b(?:intervals?|CIs?|levels?|bands?|ranges?|bounds?)\s+at\s+$", before, re.I)):
+            # (a percentage is a level, not a point to read at, for a method that takes one: "report it at 99 per cent")
+            percent = raw.endswith("%") or re.match(r"\s*per\s?cent\b", after, re.I) is not None
+            if _READOUT.search(before) and not (levels_set and percent):
                 continue  # where a result is read off: "write down D_ℓ^TT at ℓ = 1000", "report S(t) at t = 5"
             if (re.match(r"\s*(?:±|\+/-|\+-)\s*\d", after) or re.search(r"\d\s*(?:±|\+/-|\+-)\s*$", before)) \
                     and not re.search(r"\bpriors?\b", flat, re.I):
@@ -529,20 +538,24 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if value is None:
                 continue
             after = clean[match.end():]
-            if _COUNTED.search(clean[:match.start()][-24:]):
-                continue  # "between the two waves": what the data hold
+            if _COUNTED.search(clean[:match.start()][-24:]) and not _SELECTS.match(after):
+                continue  # "between the two waves": what the data hold (not "the twelve most suspicious hours")
             small = value < 20 and not re.search(r"\b(?:hundred|thousand|million)\b", words, re.I)
             # a small number word counts things ("two methods", "one-hidden-layer"); it is a setting only as a
             # count of what a run repeats ("three seeds", "five folds")
             chosen = re.match(r"\s+of\s+(?:the|its|their|our|these|those)\b", after, re.I) and re.search(
                 r"\b(?:only|just|exactly|keep|reveal|label|use|take|pick|select|hold\s+(?:back|out))\s+$",
                 clean[:match.start()], re.I)  # "with only eight of the training hot boxes revealed": a count taken
+            # "hand me the twelve most suspicious hours": a selection the run makes
+            chosen = chosen or (re.search(r"\bthe\s+$", clean[:match.start()], re.I) and _SELECTS.match(after))
             if small and not chosen and not counted_nouns.match(after) and not (
                     re.match(r"\s+(?:of\s+them|in\s+all|in\s+total|altogether)\b", after, re.I)
                     and counted_after.search(clean[:match.start()][-40:])):
                 continue  # "the built-in needles, six of them": the count of a noun said just before it
             if not any(a <= match.start() < b for a, b in described):
-                out.append(StatedNumber(words, (value,), flat, match.start()))
+                # "Eighty-percent intervals": the share as well as the number
+                share = (value / 100.0,) if re.match(r"[\s-]*(?:%|per[\s-]?cent\b)", after, re.I) else ()
+                out.append(StatedNumber(words, (value, *share), flat, match.start()))
         for match in _FRACTION.finditer(clean):
             word = (match.group(1) or match.group(2) or match.group(3) or "half").lower()
             if not any(a <= match.start() < b for a, b in described):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -341,8 +341,9 @@ def declined_unread(spec: Any, understood: Understanding, text: str) -> list[str
             continue
         said = {w[:5] for w in re.findall(r"[a-z]{4,}", match.group(1).lower())}
         for name, schema in spec.arguments.items():
-            if name in understood.arguments or name == "output_dir" or schema.get("default") in (None, 0, False):
-                continue  # left at a default that does not do it ("no language model yet": ``model`` None)
+            if name in understood.arguments or name == "output_dir" or schema.get("default") in (None, 0, False, "none"):
+                continue  # left at a default that does not do it ("no language model yet": ``model`` None;
+                # "no cross-code check": ``cross_check`` "none")
             own = {t[:5] for t in name.lower().split("_") if len(t) >= 4 and t not in _COUNT_WORDS | _FILLER}
             if own and own <= said:
                 sentence = " ".join(match.string[max(0, match.start() - 60):match.end() + 30].split())
@@ -572,12 +573,12 @@ def absent_sources(spec: Any, understood: Understanding, text: str, data_files: 
 def read_task(*, text: str, title: str = "", method: str | None = None, arguments: Mapping[str, Any] | None = None,
               data_files: Sequence[str] = (), profiles: Sequence[FileProfile] | None = None,
               columns: Mapping[str, Sequence[str]] | None = None,
-              display: Mapping[str, str] | None = None) -> TaskReading:
+              display: Mapping[str, str] | None = None, _settled: MethodChoice | None = None) -> TaskReading:
     """Read a task (see the module docstring).  ``method`` and ``arguments`` are the front matter's;
     ``profiles`` describe the input files (None when only their names are known: then files are mapped by
     name and the data cannot vote on the method)."""
     given = dict(arguments or {})
-    choice = choose_method(text, title=title, files=profiles, named=method)
+    choice = _settled or choose_method(text, title=title, files=profiles, named=method)
     reading = TaskReading(choice=choice, display=dict(display or {}))
     if choice.method is not None:
         reading.understanding = understand(choice.method, text, given, list(data_files), columns=columns,
@@ -593,4 +594,40 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
         for candidate in choice.top(3):
             reading.alternatives[candidate.method] = understand(candidate.method, text, given, list(data_files),
                                                                 columns=columns, profiles=profiles)
+        settled = _only_runnable(choice, reading.alternatives)
+        if settled is not None:  # the other candidates lack an input the task does not give: no real choice
+            return read_task(text=text, title=title, method=None, arguments=arguments, data_files=data_files,
+                             profiles=profiles, columns=columns, display=display, _settled=settled)
     return reading
+
+
+#: how sure the leading method must be for a runner-up that cannot run to leave it the only choice
+_RUNNABLE_LEAD = 0.6
+
+
+def _cannot_run(method: str, understood: Understanding) -> str | None:
+    """What keeps ``method`` from running on this task: a required input the text and data do not give."""
+    for problem in [*understood.missing, *understood.questions]:
+        if problem in understood.missing or problem.startswith(f"{method} needs "):
+            return problem
+    return None
+
+
+def _only_runnable(choice: MethodChoice, alternatives: Mapping[str, Understanding]) -> MethodChoice | None:
+    """The leading candidate as the choice, when it reads with nothing left to ask and every other candidate in
+    the running lacks a required input ("needs one of 'instruments', 'instrument_file'"): asking which method
+    would offer choices that cannot run.  None when the choice stays a question."""
+    top = choice.top(3)
+    if len(top) < 2 or top[0].probability < _RUNNABLE_LEAD:
+        return None
+    first = alternatives.get(top[0].method)
+    if first is None or first.missing or first.questions:
+        return None
+    reasons = []
+    for other in top[1:]:
+        understood = alternatives.get(other.method)
+        problem = _cannot_run(other.method, understood) if understood is not None else None
+        if problem is None:
+            return None
+        reasons.append(f"{other.method} was close, but it cannot run here: {clip_quote(problem, 120)}")
+    return replace(choice, status="chosen", method=top[0].method, notes=(*choice.notes, *reasons))

@@ -357,8 +357,8 @@ def values_in(value: Any) -> list[float]:
         return [float(value)]
     if isinstance(value, str):
         number = _as_number(value.strip())
-        if number is None and (fold := re.fullmatch(r"rot:\w+:(\d+)", value.strip())):
-            k = int(fold.group(1))  # a k-fold rotation: k, a k-th of a turn, 360/k degrees
+        if number is None and (fold := re.fullmatch(r"(?:rot:\w+|shift:\d+):(\d+)", value.strip())):
+            k = int(fold.group(1))  # a k-fold rotation or torus shift: k, a k-th of a turn, 360/k degrees
             return [float(k), 1.0 / k, 360.0 / k] if k else []
         return [number] if number is not None else []
     if isinstance(value, Mapping):

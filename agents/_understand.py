@@ -58,7 +58,9 @@ _NEGATION = re.compile(r"\b(?:(?<!yes/)(?<!yes-or-)(?<!yes or )no(?!/)|not|canno
                        r"n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
-                        r"leav(?:e|ing) (?:[\w-]+ ){0,3}?out)\b|n't\b|\bno (?:other|more|further)\b", re.I)
+                        r"leav(?:e|ing) (?:[\w-]+ ){0,3}?out)\b|n't\b|\bno (?:other|more|further)\b|"
+                        # "(kext is a nuisance parameter we marginalise)": a parameter left out of the summary
+                        r"\bnuisance (?:parameters?|variables?)\b|\bmarginali[sz]\w* (?:over|out)\b", re.I)
 #: a request's verb at the start of a clause
 _REQUEST_VERB = (r"(?:estimate|fit|compute|run|use|give|report|train|find|compare|predict|weight|rake|take|apply|"
                  r"adjust|control|check|tell)\b")
@@ -183,6 +185,7 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
     """A number as prose writes it: ``2,000``, ``1e-6``, ``10⁻⁶``, ``30%`` (0.3 when ``fraction``), ``eight``,
     ``a fifth``, ``16K`` (thousands, as context lengths are written); None when ``raw`` is not one."""
     text = " ".join(raw.split()).strip("'\"`,.;:()").replace("−", "-").replace("–", "-").lower()  # "a\nquarter"
+    text = re.sub(r"^\+\s*(?=\.?\d)", "", text)  # "Ω_K = +0.005": a sign said to stress it is positive
     if text in _WORD_FRACTIONS:
         return _WORD_FRACTIONS[text]
     odds = re.fullmatch(r"(one|a|1)\s+(?:\w+\s+)?in\s+(\w+)", text)  # "one in ten", "1 in 20", "one seam in five"
@@ -195,6 +198,9 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
         return 1.0 / whole if whole and whole > 1 else None
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
+    worded = re.fullmatch(r"([a-z]+(?:[\s-]+[a-z]+)*?)[\s-]*(?:%|per[\s-]?cent)", text)  # "eighty-percent intervals"
+    if worded and (level := word_value(worded.group(1))) is not None:
+        return level / 100.0 if fraction else level
     share = re.fullmatch(r"(\d[\d,]*)\s+of\s+(?:its|the|all|our|their)?\s*(\d[\d,]*)", text)
     if share and fraction:  # "the first 1,200 of its 3,000 samples": a share of 0.4
         part, whole = (float(g.replace(",", "")) for g in share.groups())
@@ -244,7 +250,8 @@ def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
                  if p.strip()]
         values = [_number(p, fraction=fraction) for p in parts]
         if parts and all(v is not None for v in values):
-            return [int(v) if v is not None and v == int(v) and "." not in p and "e" not in p.lower() else v
+            # (a whole number in words is whole: "one" is 1, not 1.0; "1e3" and "2.0" keep what they wrote)
+            return [int(v) if v is not None and v == int(v) and "." not in p and not re.search(r"\d\s*[eE]", p) else v
                     for v, p in zip(values, parts, strict=True)]
     if kinds & {"integer", "number"}:
         value = _number(raw, fraction=fraction)
@@ -287,6 +294,24 @@ def _pairs(raw: str, parts: Sequence[str]) -> list[list[int]] | None:
             pairs.append([current[first], current[second]])
             current = {}
     return pairs if pairs and not current else None
+
+
+_ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "sixth": 5}
+
+
+def _ordinal_parts(raw: str, parts: Sequence[str], count: int | None) -> str:
+    """Ordinal words as zero-based indices, as :func:`_pairs` reads them: "head 0 of the first layer and head 1 of
+    the last layer" is "head 0 of layer 0 and head 1 of layer 2" with three layers ("the last" stays unread when
+    the count is unknown, and indices written as one-based are not guessed at)."""
+    if re.search(r"\b(?:one|1)[- ]based\b|\bcounting\s+from\s+(?:one|1)\b", raw, re.I):
+        return raw
+    for part in parts:
+        def index(m: re.Match[str], part: str = part) -> str:
+            word = m.group(1).lower()
+            at = count - 1 if word in {"last", "final", "top"} and count else _ORDINAL_INDEX.get(word)
+            return f"{part} {at}" if at is not None else m.group(0)
+        raw = re.sub(rf"\bthe\s+(first|second|third|fourth|fifth|sixth|last|final)\s+{part}\b", index, raw, flags=re.I)
+    return raw
 
 
 def _pairs_span(match: re.Match[str], parts: Sequence[str]) -> tuple[int, int]:
@@ -434,7 +459,10 @@ def _prior_value(head: str, sentence: str) -> Any:
         sentence, re.I) or re.search(
         # "a Gaussian prior on the matter density, 0.315 with a standard deviation of 0.007"
         head + r"[^.;\d]{0,30}?(" + _NUMBER + r")\s*,?\s*(?:with|and)\s+(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|"
-        r"std|spread)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")", sentence, re.I)
+        r"std|spread)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")", sentence, re.I) or re.search(
+        # "constrain Ω_m with a normal prior, 0.31 ± 0.02, standing in for external data"
+        head + r"[^.;\d]{0,40}?\b(?:Gaussian|normal)\s+prior\s*(?:[,:(]\s*|of\s+|at\s+)(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
+        + _NUMBER + ")", sentence, re.I)
     if flat is None and between is None:  # "a flat prior from 60 to 80 km/s/Mpc", "w0 flat on −1.6 to −0.4"
         between = re.search(head + r"[^.;\d]{0,60}?\b(?:from|on|over)\s+(" + _NUMBER + r")\s*(?:to|–|—)\s*("
                             + _NUMBER + r")(?!\d|\.\d)", sentence, re.I)
@@ -516,6 +544,7 @@ class _Reader:
         self.sentences = sentences(text)
         self.lowered = text.lower()
         self.spent: list[tuple[int, int]] = []  # where the text gave a value already read for an argument
+        self.unsettled: set[str] = set()  # column arguments the text gives two columns for: asked, not taken
 
     def record(self, name: str, value: Any, quote: str, *, relation: Literal["equals", "excludes"] = "equals",
                confidence: float = 0.95) -> None:
@@ -600,11 +629,18 @@ class _Reader:
             for match in compiled.finditer(self.text):
                 if re.fullmatch(r"\d[,.]", self.text[max(0, match.start(1) - 2):match.start(1)]):
                     continue  # the capture begins inside a number ("000" of "2,000")
-                if _negated(self.text, match.start()) or self.spent_at(match.span(1)):
+                # a value said once for two arguments ("output and input dimension both 8") is read by each: its
+                # patterns carry the comment (?#both)
+                if _negated(self.text, match.start()) or (self.spent_at(match.span(1)) and "(?#both)" not in pattern):
                     continue
                 value: Any
                 if parts:
-                    value = _pairs(match.group(1), parts.groups())
+                    count = self.args.get(f"n_{parts.group(1)}s")  # "the last layer" of ``n_layers`` layers
+                    said = re.search(rf"\b(\d+|{WORD_NUMBER})\s+{parts.group(1)}s\b", self.text, re.I)
+                    count = count if isinstance(count, int) else word_value(said.group(1)) if said and \
+                        not said.group(1).isdigit() else int(said.group(1)) if said else None
+                    value = _pairs(_ordinal_parts(match.group(1), parts.groups(), int(count) if count else None),
+                                   parts.groups())
                 elif "count" in compiled.groupindex:
                     count = _cast(match.group(1), {"integer"})
                     value = list(range(count)) if isinstance(count, int) and 0 < count <= 1000 else None
@@ -645,10 +681,21 @@ class _Reader:
                                   "front matter")
         return False
 
+    def archive_features(self) -> list[str]:
+        """The feature names an archive the method reads lists (``feature_names`` of an ``.npz`` with ``X``),
+        where no table gives columns: what a feature argument must name."""
+        if self.table_columns() or not self.profiles:
+            return []
+        chosen = self.data_file()
+        archives = [p for p in self.profiles if p.kind == "arrays" and p.names.get("feature_names")]
+        archive = next((p for p in archives if p.name == chosen), archives[0] if len(archives) == 1 else None)
+        return list(archive.names["feature_names"]) if archive is not None else []
+
     def names_columns(self, name: str, value: Any) -> bool:
         """Whether a value captured for an argument that names columns (a column argument, or one documented as
-        naming a feature) is made of the table's columns; "make it look unimportant" names no feature."""
-        columns = self.table_columns()
+        naming a feature) is made of the table's columns, or of an archive's feature names; "make it look
+        unimportant" names no feature, nor does "CRP" when the archive calls it ``crp_mg_l``."""
+        columns = self.table_columns() or self.archive_features()
         first = self.spec.argument_docs.get(name, "").split(". ")[0].lower()
         if not columns or not (name in column_arguments(self.spec) or re.search(r"\bfeatures?\b", first)):
             return True
@@ -688,13 +735,18 @@ class _Reader:
         exactly one column ("the test heights" as ``height_m``); None when no data are known or it is unclear."""
         from cmbagent.agents._datamap import match_phrase
 
-        columns = self.table_columns()
+        columns = self.table_columns() or self.archive_features()
         words = words.strip(" `'\"")
         if words in columns:
             return words
         ranked = sorted(((match_phrase(words, c), c) for c in columns), reverse=True)
         if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.6):
             return ranked[0][1]
+        if re.fullmatch(r"[A-Z]{2,6}", words):  # "CRP" after "C-reactive protein (`crp_mg_l`)": the gloss's column
+            for gloss in re.finditer(r"((?:[A-Za-z][\w']*[\s-]+){2,6}?)\(\s*`?([A-Za-z_][\w.]*)`?\s*\)", self.text):
+                tokens = re.split(r"[\s-]+", gloss.group(1).strip())[-len(words):]
+                if gloss.group(2) in columns and "".join(t[0] for t in tokens).upper() == words:
+                    return gloss.group(2)
         return None
 
     def named(self, name: str, schema: Mapping[str, Any]) -> bool:
@@ -1344,6 +1396,9 @@ class _Reader:
                 continue
             if len(words.split()) > 6:
                 continue  # a clause, not a column's name in words ("og using a transformer fitted in advance ...")
+            gloss = re.match(r"\s*\(\s*`?([\w.-]+)`?\s*\)", segment[item.end():])
+            if gloss and gloss.group(1) in columns:
+                continue  # "earnings in 2020 (`earn20`)": the bracket names the column the words mean
             # a column the text writes out by its name elsewhere ("having a heat pump (heat_pump)") is referred to by
             # that name: "heating degree days" is not it
             written = {c for c in columns if re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)}
@@ -1417,7 +1472,10 @@ class _Reader:
                 continue
             lists = []
             for sentence in self.sentences:
-                for clause in re.split(r"[;:]\s|\.\s", sentence):
+                # a bracket that names columns is a list of its own ("with age, schooling and past earnings (`age`,
+                # `education_yr`, `prior_earnings`), whether they took part, ...")
+                brackets = [m.group(1) for m in re.finditer(r"\(([^()]*`[^()]*)\)", sentence)]
+                for clause in [*re.split(r"[;:]\s|\.\s", sentence), *brackets]:
                     at = self.text.find(clause)
                     if 0 <= at < match.start() < at + len(clause):  # "shares by region and apiary_size, by raking
                         clause = clause[:match.start() - at]      # on those two": the words before it count too
@@ -1574,6 +1632,18 @@ class _Reader:
                     chosen += [c for c in dict.fromkeys(c for _, c, _ in mentions) if c not in chosen]
                     quotes["in"].append(sentence)
                     continue
+                # "with two labels each: `species` and `sex`": a plural cue followed by a list of columns that could
+                # each play the role names no one of them
+                pair = re.match(r"[^.;()`]{0,24}?[:\s]\s*`?([\w.-]+)`?\s*(?:,|\band\b|\bor\b)\s*(?:also\s+)?`?([\w.-]+)`?",
+                                clause[cue.end():])
+                if pair and (re.search(r"s$", cue.group(0)) or re.search(
+                        r"\b(?:two|both|either|several|three)\s+(?:[\w-]+\s+)?$", clause[:cue.start()], re.I)) \
+                        and {pair.group(1), pair.group(2)} <= {m[1] for m in mentions} and pair.group(1) != pair.group(2):
+                    self.unsettled.add(name)
+                    self.questions.append(f"which column is {name!r}? the text names {pair.group(1)} and "
+                                          f"{pair.group(2)} for it (“{clip_quote(clause.strip(), 90)}”); add "
+                                          f"`{name}: <column>` under `arguments:` in the front matter")
+                    return
                 # a column after the cue is its object only when nothing stands between them but a few words:
                 # in "the effect of protection on biomass, adjusting for depth_m" depth_m is no outcome
                 mentions = [m for m in mentions if m[0] < cue.end() or m[2] or _close_after(clause[cue.end():int(m[0])])]
@@ -1882,8 +1952,9 @@ class _Reader:
                 own = [c for c in profile.column_names if data is None or c not in data.column_names]
                 words = [w for w in name.split("_") if w != other and len(w) > 2]
                 for sentence in self.sentences:  # the column within a few words after the argument's word
-                    near = " ".join(m.group(0) for w in words for m in re.finditer(
-                        rf"\b{re.escape(w)}s?\b(?:\W+\w+){{0,5}}", sentence, re.I))  # "its weights in pw"
+                    # (each mention, overlapping: "its own weights (ref.csv, weight column `ref_wt`)")
+                    near = " ".join(m.group(1) for w in words for m in re.finditer(
+                        rf"(?=(\b{re.escape(w)}s?\b(?:\W+\w+){{0,5}}))", sentence, re.I))  # "its weights in pw"
                     named = [c for c in own if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", near)]
                     if len(named) == 1:
                         self.record(name, named[0], sentence, confidence=0.8)
@@ -1964,6 +2035,8 @@ class _Reader:
         self.evidence[name] = self.assumed[name]
 
     def take(self, item: Any, table: FileProfile, *, required: bool) -> None:
+        if item.argument in self.unsettled:
+            return  # already asked: the text named two columns for it
         if item.sure:
             self.args[item.argument] = item.value
             self.confidence[item.argument], self.evidence[item.argument] = item.confidence, item.evidence
@@ -2256,7 +2329,8 @@ def _glossed(segment: str, columns: Sequence[str]) -> bool:
     nitrogen and distance to market (plot_ha, soil_n_ppm, dist_market_km)"): the columns the words before describe."""
     known = set(columns)
     for bracket in re.finditer(r"\(([^()]{3,300})\)", segment):
-        items = [i.strip(" `'\"") for i in re.split(r"\s*(?:,\s*and\b|,|\band\b|;)\s*", bracket.group(1)) if i.strip()]
+        inside = re.sub(r"^\s*(?:the\s+)?columns?\s*:?\s*", "", bracket.group(1), flags=re.I)  # "(columns `a`, `b`)"
+        items = [i.strip(" `'\"") for i in re.split(r"\s*(?:,\s*and\b|,|\band\b|;)\s*", inside) if i.strip()]
         if len(items) >= 2 and all(i in known for i in items):
             return True
     return False

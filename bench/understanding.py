@@ -62,7 +62,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind26": ROOT / "tests" / "understanding_blind26",
         "blind27": ROOT / "tests" / "understanding_blind27",
         "blind28": ROOT / "tests" / "understanding_blind28",
-        "blind29": ROOT / "tests" / "understanding_blind29"}
+        "blind29": ROOT / "tests" / "understanding_blind29",
+        "blind30": ROOT / "tests" / "understanding_blind30"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

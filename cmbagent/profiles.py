@@ -22,6 +22,7 @@ __all__ = ["HEAD_BYTES", "MAX_ROWS", "ColumnProfile", "FileProfile", "profile_fi
 
 HEAD_BYTES = 4 * 2**20
 MAX_ROWS = 20_000
+MAX_NAMES = 500  # the longest list of names an archive's profile keeps (feature names, not a text column)
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 _MISSING = {"", "nan", "na", "n/a", "null", "none", "-", "?", "inf", "-inf"}
 
@@ -74,6 +75,8 @@ class FileProfile:
     size: int | None = None  # N of a square matrix
     symmetric: bool = False
     arrays: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    #: an archive's short lists of names (a 1-D array of text, such as ``feature_names``), as written
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def column_names(self) -> list[str]:
@@ -198,6 +201,7 @@ def _arrays_profile(name: str, path: Path) -> FileProfile:
 
     shapes: dict[str, tuple[int, ...]] = {}
     columns: list[ColumnProfile] = []
+    names: dict[str, tuple[str, ...]] = {}
     try:
         if path.suffix.lower() == ".npy":
             array = np.load(path, mmap_mode="r", allow_pickle=False)
@@ -209,9 +213,11 @@ def _arrays_profile(name: str, path: Path) -> FileProfile:
                     shapes[key] = tuple(array.shape)
                     if array.ndim == 1 and array.size and array.dtype.kind in "biuf":
                         columns.append(_column(key, [repr(float(v)) for v in array[:MAX_ROWS]]))
+                    elif array.ndim == 1 and 0 < array.size <= MAX_NAMES and array.dtype.kind in "US":
+                        names[key] = tuple(str(v)[:80] for v in array.tolist())
     except (OSError, ValueError, zipfile.BadZipFile):
         return FileProfile(name=name, kind="other")
-    return FileProfile(name=name, kind="arrays", arrays=shapes, columns=tuple(columns))
+    return FileProfile(name=name, kind="arrays", arrays=shapes, columns=tuple(columns), names=names)
 
 
 def _records_profile(name: str, text: str, truncated: bool) -> FileProfile | None:

@@ -74,6 +74,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind27",
     "understanding_blind28",
     "understanding_blind29",
+    "understanding_blind30",
 )
 
 

@@ -146,6 +146,15 @@ def read_with(path: Path, text: str) -> Any:
     return read_task(text=text, title="", data_files=[path.name], profiles=profile_inputs({path.name: path}))
 
 
+def read_files(text: str, *files: Path) -> Any:
+    """The offline reading of ``text`` (no title) with the data files ``files``, profiled as pre-flight does."""
+    from cmbagent.agents import read_task
+    from cmbagent.inputs import profile_inputs
+
+    return read_task(text=text, title="", data_files=[f.name for f in files],
+                     profiles=profile_inputs({f.name: f for f in files}))
+
+
 def read_text(text: str) -> Any:
     """The offline reading of ``text`` (no title) with no data file."""
     from cmbagent.agents import read_task

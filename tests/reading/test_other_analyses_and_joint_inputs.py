@@ -23,15 +23,7 @@ from typing import Any
 import numpy as np
 
 from cmbagent.agents._numbers import stated_numbers
-from tests.reading._make import _mu, ferry_panel
-
-
-def _read(folder: Path, text: str, *files: Path) -> Any:
-    from cmbagent.agents import read_task
-    from cmbagent.inputs import profile_inputs
-
-    return read_task(text=text, title="", data_files=[f.name for f in files],
-                     profiles=profile_inputs({f.name: f for f in files}))
+from tests.reading._make import _mu, ferry_panel, read_files
 
 
 def _ratings(folder: Path) -> Path:
@@ -49,7 +41,7 @@ def test_an_analysis_no_method_does_is_no_method_task(tmp_path: Path) -> None:
     path = _ratings(tmp_path)
     text = (f"Three raters graded 120 essays on a four-point scale ({path.name}). How consistent are they? Give "
             "Fleiss' kappa across the three raters, with a bootstrap interval, and say which pair agrees least.")
-    reading = _read(tmp_path, text, path)
+    reading = read_files(text, path)
     assert reading.method is None and reading.choice.status == "none", reading.choice
     assert any("Fleiss" in note for note in reading.choice.notes), reading.choice.notes
     # what the CLI prints when it exits 2 says why, not only which methods came closest
@@ -67,7 +59,7 @@ def test_a_bayesian_logistic_regression_asks_which_way(tmp_path: Path) -> None:
     text = (f"The owls we released are in {path.name}. Could you get me a proper Bayesian posterior for a logistic "
             "regression of survival on weight and days in care, not just point estimates? A prior standard deviation "
             "of 1 on the coefficients is fine.")
-    reading = _read(tmp_path, text, path)
+    reading = read_files(text, path)
     assert reading.choice.status == "ask", reading.choice
     assert {c.method for c in reading.choice.candidates[:2]} == {"bayes.aisivi", "bayes.icl_posterior"}
 
@@ -85,7 +77,7 @@ def test_a_joint_fit_reads_its_supernova_table_as_supernovae(tmp_path: Path) -> 
             f"supernovae and quote a constant w. Reproduce the joint fit: the CMB likelihood plus {table.name} with its "
             f"covariance {covariance.name}, w free. Leave out the emulator-versus-CAMB comparison, and stop at "
             "30,000 accepted samples at most. Seed 2.")
-    reading = _read(tmp_path, text, table, covariance)
+    reading = read_files(text, table, covariance)
     assert reading.method == "cosmology.fit_cmb", reading.choice
     arguments = reading.understanding.arguments
     assert arguments.get("supernovae") == table.name and "data" not in arguments, arguments
@@ -100,7 +92,7 @@ def test_survey_weighting_wave_and_subgroup_in_plain_words(tmp_path: Path) -> No
             f"in line with the islands' adults using the reference sample {reference.name}, whose rows carry their "
             "own weights in w_ref, with a logistic inverse-propensity model on age_group and car_owner (not raking). "
             "We want the drift between rounds, island by island. 400 bootstrap replicates, seed 8.")
-    reading = _read(tmp_path, text, panel, reference)
+    reading = read_files(text, panel, reference)
     assert reading.method == "alignment.survey_benchmark", reading.choice
     arguments = reading.understanding.arguments
     assert arguments.get("weighting") == "ipw" and arguments.get("wave") == "year", arguments
@@ -110,7 +102,7 @@ def test_survey_weighting_wave_and_subgroup_in_plain_words(tmp_path: Path) -> No
     as_drawn = (f"{panel.name} is our ferry survey. There is no census to adjust to: only the base weights in column dw, "
                 "which I want used exactly as they are with no further adjustment on top. How do opinions on "
                 "favour_timetable differ island by island (column island)?")
-    arguments = _read(tmp_path, as_drawn, panel).understanding.arguments
+    arguments = read_files(as_drawn, panel).understanding.arguments
     assert arguments.get("weighting") == "none" and arguments.get("design_weight") == "dw", arguments
 
 
@@ -148,7 +140,7 @@ def test_an_anomaly_baseline_that_wont_be_deployable_is_left_out(tmp_path: Path)
             "does the weakly supervised detector do if only one in ten of the training cases had been confirmed? "
             "Compare it with isolation forest and the XGBoost outlier baseline only; DevNet won't be deployable on the "
             "parlour PC anyway. 30 epochs, seed 3.")
-    arguments = _read(tmp_path, text, path).understanding.arguments
+    arguments = read_files(text, path).understanding.arguments
     assert arguments.get("baselines") == ["iforest", "xgbod"], arguments
     assert arguments.get("label_ratio") == 0.1 and arguments.get("label") == "mastitis", arguments
 
@@ -184,7 +176,7 @@ def test_a_logistic_in_context_posterior_in_plain_words(tmp_path: Path) -> None:
             "(0/1). I want the whole posterior when cracked is regressed logistically on those two inputs, obtained in "
             "context by a transformer trained on simulated data sets. Prior standard deviation one and a half; 2,000 "
             "training steps; seed 6.")
-    reading = _read(tmp_path, text, path)
+    reading = read_files(text, path)
     assert reading.method == "bayes.icl_posterior", reading.choice
     arguments = reading.understanding.arguments
     assert arguments.get("family") == "logistic_regression" and arguments.get("prior_std") == 1.5, arguments
@@ -200,7 +192,7 @@ def test_what_our_model_gives_is_the_prediction(tmp_path: Path) -> None:
     text = (f"{path.name} has our model's default_risk for each borrower and the hardship_score we measured afterwards "
             "(higher is worse). We can call a tenth of borrowers. Is it worth improving the risk model, or should we "
             "fund more calls? We care about the worst-off fifth.")
-    reading = _read(tmp_path, text, path)
+    reading = read_files(text, path)
     assert reading.method == "causal.value_of_prediction", reading.choice
     arguments = reading.understanding.arguments
     assert arguments.get("prediction") == "default_risk" and arguments.get("outcome") == "hardship_score", arguments

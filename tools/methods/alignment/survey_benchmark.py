@@ -143,7 +143,8 @@ def _confidence(confidence: float) -> float:
         "covariates": [r"\bcovariates?\b", r"\bweight(?:s|ed|ing)? (?:on|by|to)\b", r"\brak(?:e|ed|ing) (?:on|to|by)\b",
                        r"\bmargins? (?:of|for)\b", r"\badjust(?:ed|ing)? for\b"],
         "weighting": {"rake": [r"\brak(?:e|ed|ing)\b", r"\biterative proportional fitting\b"],
-                      "ipw": [r"\binverse propensity", r"\bpropensity(?: score)? weight", r"\bIPW\b"],
+                      # (not "covariate-balancing propensity weights", which are CBPS)
+                      "ipw": [r"\binverse propensity", r"(?<!balancing )\bpropensity(?: score)? weight", r"\bIPW\b"],
                       "cbps": [r"\bCBPS\b", r"\bcovariate[- ]balancing propensity"],
                       "none": [r"\bwithout (?:any )?weighting\b", r"\bno weighting\b"]},
         "design_weight": [r"\b(?:design|base|sampling) weights?\b"],

@@ -165,7 +165,9 @@ def _degeneracies(kind: str, fmt: str, offset: str | None) -> dict[str, Any]:
             "Omega_de": [r"(?:Ω|Omega|omega)_?\{?(?:Λ|Lambda|de|DE)\}?", r"\bdark[\s-]energy\s+density(?:\s+parameter)?"],
             "H0": [r"\bH_?\{?0\}?", r"\bHubble\s+constant"],
             # "give w a flat prior between −2 and −0.3": w before its prior
-            "w0": [r"\bw_?\{?0\}?", r"\bw(?=\s*[=∈~])", r"\bw(?=\s+an?\s+(?:[\w-]+\s+)?prior\b)"],
+            # (or "let w range uniformly from −2.5 to 0")
+            "w0": [r"\bw_?\{?0\}?", r"\bw(?=\s*[=∈~])", r"\bw(?=\s+an?\s+(?:[\w-]+\s+)?prior\b)",
+                   r"\bw(?=\s+(?:range|ranges|vary|varies|run|runs)\s+(?:uniformly|flat(?:ly)?|freely)\b)"],
             "wa": [r"\bw_?\{?a\}?"],
             "M": [r"\bM(?:_B)?(?=\s*[=∈~(\[]|\s+(?:in|between)\b)", r"\babsolute\s+magnitude(?:\s+M)?"],
         },
