@@ -742,7 +742,13 @@ class _Reader:
         ranked = sorted(((match_phrase(words, c), c) for c in columns), reverse=True)
         if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.6):
             return ranked[0][1]
-        if re.fullmatch(r"[A-Z]{2,6}", words):  # "CRP" after "C-reactive protein (`crp_mg_l`)": the gloss's column
+        if re.fullmatch(r"[A-Z]{2,6}", words):
+            # "PCT" for the one column the text writes out whose name starts so ("procalcitonin (`pct_ng_ml`)")
+            led = [c for c in columns if re.split(r"[_\W]", c.lower())[0] == words.lower()
+                   and re.search(rf"(?<![\w.-]){re.escape(c)}(?![\w-])", self.text)]
+            if len(led) == 1:
+                return led[0]
+            # "CRP" after "C-reactive protein (`crp_mg_l`)": the column its gloss's initials name
             for gloss in re.finditer(r"((?:[A-Za-z][\w']*[\s-]+){2,6}?)\(\s*`?([A-Za-z_][\w.]*)`?\s*\)", self.text):
                 tokens = re.split(r"[\s-]+", gloss.group(1).strip())[-len(words):]
                 if gloss.group(2) in columns and "".join(t[0] for t in tokens).upper() == words:

@@ -178,3 +178,21 @@ def test_words_glossed_by_a_bracket_add_no_second_column(tmp_path: Path) -> None
             "later. Average effect by double ML, seed 5.")
     arguments = clear(read_files(text, path), "causal.dml_ate")
     assert arguments.get("covariates") == ["age", "school", "earn20"], arguments
+
+
+def test_an_abbreviation_that_leads_the_one_column_the_text_writes_out(tmp_path: Path) -> None:
+    """A sceptic run of session 22: "PCT" for "procalcitonin (`pct_ng_ml`)" was asked; the abbreviation is the first
+    part of the one column the text writes out, while a word that starts no such column is still asked."""
+    rng = np.random.default_rng(2296)
+    x = rng.normal(0, 1, (500, 4))
+    y = (x[:, 0] + 0.8 * x[:, 2] + rng.normal(0, 1, 500) > 0).astype(int)
+    path = tmp_path / "sepsis_panel.npz"
+    np.savez(path, X=x, y=y, feature_names=np.array(["lactate_mmol", "wbc_count", "pct_ng_ml", "age_yr"]))
+    text = (f"{path.name} holds four admission markers (X, names in feature_names) and later sepsis (y). Could a team "
+            "pick, among equally good pipelines, one in which procalcitonin (`pct_ng_ml`) looks unimportant? Among "
+            "pipelines whose validation AUC is within 0.02 of the best, look for one where PCT gets less than 5% of "
+            "the mean |SHAP|. Random search only, 20 trials, seed 4.")
+    assert clear(read_files(text, path), "robustness.x_hacking").get("target_feature") == "pct_ng_ml"
+    unwritten = text.replace(" (`pct_ng_ml`)", "")
+    reading = read_files(unwritten, path)
+    assert "target_feature" not in reading.understanding.arguments and asked(reading), reading.understanding.arguments
