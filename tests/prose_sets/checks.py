@@ -75,6 +75,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind28",
     "understanding_blind29",
     "understanding_blind30",
+    "understanding_blind31",
 )
 
 
