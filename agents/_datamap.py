@@ -34,9 +34,11 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "covariance": r"covarian|\bcov(?:mat|matrix)?\b|_cov\b|cov_|error matrix|systematic|correlated (?:errors|"
                   r"uncertainties)",
     "test": r"\btest(?:ing)?\b|held[- ]?out|hold[- ]?out|validation|evaluat",
-    "embeddings": r"embedding|representation|latent feature|feature vectors",
+    "embeddings": r"embedding|representation|latent feature|feature vectors|\bembedded\s+(?:each|every|all|the)\b",
     "instruments": r"\binstrument|\blotter(?:y|ies) (?:numbers?|draws?|results?)",
-    "chain": r"\bchains?\b|posterior samples|mcmc samples|importance[- ]samples|nested[- ]sampling (?:output|samples)",
+    "chain": r"\bchains?\b|posterior samples|mcmc samples|importance[- ]samples|nested[- ]sampling (?:output|samples)|"
+             # "the CosmoSIS run in x.txt.gz": a sampler's run is its chain
+             r"\b(?:CosmoSIS|Cobaya|MontePython|CosmoMC|emcee|MCMC|sampler(?:'s)?)\s+(?:run|output)\b",
     "labels": r"\blabels? (?:file|table)\b|concept labels",
     "targets": r"\btargets? (?:file|table)\b|propert(?:y|ies) of (?:each|the) adapter|"
                r"\b(?:each|every|per)[- ]adapter\b|\b(?:loss(?:es)?|accurac(?:y|ies)|scores?|metrics?) (?:that )?"
@@ -182,6 +184,17 @@ def _file_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w/.-])(?:[\w./-]*/)?{re.escape(base)}(?![\w])|`{re.escape(stem)}`")
 
 
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding position ``at`` starts (after ". ", "? ", "! " or a blank line)."""
+    return max((i + (1 if mark != "\n\n" else 2) for mark in (". ", "? ", "! ", "\n\n") if (i := text.rfind(mark, 0, at)) >= 0),
+               default=0)
+
+
+def _sentence_end(text: str, at: int) -> int:
+    """Where the sentence holding position ``at`` ends (or the text's length)."""
+    return min((i for i in (text.find(mark, at) for mark in (". ", "? ", "! ", "\n\n")) if i >= 0), default=len(text))
+
+
 def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[str, str]]:
     """For each place ``text`` names the file ``name``: the words before it back to the sentence's start or the
     previous file named in it, and the words after it up to the sentence's end or the next file named."""
@@ -189,13 +202,14 @@ def _mentions(text: str, name: str, others: Sequence[str] = ()) -> list[tuple[st
                    for m in _file_pattern(other).finditer(text))
     out = []
     for match in _file_pattern(name).finditer(text):
-        begin = max([text.rfind(". ", 0, match.start()) + 1, text.rfind("\n\n", 0, match.start()) + 1,
-                     *(e for s, e in marks if e <= match.start())])
-        ends = [i for i in (text.find(". ", match.end()), text.find("\n\n", match.end())) if i >= 0]
-        ends += [s for s, e in marks if s >= match.end()]
+        begin = max([_sentence_start(text, match.start()), *(e for s, e in marks if e <= match.start())])
+        ends = [_sentence_end(text, match.end()), *(s for s, e in marks if s >= match.end())]
         after = re.split(r"[,;]|\s(?:and|but|with|while)\s", text[match.end():min(ends, default=len(text))])[0]
         before = text[begin:match.start()]
         previous = [(s, e) for s, e in marks if e <= match.start()]
+        if previous and previous[-1][1] == begin and re.match(r"`?\s*(?:has|have|holds?|contains?|gives|is|are)\b", before):
+            # "vecs.npy has one embedding per item and labels.csv what ...": the clause describes the file before
+            before = re.split(r"\band\b", before)[-1]
         if previous and re.fullmatch(r"`?\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)`?", before):
             # "the margins are in a.csv and b.csv": a file joined to the one before shares its words
             start = previous[-1][0]
@@ -251,6 +265,8 @@ _ORDINAL_MENTION = re.compile(
     rf"\b(?:the\s+)?(?:first|second|third|fourth)\s+(?:[\w-]+\s+){{0,2}}?{_FILE_WORD}s?\b|"
     r"\bthe\s+(?:first|second|third|fourth)\s+(?:one\s+)?(?=(?:to|for|is|holds?|has|gives|contains|with)\b)|"
     r"(?<=[,;]\s)the\s+(?:first|second|third|fourth)\s+(?=(?:the|an?)\s)", re.I)  # "..., the second the test readings"
+#: a file called by what it holds: "The labels file", "the answers table"
+_ROLE_FILE = re.compile(rf"\b[Tt]he\s+(?:[\w-]+\s+){{1,2}}?{_FILE_WORD}\b(?!\s*(?:name|path|format)s?\b)")
 _ANY_ORDINAL = re.compile(r"\b(?:the\s+)?(?:first|second|third|fourth)\b", re.I)
 _EXTENSION_MENTION = re.compile(r"\b(?:the|this|my|our)\s+(?:attached\s+|enclosed\s+|provided\s+)?"
                                 r"(csv|tsv|jsonl|ndjson|json|npz|npy|txt)\b(?!\s*(?:file|table)s?\b)", re.I)
@@ -274,7 +290,20 @@ def _pointed_mentions(text: str, name: str, profiles: Sequence[FileProfile]) -> 
     suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     if sum(1 for p in profiles if p.name.lower().endswith("." + suffix)) == 1:
         found += [(m.start(), m.end()) for m in _EXTENSION_MENTION.finditer(text) if m.group(1).lower() == suffix]
-    out = []
+    # "The labels file begins with a render_id column": a file called by its role in a sentence that names none,
+    # whose columns there are this file's alone
+    holds = {c.lower() for c in profiles[index].column_names}
+    called: list[str] = []
+    elsewhere = {c.lower() for p in profiles if p.name != name for c in p.column_names}
+    for match in _ROLE_FILE.finditer(text):
+        sentence = text[match.end():_sentence_end(text, match.end())]
+        if any(_file_pattern(p.name).search(text, _sentence_start(text, match.start()), _sentence_end(text, match.end()))
+               for p in profiles):
+            continue  # a sentence that names a file speaks of that one
+        said = {w.lower() for w in re.findall(r"`?([A-Za-z_]\w*)`?", sentence)}
+        if said & holds and not said & elsewhere:
+            called.append(match.group(0))  # its own words ("The labels file") say its role; what follows describes it
+    out = [(words, "") for words in called]
     for start, end in found:
         begin = max(text.rfind(". ", 0, start) + 1, text.rfind("\n\n", 0, start) + 1)
         ends = [i for i in (text.find(". ", end), text.find("\n\n", end)) if i >= 0]
@@ -386,6 +415,9 @@ def file_roles(text: str, profiles: Sequence[FileProfile],
             if pattern.search(readable) or pattern.search(base) or (role in _NAME_ROLES
                                                                    and _NAME_ROLES[role].search(readable)):
                 found[role] = found.get(role, 0.0) + 0.3
+        chain_like = input_fit_of("summarize_chain")  # a sampler's output (a weight column, parameter columns)
+        if chain_like is not None and chain_like([profile]) >= 0.7:
+            found["chain"] = found.get("chain", 0.0) + 0.3
         if profile.covariance_like:
             found["covariance"] = found.get("covariance", 0.0) + 0.5
         elif profile.kind == "arrays" and "y" not in profile.arrays and "X" not in profile.arrays:
@@ -569,6 +601,10 @@ def _in_time(phrase: str, column: str, score: float) -> float:
 
 
 _LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to estimate)\b|"
+                       # "from elevation_m and debris_cm (the `stake` column is only a label)": an aside on another column
+                       r"\s*\((?=[^()]{0,40}\b(?:is|are)\s+(?:only|just|merely|an?\s+(?:id|identifier|row\s+label))\b)|"
+                       # "Inputs: n_links, caps_ratio and exclaim, nothing else": the list is closed, not an item
+                       r",?\s+(?:and\s+|but\s+)?(?:nothing|none|no\s+others?)\s+(?:else|more|besides)\b|"
                        r"(?:\s+(?:are|is|have\s+been|has\s+been)\s+taken)?\s+into\s+account\b|"
                        r"\s+(?:are|is|have\s+been|has\s+been)\s+(?:allowed|accounted|adjusted|controlled|corrected)\s+for\b|"
                        # "margins for age band and home island, and a file of answers ...": the next file's description

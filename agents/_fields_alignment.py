@@ -72,6 +72,9 @@ field_words(
                       # "report licence_support and microchip_check", "compare support_barrage and trust_operator
                       # with the assistant's answers": answer columns after a verb, when every name is a column
                       r"\b(?:report|compare|tabulate|estimate)\s+(`?[A-Za-z]\w*_\w*`?(?:(?:,\s*|,?\s+and\s+)`?[A-Za-z]\w*`?)+)",
+                      # "how far the assistant is from the weighted households on q_carbon_tax and q_heat_pump"
+                      r"\b(?:how\s+far|distances?|differ\w*|gaps?|compar\w+|closer?)\b[^.;]{0,80}?\bon\s+"
+                      r"(`?[A-Za-z]\w*_\w*`?(?:(?:,\s*|,?\s+and\s+)`?[A-Za-z]\w*_\w*`?)+)(?=\s*(?:[.;:?!]|$))",
                       # "each option on the would-you-return question": words that read as one answer column
                       r"\b(?:on|to|for|of)\s+the\s+([\w-]+(?:[\s-][\w-]+){0,3}?)\s+question\b"],
         # the variables weighted on: "rake it to the census margins on sex, age band and region", "inverse

@@ -118,7 +118,13 @@ field_words(
           # the rare class by its trade's word: "the likeliest leaks", "a leaking valve"
           r"\bleak(?:s|ing|y)?\b": 1.0,
           r"\b(?:broken|damaged|cracked|worn|failed|faulty)\b[^.?!]{0,60}\b(?:inspect\w*|check\w*|found|known|confirmed)\b|"
-          r"\b(?:inspect\w*|check\w*|found|known|confirmed)\b[^.?!]{0,60}\b(?:broken|damaged|cracked|worn|failed)\b": 1.5},
+          r"\b(?:inspect\w*|check\w*|found|known|confirmed)\b[^.?!]{0,60}\b(?:broken|damaged|cracked|worn|failed)\b": 1.5,
+          # labels for a few rows and none for the rest: "1 means they confirmed the claim was staged, 0 that they
+          # cleared it, and an empty cell means nobody has looked at it yet"; "the unchecked claims that look most
+          # like the staged ones"
+          r"\b(?:nobody|no\s+one|none\s+of\s+us)\s+has\s+(?:yet\s+)?(?:looked|checked|reviewed|audited)\b|"
+          r"\b(?:unchecked|unreviewed|unaudited|not\s+yet\s+(?:checked|reviewed|audited))\b": 1.5,
+          r"\blook\s+most\s+like\b": 1.0},
     data=lambda files: labelled_table(files, rare=True),
     arguments={
         "n_labeled": [  # "the labels of just 8 faulty readings are known", "only 12 confirmed frauds"
@@ -163,11 +169,17 @@ field_words(
             r"(?:most\s+(?:suspicious|abnormal|anomalous|unusual|likely)|highest|worst)\b",
             rf"\b(?:list|name|show|give|print|report|return)\w*\s+(?:me\s+|us\s+)?the\s+top\s+{_COUNT}\b"
             r"(?![^.;]{0,60}\b(?:pseudo|seed\s+anomal|stand(?:s|ing)?\s+in))",
+            # "gives me the 20 unchecked claims that look most like staged ones"
+            rf"\b(?:list|name|show|give|print|report|return|send|hand)\w*\s+(?:me\s+|us\s+)?(?:over\s+)?the\s+{_COUNT}\s+"
+            r"(?:[\w-]+\s+){1,2}?(?:that\s+|which\s+)?(?:look|looks|seem|seems|are|is)\s+most\s+(?:like|suspicious|"
+            r"anomalous|unusual)\b",
         ],
+        # "In the audit_outcome column, 1 means they confirmed the claim was staged, 0 means they cleared it"
+        "label": [r"\bin\s+the\s+`?([A-Za-z_]\w*)`?\s+column,?\s+(?:a\s+)?1\s+(?:means|marks|says|is)\b"],
         "label_ratio": [  # "only a tenth of the intrusions carry a label", "label 5% of the anomalies"
             rf"\b{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}\b[^.;]{{0,60}}?\b(?:labell?ed|carry\s+a\s+label|"
             r"have\s+(?:a\s+)?labels?|are\s+known|is\s+known|revealed|confirmed|keep\s+(?:their|its)\s+labels?)",
-            rf"\blabel(?:s|led)?\s+(?:for\s+)?(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}",
+            rf"\blabel(?:s|led)?\s+(?:for\s+|of\s+)?(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?(?:training\s+)?{_RARE}",
             # "if the beekeepers had confirmed only a quarter of the queenless days in the training part"
             rf"\b(?:confirmed|revealed|flagged|tagged|verified|checked)\s+(?:only\s+|just\s+)?{_SHARE}\s+of\s+(?:the\s+)?"
             rf"(?:training\s+)?(?:\w+\s+)?{_RARE}",

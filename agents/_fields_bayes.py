@@ -73,6 +73,9 @@ _TRAIN_STEPS = [
 _SHARE = r"(?:a\s+)?(?:half|third|quarter|fifth|tenth)|\d+(?:\.\d+)?\s*%|0?\.\d+"
 _TEST_FRACTION = [
     rf"\bhold(?:s|ing)?\s+(?:out|back)\s+({_SHARE})\s+(?:of|for)\b",
+    # "hold back one tile in four for testing"
+    r"\b(?:hold|keep|set|put)(?:s|ing)?\s+(?:out|back|aside)\s+((?:one|a|1)\s+(?:[\w-]+\s+)?in\s+(?:\d+|two|three|four|five|six|"
+    r"eight|ten))\s+(?:for|as)\b",
     rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?(?:is\s+|are\s+)?(?:held[- ]out|kept\s+back|set\s+aside)\b",
     rf"\b({_SHARE})\s+(?:of\s+(?:the\s+)?[\w-]+\s+)?for\s+(?:testing|the\s+test)\b",
     rf"\btest\s+(?:fraction|share)\s*(?:of\s+|=\s*|:\s*)?({_SHARE}){_ALONE_AFTER}",
@@ -149,7 +152,12 @@ field_words(
         "columns": _INPUTS,
         "test_fraction": _TEST_FRACTION,
         "train_steps": _TRAIN_STEPS,
-        # "length scale 0.15", "output scale 1", "noise 0.1" are read by the arguments' own names
+        # "length scale 0.15", "output scale 1", "noise 0.1" are read by the arguments' own names; in other words:
+        # "its correlation length should be 0.25", "its noise level is 0.15"
+        "length_scale": [rf"\b(?:correlation|characteristic)\s+length(?:[- ]?scale)?\s+(?:should\s+be\s+|is\s+|of\s+|=\s*|:\s*|"
+                         rf"at\s+)?({_NUM})\b{_ALONE_AFTER}"],
+        "noise": [rf"\bnoise\s+(?:level|sd|std|standard\s+deviation|amplitude)\s+(?:should\s+be\s+|is\s+|of\s+|=\s*|:\s*|"
+                  rf"at\s+)?({_NUM})\b{_ALONE_AFTER}"],
         "output_scale": [rf"\b(?:signal|amplitude)\s+(?:scale|sd|standard\s+deviation)\s*(?:of\s+|=\s*|:\s*)?"
                          rf"({_NUM})\b{_ALONE_AFTER}"],
         "max_context": [r"\bcontexts?\s+of\s+(?:up\s+to|at\s+most|no\s+more\s+than)\s+(\d+)\s+points\b",

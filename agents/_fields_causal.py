@@ -96,7 +96,9 @@ field_words(
     arguments={
         "outcome": [r"\buplift\s+in\b", r"\b(?:average|mean)\s+(?:gain|increase|rise|drop|reduction|change)\s+in\b",
                     _EFFECT_ON],
-        "treatment": [_INDICATOR],
+        "treatment": [_INDICATOR,
+                      # the dose: "... drops per unit of tariff", "how many fewer cups do we sell per unit of price_gbp"
+                      r"\b(?:per|for\s+(?:each|every))\s+(?:extra\s+|additional\s+|further\s+)?unit\s+of\b"],
         # the repetitions of the sample split: "the sample split repeated three times", "repeat the split 4 times"
         "n_rep": [r"\b(?:sample\s+)?split(?:ting|s)?\s+(?:is\s+|are\s+)?repeated\s+(\w+)\s+times\b",
                   r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+(\w+)\s+times\b",
@@ -134,7 +136,9 @@ field_words(
                      r"(?:to\s+(?:the\s+)?(?:range\s+|interval\s+)?|at\s+)(\d+(?:\.\d+)?\s*%|0?\.\d+)\b"],
         "confidence": LEVEL,  # the interval's level: "a 90% range", "at the 90% level", "the interval at 99%"
         "text_column": [r"\b(?:the|those|these|their|its|clinical|admission|triage|case)\s+notes\b", r"\bfree[- ]text\b",
-                        r"\bnarratives?\b", r"\btext\s+(?:column|field)\b"],
+                        r"\bnarratives?\b", r"\btext\s+(?:column|field)\b",
+                        # "turn post_text into sentence embeddings", "embed the abstracts"
+                        r"\b(?:sentence|text)\s+embeddings?\b", r"\bembed(?:s|ded)?\b"],
     },
 )
 
@@ -249,14 +253,17 @@ field_words(
         "r2_grid": [r"\bR(?:²|\^?2|-squared)\s+(?:values?|grid|levels?)\s*(?:of\s+|:\s*|=\s*)?"
                     r"((?:0?\.\d+)(?:\s*(?:,\s*(?:and\s+)?|\band\s+|\bor\s+)(?:0?\.\d+))+)"],
         "r2": [r"\bR(?:²|\^?2|-squared)\s*(?:of|=|is|:|≈|around|about)\s*(0?\.\d+)"],
-        "cost_capacity": [rf"\b(?:extra|additional|marginal|more)\s+(?:unit\s+of\s+)?(?:[\w-]+\s+)?capacity\s+{_COST}",
+        "cost_capacity": [  # "Finance prices a unit of capacity at 4 and a unit of R² at 1.5"
+                          r"\bpric\w*\b[^.;]{0,60}?\bunit\s+of\s+(?:[\w-]+\s+)?capacity\s+at\s+[$€£]?\s*(\d+(?:\.\d+)?)",
+                          rf"\b(?:extra|additional|marginal|more)\s+(?:unit\s+of\s+)?(?:[\w-]+\s+)?capacity\s+{_COST}",
                           rf"\bunit\s+of\s+(?:[\w-]+\s+)?capacity\s+{_COST}",
                           rf"\b(?:raising|expanding|increasing|extending)\s+(?:the\s+)?capacity\s+{_COST}",
                           r"\bcosts?\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+(?:α|alpha|(?:screening\s+)?capacity)",
                           # "the marginal cost of capacity as 2 per unit of population share"
                           r"\b(?:as|at|is|of)\s+[$€£]?\s*(\d+(?:\.\d+)?)\s+per\s+unit\s+of\s+(?:the\s+)?(?:population\s+share|"
                           r"share\s+of\s+the\s+population|α|alpha|(?:screening\s+)?capacity)\b"],
-        "cost_prediction": [rf"\b(?:extra|additional|marginal)\s+(?:unit\s+of\s+)?R(?:²|\^?2|-squared)\s+{_COST}",
+        "cost_prediction": [r"\bpric\w*\b[^.;]{0,60}?\bunit\s+of\s+R(?:²|\^?2|-squared)\s+at\s+[$€£]?\s*(\d+(?:\.\d+)?)",
+                            rf"\b(?:extra|additional|marginal)\s+(?:unit\s+of\s+)?R(?:²|\^?2|-squared)\s+{_COST}",
                             rf"\bunit\s+of\s+R(?:²|\^?2|-squared)\s+{_COST}",
                             # "… costs us about 2, one more unit of R² (a better risk tool) about 3": the verb left out
                             r"\bunit\s+of\s+R(?:²|\^?2|-squared)\s*(?:\([^()]{0,40}\)\s*)?,?\s*(?:about|roughly|around|"

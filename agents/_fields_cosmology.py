@@ -53,6 +53,11 @@ _CMB = r"(?:Planck(?:\s+2018)?|(?:the\s+)?CMB)\b"
 #: a dark-energy equation of state held constant, as prose says it (the supernova and the CMB fits' ``wcdm``)
 _CONSTANT_W = (r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
                r"\bw\s+(?:as\s+|is\s+)?a\s+free\s+(?:parameter|constant)\b",
+               # "let the dark-energy equation of state float as one constant number"
+               r"\bequation[- ]of[- ]state\s+(?:float|vary|run\s+free|be\s+free)\w*\s+as\s+(?:one|a|a\s+single)\s+constant\b",
+               # "w should be free but constant in time"
+               r"\bw\s+(?:should\s+be\s+|is\s+|to\s+be\s+|be\s+)?(?:free|varied|fitted|floated)\s+(?:but|and|yet)\s+constant\b",
+               r"\bw\b[^.;]{0,30}?\bconstant\s+(?:in\s+time|with\s+redshift|over\s+(?:time|redshift))\b",
                r"\bw\b,?\s+(?:taken|held|kept|assumed|treated|fixed)\s+(?:as\s+|to\s+be\s+)?constant\b",
                # "a flat model in which w does not evolve with redshift", "a non-evolving w"
                r"\bw\s+(?:that\s+|which\s+)?(?:does\s+not|doesn't|do\s+not|never|cannot|can't)\s+(?:evolve|vary|change)\b",
@@ -134,7 +139,11 @@ field_words(
         "What does this chain say about the parameters? Drop the burn-in and make a corner plot.",
     ),
     cues={r"\bchains?\b": 2.0, r"\bburn[- ]?in\b": 2.5, r"\bposterior samples\b": 1.5, r"\bMCMC (?:output|samples|"
-          r"run|file)\b": 1.5, r"\bcredible intervals?\b": 0.8, r"\bcorner plot\b": 0.8},
+          r"run|file)\b": 1.5, r"\bcredible intervals?\b": 0.8, r"\bcorner plot\b": 0.8,
+          # "discard the first 30% of each, pool them, say whether the two runs are consistent enough to call the
+          # thing converged"
+          r"\b(?:discard|drop|throw\s+away|remove|cut)\w*\s+the\s+first\b": 1.5, r"\bpool(?:s|ed|ing)?\s+(?:them|the\s+(?:chains|runs|samples))\b": 1.5,
+          r"\bconverged\b|\bconvergence\b|\bGelman[-–\s]+Rubin\b|\bR\s*[-−]\s*1\b": 1.0},
     data=chain_file,
     arguments={
         "burn_in_fraction": [
@@ -170,6 +179,8 @@ field_words(
                        # "but only for H0 and sigma8 (that is all the referee asked about)"
                        r"\b(?:only|just)\s+(?:for|of|on)\s+((?:[^\s,.;:`()?!]+)(?:\s*(?:,|and)\s*(?!(?:after|before|then|with|"
                        r"but|dropping|discarding|removing|using|so|please|once)\b)[^\s,.;:`()?!]+)+)",
+                       # "give me H0 and sigma8.": a list that ends its sentence, read only when each is spelled below
+                       r"\b(?:give\s+me|report|quote)\s+((?:[^\s,.;:`()?!]+)(?:\s*(?:,|and)\s*[^\s,.;:`()?!]+)+)\s*(?=[.;!]|$)",
                        # "summarise just the matter density and the dark-energy equation of state w": names in words,
                        # read only when each is spelled below
                        r"\b(?:summari[sz]e|report|need|want|quote|give\s+me)\s+(?:just|only)\s+((?:the\s+)?[^.;:?()`]{3,100}?)"
@@ -248,6 +259,8 @@ field_words(
                                   r"\b(?:with|in|against|using)\s+(?:CLASS|class)\b(?!\s+(?:labels?|imbalance|of\b))"]},
     },
     cues={r"\bpower spectr\w*": 2.0, r"\bCAMB\b": 2.5, r"(?-i:\bCLASS\b)": 1.5,
+          # "theory curves for a universe with more baryons", "spectra up to ℓ = 1800"
+          r"\btheory\s+curves\b": 2.0, r"\bspectra\s+(?:up\s+|out\s+)?to\s+(?:ℓ|ell|multipole)\b": 1.5,
           r"\bC_\{?\\?ell\b|\bC_?ℓ|\bD_?ℓ|\bD_\{?\\?ell\b": 2.0,
           r"\blensing potential\b": 2.0, r"\bB-?modes?\b": 1.5, r"\btensor[- ]to[- ]scalar\b": 2.0,
           r"\b(?:theory|theoretical|model) spectr\w*": 2.5, r"\b(?:compute|calculate|predict|generate|make|produce|give)\w*\s+(?:me\s+|us\s+)?(?:the\s+)?"
@@ -304,7 +317,9 @@ field_words(
                          r"\bR\s*[-−–]\s*1\s*(?:<|<=|≤)\s*(\d*\.\d+)"],
         # the check of the emulator against CAMB at the best fit: "leave out the emulator-versus-CAMB comparison"
         "check_camb": {
-            False: [r"\b(?:leave\s+out|leaving\s+out|skip|skipping|omit|omitting|drop|dropping|without|no)\s+(?:the\s+|any\s+)?"
+            # ("No need for the one-off CAMB comparison")
+            False: [r"\b(?:leave\s+out|leaving\s+out|skip|skipping|omit|omitting|drop|dropping|without|no(?:\s+need\s+for)?)\s+"
+                    r"(?:the\s+|any\s+)?(?:one-off\s+|final\s+|extra\s+|usual\s+)?"
                     r"(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation|run)\b",
                     r"\b(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation)\s+"
                     r"(?:is\s+not\s+needed|can\s+be\s+(?:skipped|dropped|left\s+out))\b",
@@ -319,7 +334,10 @@ field_words(
                         r"(\d[\d,]*)\s+(?:accepted\s+)?(?:samples|points|steps)\b",
                         r"\b(?:at\s+most|no\s+more\s+than|up\s+to)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
                         # "should give up after 20,000 accepted samples", "halt at 40000 samples"
-                        r"\b(?:give\s+up|stop|halt|quit)\s+(?:after|at)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b"],
+                        r"\b(?:give\s+up|stop|halt|quit)\s+(?:after|at)\s+(\d[\d,]*)\s+(?:accepted\s+)?samples\b",
+                        # "stop the chain once it has 60,000 accepted points at the latest"
+                        r"\b(?:stop|halt|end)\w*\s+(?:the\s+|each\s+)?(?:chains?|sampler|run|MCMC)\s+(?:once|when|as\s+soon\s+as)\s+"
+                        r"(?:it|they)\s+(?:has|have|reach(?:es)?|hold|holds)\s+(\d[\d,]*)\s+(?:accepted\s+)?(?:samples|points|steps)\b"],
         # "leave out as well the two compressed low-ℓ temperature bins"
         "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without|(?:do\s+not|don't)\s+"
                         r"(?:add|include|use))\s+(?:out\s+)?"

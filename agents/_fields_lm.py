@@ -349,7 +349,8 @@ field_words(
         "lengths": (r"\b(?:of|at|from|between|lengths?)\s+(\d+(?:\.\d+)?\s?[kK]?\s*(?:to|–|—|-)\s*"
                     r"\d+(?:\.\d+)?\s?[kK]?"
                     r"\s*[- ]?tokens?)\b",
-                    r"\b(?:at|of|lengths?(?: of)?|with|over|across|on)\s+((?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kK]?)"
+                    # "Haystack sizes: 500, 1000, 2000 and 4000 tokens"
+                    r"\b(?:at|of|(?:lengths?|sizes?)(?: of|:)?|with|over|across|on)\s+((?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kK]?)"
                     r"(?:\s*(?:,\s*(?:and\s+)?|\band\b|\bor\b)\s*(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s?[kK]?))*)"
                     r"\s*[- ]?tokens?\b",),
         # "write the generated items out to a file", "export the built items"

@@ -121,6 +121,8 @@ field_words(
                        rf"\bfactor\s+widths\s*({_LIST})\b",
                        # "try the factor U with 5, 10 and 20 tubal columns"
                        rf"\bfactor\s+(?:U\s+)?with\s+({_LIST})\s+(?:tubal\s+)?columns\b",
+                       # "rerun with U having 5, 15 and 30 tubal columns"
+                       rf"\b(?:the\s+factor\s+)?U\s+(?:having|with|holding)\s+({_LIST})\s+(?:tubal\s+)?columns\b",
                        # "vary the factor's number of tubal columns over 2, 5 and 20"
                        rf"\b(?:vary|sweep|change)\w*\s+(?:the\s+)?(?:factor(?:'s|’s)?\s+)?(?:number\s+of\s+)?(?:tubal\s+)?columns\s+"
                        rf"(?:over|across|through|among|between)\s+({_LIST})\b"],

@@ -65,9 +65,12 @@ _OTHER_ANALYSES = re.compile(
     r"model)|\blog-?rank\s+test|\bANOVA\b|\bt-tests?\b|\bMann[-–\s]+Whitney|\bWilcoxon|\bchi-?squared?\s+test|"
     r"\bGutenberg[-–\s]+Richter|\bb-values?\b|\breturn\s+(?:period|level)s?\b|\bGumbel\b|\bharmonic\s+analysis|"
     r"\btidal\s+(?:constituents|harmonics)|\bradiocarbon\s+(?:dates?\s+)?calibrat|\bBland[-–\s]+Altman|\bARIMA\b|"
-    r"\bGranger\b|\bLomb[-–\s]+Scargle|\bkriging\b|\bprobit\b|\binter-?(?:rater|annotator|coder)\s+(?:agreement|reliability)",
+    r"\bGranger\b|\bLomb[-–\s]+Scargle|\bkriging\b|\bprobit\b|\binter-?(?:rater|annotator|coder)\s+(?:agreement|reliability)|"
+    # a jump at a cut-off and its manipulation test; the matter power spectrum and its halo-model versions
+    r"\bregression\s+discontinuit|\bMcCrary\b|\bdensity\s+test\b|\bmatter\s+power\s+spectrum|\b(?:linear|non-?linear)\s+"
+    r"P\(k\)|\bP\(k\)\s+of\s+the\s+matter\b|\bHMcode\b|\bhalo[- ]model\b",
     re.I)
-#: a best method with at least this much of its own words is chosen even beside another field's analysis
+#: a best method with more than this much of its own words is chosen even beside another field's analysis
 OTHER_WORDS = 3.0
 _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
 #: what a task puts off ("no summary statistics yet", "I don't want a fit for now"): the deferred words
@@ -318,7 +321,7 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
     other = next((m for m in _OTHER_ANALYSES.finditer(whole) if not re.search(
         r"\b(?:not|no|rather\s+than|instead\s+of|without|beyond|unlike|than)\s+(?:an?\s+|the\s+)?(?:[\w'-]+\s+)?$",
         whole[max(0, m.start() - 30):m.start()], re.I)), None)
-    if other is not None and best.words < OTHER_WORDS:
+    if other is not None and best.words <= OTHER_WORDS:
         notes.append(f"the task asks for {other.group(0).strip()} (“{_clip(whole, other.start())}”), an analysis no "
                      f"method tool does; {best.method} matched it only weakly")
         return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,

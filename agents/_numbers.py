@@ -196,7 +196,7 @@ def _aside(sentence: str, at: int) -> bool:
 #: 16 rows") states settings, whatever it also describes
 _REQUEST = re.compile(r"(?:^\W*|[:;]\s+|\b(?:please|then|and|so|to|could\s+you|can\s+you)\s+)(?:generate|draw|fit|"
                       r"run|use|compute|estimate|train|simulate|sample|predict|make|set|take|apply|repeat|build|"
-                      r"create|plant|spread|log|collect|roll\s+out|push|have|let|keep|hold|cap|limit|reveal|"
+                      r"create|plant|spread|log|collect|roll\s+out|push|have|let|keep|hold|cap|limit|stop|halt|reveal|"
                       r"sweep|save|write|vary|try)\b", re.I)
 
 
@@ -583,6 +583,23 @@ def documented(number: StatedNumber, documentation: str) -> bool:
     ("a noisy 2-D Gaussian mixture with 60 training points", "N(0, prior_std²) prior"): what the method does
     anyway, not a setting the reading missed."""
     words = {_stem(w) for w in _neighbours(number.sentence, number.start, number.raw)}
+    # "intervals at 68% and 95%" against "(mean, std, 68%/95% intervals)": the pair the documentation states
+    digits = re.match(r"\d+(?:\.\d+)?", number.raw.replace(",", ""))
+    joined = r"\s*%?\s*(?:and|or|,|/)\s*"
+    before = re.search(rf"(\d+(?:\.\d+)?){joined}$", number.sentence[:number.start])
+    after = re.match(rf"\s*%?{joined}(\d+(?:\.\d+)?)(?![\d.])", number.sentence[number.start + len(number.raw):])
+    if digits is not None:
+        pairs = [(before.group(1), digits.group(0))] if before else []
+        pairs += [(digits.group(0), after.group(1))] if after else []
+        if any(re.search(rf"(?<![\d.]){re.escape(a)}{joined}{re.escape(b)}(?![\d.])", documentation) for a, b in pairs):
+            return True
+    # "Two models per seed" counts for each seed what "Each seed makes two runs" states
+    each = re.match(r"\s+(?:[^\W\d_]+\s+)?per\s+([^\W\d_]+)", number.sentence[number.start + len(number.raw):])
+    for match in re.finditer(rf"\b(?:each|every|per)\s+{re.escape(_stem(each.group(1).lower()))}s?\b[^.;]{{0,20}}?"
+                             rf"\b(?:{'|'.join(_ONES)}|\d+)\b", documentation, re.I) if each is not None else ():
+        said = match.group(0).rsplit(None, 1)[-1].lower()
+        if any(_close(v, float(said) if said.isdigit() else _ONES.get(said, -1.0)) for v in number.values):
+            return True
     for match in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.]\d)", documentation):
         if any(_close(v, float(match.group(0))) for v in number.values):
             if words & {_stem(w) for w in _neighbours(documentation, match.start(), match.group(0))}:

@@ -16,15 +16,25 @@ def inspect_code(paths: list[str]) -> str:
 import numpy as np
 import pandas as pd
 
+def _number(_text):
+    try:
+        float(_text)
+    except ValueError:
+        return False
+    return True
+
+
 _facts = {{}}
 for _path in {paths!r}:
     _p = pathlib.Path(_path)
     _suffix = _p.suffix.lower()
     try:
-        if _suffix == ".csv":
-            _df = pd.read_csv(_p)
-        elif _suffix == ".tsv":
-            _df = pd.read_csv(_p, sep="\\t")
+        if _suffix in (".csv", ".tsv"):  # a first row of numbers only is data: the file has no header
+            _sep = "\\t" if _suffix == ".tsv" else ","
+            with _p.open(encoding="utf-8", errors="replace") as _f:
+                _fields = [_t.strip().strip('"') for _t in _f.readline().split(_sep)]
+            _bare = any(_fields) and all(_number(_t) for _t in _fields if _t)
+            _df = pd.read_csv(_p, sep=_sep, header=None if _bare else "infer")
         elif _suffix == ".npy":
             _df = pd.DataFrame(np.atleast_2d(np.load(_p, allow_pickle=False)))
         elif _suffix == ".npz":  # arrays X (features) and y (labels) in ADBench files

@@ -132,6 +132,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     out += unused_endpoints(spec, understood, text)
     out += contradicted_words(spec, understood, text)
     out += contradicted_outcome(understood, text)
+    out += unoffered_estimand(spec, text)
     if chosen:
         out += unread_referents(spec, understood, text)
         out += absent_sources(spec, understood, text, data_files)
@@ -147,6 +148,29 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
                        f"`method: {method}` in the front matter (its numeric arguments: {numeric}), or take it "
                        f"out of the task if none of them is meant — {method} cannot do it otherwise")
     return out
+
+
+#: the effect on those who took the treatment, in a statistician's words or in plain ones: "the effect on the
+#: treated", "the ATT", "for the households who actually chose to switch ... not the average over everyone"
+_ON_THE_TREATED = re.compile(
+    r"\b(?:effect|impact)s?\s+on\s+the\s+treated\b|\bATT\b|\bATET\b|"
+    r"\b(?:themselves|alone|only),?\s+not\s+(?:the\s+)?(?:average|mean)\s+(?:over|across|for|of)\s+(?:everyone|everybody|"
+    r"all|the\s+whole)\b|"
+    r"\b(?:for|on|among)\s+(?:the\s+|those\s+)?(?:[\w-]+\s+){0,2}?(?:who|that)\s+(?:actually\s+|really\s+)?(?:chose|opted|"
+    r"decided|signed\s+up|took\s+(?:it\s+|them\s+)?up|switched|enrolled|volunteered)\b", re.I)
+
+
+def unoffered_estimand(spec: Any, text: str) -> list[str]:
+    """The effect on the treated asked of a method whose documentation offers none (an average effect over everyone
+    is another number wherever the effect differs between units): running would answer another question."""
+    match = _ON_THE_TREATED.search(text)
+    documented = " ".join([spec.description, *spec.argument_docs.values()])
+    if match is None or "treatment" not in spec.arguments or \
+            re.search(r"\bon\s+the\s+treated\b|\bATT\b|\bATET\b", documented):
+        return []
+    return [f"the task asks for the effect on those who took the treatment (“{clip_quote(match.group(0), 80)}”), "
+            f"which {spec.name} does not estimate (it gives the average over all units); say whether the average "
+            "effect will do, or use another analysis"]
 
 
 def foreign_settings(spec: Any, understood: Understanding, text: str) -> list[str]:
@@ -296,6 +320,12 @@ def unaccounted(spec: Any, understood: Understanding, text: str, data_files: Seq
         gated += [(v, pattern) for v in [*values_in(schema.get("default")), *map(float, documented_here)]]
     nouns = {t for name in spec.arguments for t in name.lower().split("_") if t not in _FILLER}
     documentation = " ".join([spec.description, *spec.argument_docs.values()])
+    # a line that glosses a column of the data ("- weekend: 1 on Saturdays and Sundays", under "Its five columns
+    # are, in order:") describes what the column holds; its numbers set nothing
+    named = {c.lower() for v in understood.arguments.values() for c in (v if isinstance(v, list) else [v])
+             if isinstance(c, str)}
+    text = re.sub(r"(?m)^[ \t]*(?:[-*•]|\d+[.)])[ \t]+`?([A-Za-z_]\w*)`?[ \t]*[:—–][^\n]*$",
+                  lambda m: " " * len(m.group(0)) if m.group(1).lower() in named else m.group(0), text)
     return unaccounted_numbers(text, values, data_files, gated, documentation, nouns, placed=read_at)
 
 
@@ -492,6 +522,9 @@ def unread_arguments(spec: Any, understood: Understanding, text: str, used: Sequ
 
 
 _OWN = re.compile(r"\b(?:our|my)\s+((?:[\w-]+\s*){1,4})", re.I)
+#: the same, said by a clause after the noun: "the model we're serving on the lab machine", "the adapters I trained"
+_OWN_AFTER = re.compile(r"\bthe\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that\s+|which\s+)?(?:we|I)(?:'re|'ve|\s+are|\s+have)?\s+"
+                        r"(?:serv|host|run|deploy|train|fine-?tun|buil[dt]|ma[dk]e|releas)\w*\b", re.I)
 
 
 def unread_referents(spec: Any, understood: Understanding, text: str) -> list[str]:
@@ -513,8 +546,10 @@ def unread_referents(spec: Any, understood: Understanding, text: str) -> list[st
             continue
         tokens = [t for t in name.lower().split("_") if t not in _FILLER and len(t) > 2]
         stems = {t[:-1] if t.endswith("s") and len(t) > 3 else t for t in tokens}
-        for match in _OWN.finditer(flat):
-            words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.split(r"[\s-]+", match.group(1).lower())]
+        for match in [*_OWN.finditer(flat), *_OWN_AFTER.finditer(flat)]:
+            # the noun phrase ends at its preposition: "our supernova distances in data/x.csv" speaks of distances
+            phrase = re.split(r"\s(?:in|on|at|from|of|with|for|to|into|under)\b", match.group(1).lower())[0]
+            words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.split(r"[\s-]+", phrase)]
             if stems & set(words[:4]) - filled:
                 doc = spec.argument_docs.get(name, "")
                 out.append(f"the task speaks of {match.group(0)!r}, which {spec.name} takes as `{name}` ({doc[:90]}); "
@@ -573,7 +608,8 @@ def absent_sources(spec: Any, understood: Understanding, text: str, data_files: 
 def read_task(*, text: str, title: str = "", method: str | None = None, arguments: Mapping[str, Any] | None = None,
               data_files: Sequence[str] = (), profiles: Sequence[FileProfile] | None = None,
               columns: Mapping[str, Sequence[str]] | None = None,
-              display: Mapping[str, str] | None = None, _settled: MethodChoice | None = None) -> TaskReading:
+              display: Mapping[str, str] | None = None, _settled: MethodChoice | None = None,
+              _understood: Understanding | None = None) -> TaskReading:
     """Read a task (see the module docstring).  ``method`` and ``arguments`` are the front matter's;
     ``profiles`` describe the input files (None when only their names are known: then files are mapped by
     name and the data cannot vote on the method)."""
@@ -581,8 +617,9 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
     choice = _settled or choose_method(text, title=title, files=profiles, named=method)
     reading = TaskReading(choice=choice, display=dict(display or {}))
     if choice.method is not None:
-        reading.understanding = understand(choice.method, text, given, list(data_files), columns=columns,
-                                           profiles=profiles)
+        # (a choice settled among the candidates keeps the reading made of its method then)
+        reading.understanding = _understood or understand(choice.method, text, given, list(data_files), columns=columns,
+                                                          profiles=profiles)
         if choice.status != "named":  # the prose's settings in its own words, where the rules read none
             from cmbagent.tools.methods import get_method
 
@@ -594,10 +631,11 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
         for candidate in choice.top(3):
             reading.alternatives[candidate.method] = understand(candidate.method, text, given, list(data_files),
                                                                 columns=columns, profiles=profiles)
-        settled = _only_runnable(choice, reading.alternatives)
+        settled = _only_runnable(choice, reading.alternatives, text)
         if settled is not None:  # the other candidates lack an input the task does not give: no real choice
             return read_task(text=text, title=title, method=None, arguments=arguments, data_files=data_files,
-                             profiles=profiles, columns=columns, display=display, _settled=settled)
+                             profiles=profiles, columns=columns, display=display, _settled=settled,
+                             _understood=reading.alternatives.get(settled.method or ""))
     return reading
 
 
@@ -613,10 +651,32 @@ def _cannot_run(method: str, understood: Understanding) -> str | None:
     return None
 
 
-def _only_runnable(choice: MethodChoice, alternatives: Mapping[str, Understanding]) -> MethodChoice | None:
+#: a request for one analysis of several data sets together: "combine Planck with our supernovae in one fit"
+_JOINT = re.compile(r"\b(?:combin(?:e|es|ed|ing)|joint(?:ly)?|together\s+with|in\s+(?:one|a\s+single)\s+(?:fit|analysis|run|"
+                    r"likelihood)|simultaneous(?:ly)?)\b", re.I)
+
+
+def _subsumed(method: str, leader: str, understood: Understanding, text: str) -> str | None:
+    """Why ``method`` would answer only part of a joint request that ``leader`` answers whole: the leader's reading
+    gives the runner-up's input to an argument of its own documented as that input ("A supernova data file (as for
+    fit_supernovae ...)"), and the text asks for one analysis of both."""
+    from cmbagent.tools.methods import get_method
+
+    if _JOINT.search(text) is None:
+        return None
+    short = method.rsplit(".", 1)[-1]
+    for name, doc in get_method(leader).argument_docs.items():
+        if name in understood.arguments and re.search(rf"\bas\s+for\s+{re.escape(short)}\b", doc):
+            return (f"the task asks for one analysis together, and {leader} takes the {name} {method} would read as "
+                    f"part of it (`{name}: {understood.arguments[name]}`)")
+    return None
+
+
+def _only_runnable(choice: MethodChoice, alternatives: Mapping[str, Understanding], text: str = "") -> MethodChoice | None:
     """The leading candidate as the choice, when it reads with nothing left to ask and every other candidate in
-    the running lacks a required input ("needs one of 'instruments', 'instrument_file'"): asking which method
-    would offer choices that cannot run.  None when the choice stays a question."""
+    the running lacks a required input ("needs one of 'instruments', 'instrument_file'") or would answer only a
+    part of a joint request the leader answers whole (:func:`_subsumed`): asking which method would offer choices
+    that cannot run.  None when the choice stays a question."""
     top = choice.top(3)
     if len(top) < 2 or top[0].probability < _RUNNABLE_LEAD:
         return None
@@ -627,6 +687,12 @@ def _only_runnable(choice: MethodChoice, alternatives: Mapping[str, Understandin
     for other in top[1:]:
         understood = alternatives.get(other.method)
         problem = _cannot_run(other.method, understood) if understood is not None else None
+        problem = problem or _subsumed(other.method, top[0].method, first, text)
+        if problem is None and understood is not None and understood.unplaced and not first.unplaced \
+                and top[0].data > 0:  # (and the files look like the leader's input)
+            # the leader reads every file given; this one would leave some unread ("two chains attached" and a fit
+            # that takes no chain)
+            problem = f"it takes none of {', '.join(understood.unplaced[:3])}, which {top[0].method} reads"
         if problem is None:
             return None
         reasons.append(f"{other.method} was close, but it cannot run here: {clip_quote(problem, 120)}")

@@ -73,7 +73,7 @@ WORDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
               r"\bconstant (?:dark[- ]energy )?equation[- ]of[- ]state\b|"
               r"\bw\b,?\s*\(?(?:taken|held|kept|assumed|treated) (?:as |to be )?constant\b", ("wcdm", "w0wacdm")),
     ("model", r"\bcurved\b|\bcurvature\b|\bnon-?flat\b|(?:Ω|Omega)_?k\b|\bopen or closed\b", ("lcdm",)),
-    ("model", r"\bflat (?:Λ|L|Lambda[- ]?)CDM\b", ("flat_lcdm",)),
+    ("model", r"(?<!non-)(?<!non )\bflat (?:Λ|L|Lambda[- ]?)CDM\b", ("flat_lcdm",)),
     ("estimand", r"\b(?:effect|impact) on the treated\b|\bATT\b|\bATET\b", ("ATT", "att")),
     ("classifier", r"\blogistic regression\b", ("logistic",)),
     ("classifier", r"\brandom forest\b", ("random_forest",)),

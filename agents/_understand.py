@@ -54,7 +54,10 @@ _NEGATION = re.compile(r"\b(?:(?<!yes/)(?<!yes-or-)(?<!yes or )no(?!/)|not|canno
                        r"drop(?!s?\s+(?:below|under|beneath|past)\b|ped\s+(?:below|under|beneath|past)\b)\w*|"
                        r"skip(?:s|ped|ping)?|leav(?:e|ing) out|rather\s+than|instead\s+of|"
                        # "Nothing is labelled", "none of them has been checked"
-                       r"(?:nothing|none(?:\s+of\s+(?:it|them|the\s+\w+))?)\s+(?:is|was|has\s+been|have\s+been|are|were))\b|"
+                       r"(?:nothing|none(?:\s+of\s+(?:it|them|the\s+\w+))?)\s+(?:is|was|has\s+been|have\s+been|are|were)|"
+                       # "nothing raked, no propensity model": what is not done, as a participle
+                       # (the window ends before the participle)
+                       r"nothing(?=\s+(?:[a-z]+ed\b|$)))\b|"
                        r"n't\b", re.I)
 #: a clause that leaves columns out ("do not use mu0", "except x3"); "having no diploma" describes a column
 _LEAVE_OUT = re.compile(r"\b(?:not|never|without|nor|except|excluding|exclude[sd]?|omit\w*|drop\w*|"
@@ -352,7 +355,9 @@ def _left_out(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 40):start]
     if re.search(r"\b(?:skip|omit|drop|exclude)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,1}$", before, re.I):
         return True  # "skip plain fine-tuning this time", "omit the replay strategy"
-    if re.match(r"\s+(?:(?:is|are)\s+(?:out\s+of\s+scope|not\s+(?:needed|wanted|of\s+interest)|excluded|off\s+the\s+table|"
+    # a modifier may stand between the words and their verb: "Plain fine-tuning without replay isn't needed"
+    # leaves plain fine-tuning out, and the replay of that modifier is not what it leaves out
+    if not re.search(r"\b(?:with|without)\s+$", before, re.I) and re.match(r"(?:\s+(?:with|without)\s+[\w-]+)?\s+(?:(?:is|are)\s+(?:out\s+of\s+scope|not\s+(?:needed|wanted|of\s+interest)|excluded|off\s+the\s+table|"
                 r"left\s+out|dropped|skipped|omitted|benched|sitting\s+out)|(?:sits?|stays?)\s+(?:this\s+one\s+)?out|"
                 r"(?:won't|will\s+not|can't|cannot|isn't|is\s+not|aren't|are\s+not)\s+(?:be\s+)?(?:deployable|usable|used|"
                 r"needed|wanted|available|an\s+option|possible|relevant|of\s+interest))\b", text[end:end + 40], re.I):
@@ -425,13 +430,22 @@ _COLUMN_LIST = re.compile(r"\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*){1,60})\s*\
                           r"\bcolumns?\s+(?:are|is|read)\b[^:.;]{0,40}:\s*(`?[A-Za-z_]\w*`?(?:\s*,\s*(?:and\s+)?`?[A-Za-z_]\w*`?){1,60})")
 
 
+#: the same, one item per line after a sentence that says so: "Its six columns are, in order:\n- area_ha: farm area"
+_COLUMN_ITEMS = re.compile(r"\bcolumns?\s+(?:are|is|read)\b[^:.;\n]{0,40}:[ \t]*\n(?:[ \t]*\n)?"
+                           r"((?:[ \t]*(?:[-*•]|\d+[.)])[ \t]+`?[A-Za-z_]\w*`?[ \t]*(?:[:—–(-][^\n]*)?\n?){2,60})")
+
+
 def headerless_names(text: str, profiles: Sequence[FileProfile]) -> tuple[str, list[str], str] | None:
     """The column names the text gives a file without a header row (a list of as many distinct names as the file
     has columns), as (file, names, the sentence); None when no single such file and list match."""
     bare = [p for p in profiles if p.kind in {"headerless", "matrix"} and not p.square and len(p.columns) >= 2]
     found = []
-    for match in _COLUMN_LIST.finditer(text):
-        names = [n.strip(" `") for n in re.split(r",\s*(?:and\s+)?", match.group(1) or match.group(2))]
+    lists = [(match, [n.strip(" `") for n in re.split(r",\s*(?:and\s+)?", match.group(1) or match.group(2))])
+             for match in _COLUMN_LIST.finditer(text)]
+    # "Its six columns are, in order:" and then one item per line, "- area_ha: farm area"
+    for match in _COLUMN_ITEMS.finditer(text):
+        lists.append((match, re.findall(r"(?m)^\s*(?:[-*•]|\d+[.)])\s+`?([A-Za-z_]\w*)`?", match.group(1))))
+    for match, names in lists:
         fits = [p for p in bare if len(p.columns) == len(names)]
         if len(set(names)) == len(names) and len(fits) == 1:
             start = max(text.rfind(". ", 0, match.start()) + 2, 0)
@@ -441,7 +455,10 @@ def headerless_names(text: str, profiles: Sequence[FileProfile]) -> tuple[str, l
 
 def _prior_value(head: str, sentence: str) -> Any:
     """The prior ``sentence`` gives the parameter written as ``head``: a Gaussian ``{"mean", "std"}`` (``0.30 ±
-    0.02``, ``N(0.3, 0.02)``), flat bounds ``[lower, upper]`` (``∈ [0.1, 0.9]``, ``between 0.1 and 0.9``), or None."""
+    0.02``, ``N(0.3, 0.02)``), flat bounds ``[lower, upper]`` (``∈ [0.1, 0.9]``, ``between 0.1 and 0.9``), or None.
+    An aside in brackets that gives no value ("the absolute magnitude (defined at H0 = 70) as a parameter, with a
+    Gaussian prior of −19.25 ± 0.05 mag on it") stands between a parameter and its prior, so it is read without."""
+    whole, sentence = sentence, re.sub(r"\s*\((?![\s−-]*\d)[^()±]{0,60}\)", " ", sentence)
     flat = re.search(head + r"\s*(?:[=:~∈]|\bin\b|\bwithin\b)?\s*(?:U\s*)?[\[(]\s*(" + _NUMBER
                      + r")\s*,\s*(" + _NUMBER + r")\s*[\])]", sentence, re.I)
     between = re.search(head + r"[^.;]{0,20}?\bbetween\s+(" + _NUMBER + r")\s+and\s+(" + _NUMBER + ")",
@@ -488,9 +505,9 @@ def _prior_value(head: str, sentence: str) -> Any:
     match = gauss or flat or between
     if match is None:  # "cap the dark-energy density prior at 1.2 ... (keep 0 as the lower bound)": both edges said
         cap = re.search(r"\b(?:cap|limit|truncat)\w*\s+(?:the\s+)?" + head + r"(?:\s+prior)?\s+(?:at|to)\s+("
-                        + _NUMBER + ")", sentence, re.I)
-        floor = re.search(r"(" + _NUMBER + r")\s+as\s+(?:the\s+|its\s+)?lower\s+(?:bound|edge|limit)\b", sentence, re.I) \
-            or re.search(r"\blower\s+(?:bound|edge|limit)\s+(?:of|at)\s+(" + _NUMBER + ")", sentence, re.I)
+                        + _NUMBER + ")", whole, re.I)
+        floor = re.search(r"(" + _NUMBER + r")\s+as\s+(?:the\s+|its\s+)?lower\s+(?:bound|edge|limit)\b", whole, re.I) \
+            or re.search(r"\blower\s+(?:bound|edge|limit)\s+(?:of|at)\s+(" + _NUMBER + ")", whole, re.I)
         if cap is None or floor is None:
             return None
         return [float(floor.group(1).replace("−", "-")), float(cap.group(1).replace("−", "-"))]
@@ -842,7 +859,10 @@ class _Reader:
                                 rf"{forms}\b{qualifies}")
             if name.startswith("max_") and not shared:  # a cap: "let the chains run to at most fifty thousand steps"
                 cap = name.removeprefix("max_").replace("_", "[ _-]")
-                patterns.append(rf"\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
+                # "context lengths up to 16K tokens" caps another argument's lengths, not ``max_tokens``
+                owned = "".join(rf"(?<!{re.escape(t)} )(?<!{re.escape(t)}s )" for other in self.spec.arguments
+                                if other != name for t in other.lower().rstrip("s").split("_")[-1:] if len(t) >= 4)
+                patterns.append(rf"{owned}\b(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|"
                                 rf"a\s+cap\s+of|capped\s+at)\s+{number}\s+{cap}s?\b")
                 patterns.append(rf"(?<![\w.,]){number}\s+{cap}s?\s+at\s+(?:the\s+)?most\b")  # "to 12000 steps at most"
                 # "stop when R - 1 falls below 0.04 and in any case after 15000 accepted samples"
@@ -891,8 +911,15 @@ class _Reader:
         opened, closed = self.text.rfind("(", 0, at), self.text.find(")", at)
         if opened < 0 or closed < 0 or self.text.rfind(")", 0, at) > opened:
             return False
-        return re.fullmatch(r"\(\s*\d[\d,]*\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?\s*\)", self.text[opened:closed + 1]) is not None \
-            and re.search(r"[\w/-]+\.[A-Za-z][A-Za-z0-9]{1,5}\b", self.sentence_of(at)) is not None
+        if re.fullmatch(r"\(\s*\d[\d,]*\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?\s*\)", self.text[opened:closed + 1]) is not None \
+                and re.search(r"[\w/-]+\.[A-Za-z][A-Za-z0-9]{1,5}\b", self.sentence_of(at)) is not None:
+            return True
+        # a bracket right after a file's name whose first part is the file's shape: "data/emb.npy (200 rows × 32
+        # dimensions, same row order as ...)"
+        first = self.text[opened + 1:closed].split(",")[0]
+        return re.search(r"[\w/-]+\.[A-Za-z][A-Za-z0-9]{1,5}`?\s*$", self.text[max(0, opened - 80):opened]) is not None \
+            and opened + 1 + len(first) > at and re.fullmatch(r"\s*\d[\d,]*\s+[A-Za-z-]+(?:\s*[×x]\s*\d[\d,]*\s+[A-Za-z-]+)*\s*",
+                                                           first) is not None
 
     def doc_patterns(self, name: str, number: str, kinds: set[str]) -> list[str]:
         """Where the prose gives ``name`` a number in its documentation's words (:func:`doc_name`): after a name of
@@ -1344,7 +1371,8 @@ class _Reader:
         written = next((m for m in _MODEL_SPEC.finditer(self.text) if not _illustrative(self.sentence_of(m.start()),
                                                                                           m.group(1))), None)
         if written is not None:
-            self.record(name, written.group(1).rstrip(".,;"), self.sentence_of(written.start()))
+            # "on openai:gpt-4o-mini: context lengths of ...": the sentence's colon is not the spec's
+            self.record(name, written.group(1).rstrip(".,;:"), self.sentence_of(written.start()))
             return True
         url = next((m for m in ENDPOINT.finditer(self.text)
                     if not _illustrative(self.sentence_of(m.start()), m.group(0))), None)
@@ -1442,13 +1470,14 @@ class _Reader:
         for item in items:
             words = re.sub(r"^\s*(?:and|or)\s+", "", item.group(0)).strip(" .`'\"")
             words = re.sub(r"^(?:the|a|an|their|its|our)\s+", "", words, flags=re.I)
+            words = re.sub(r"\s*\([^()]{0,40}\)", "", words)  # "the locomotion (lameness) score"
             if re.match(r"(?:with|without|for|in|at|on|by|from|to|into|using|via|as|per|over|under)\b", words, re.I):
                 continue  # "…, with an interval": a phrase about the whole, not an item
             if not words or item in named or any(match_phrase(words, c) >= 0.5 for c in (
                     columns if free is None else free)):
                 continue
             if re.fullmatch(r"[A-Za-z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,5}", words) and words.lower() not in {
-                    "them", "these", "those", "it", "both", "each", "everything", "all", "so", "then", "others",
+                    "them", "these", "those", "it", "that", "this", "both", "each", "everything", "all", "so", "then", "others",
                     "the rest", "more", "less", "similar"} and not re.search(
                     r"\b(?:labels?|columns?|values?|variables?|rows?|data|files?|features?|names?|measurements?)$",
                     words, re.I):  # what a file holds, not one of its columns
@@ -1846,6 +1875,7 @@ class _Reader:
         # the columns the text adjusts for are not the treatment or the outcome ("adjusting for ... whether they
         # live alone" leaves ``smsReminder`` as the only 0/1 column left to be the treatment)
         adjusted = {c for k, v in self.args.items() if k in col_args and isinstance(v, list) for c in v}
+        self.ordinal_columns(col_args, table)
         for name in col_args:
             if "array" in _types(self.spec.arguments[name]) and name not in self.args and \
                     column_role(name, self.spec.argument_docs.get(name, "")) == "covariates":
@@ -1903,6 +1933,23 @@ class _Reader:
                                       f"but names none the reader could tell; columns of {table.name}: {options}; add "
                                       f"`{name}: [<column>, ...]` under `arguments:` in the front matter")
 
+    def ordinal_columns(self, col_args: Sequence[str], table: FileProfile) -> None:
+        """An adjustment set or an input list given by the columns' places in the table: "control for the first four
+        columns", "adjust for the last two columns" (in the table's order, the text's header names included)."""
+        lists = [n for n in col_args if n not in self.args and "array" in _types(self.spec.arguments[n])
+                 and column_role(n, self.spec.argument_docs.get(n, "")) in {"covariates", "features"}]
+        if len(lists) != 1:
+            return
+        for match in re.finditer(r"\b(?:control(?:ling)?|adjust(?:ing)?|condition(?:ing)?|account(?:ing)?)\s+for\s+the\s+"
+                                 rf"(first|last)\s+({WORD_NUMBER}|\d+)\s+columns\b", self.text, re.I):
+            count = word_value(match.group(2)) if not match.group(2).isdigit() else float(match.group(2))
+            names = table.column_names
+            if count is None or not 1 <= count < len(names) or _negated(self.text, match.start()):
+                continue
+            chosen = names[:int(count)] if match.group(1).lower() == "first" else names[-int(count):]
+            self.record(lists[0], list(chosen), self.sentence_of(match.start()), confidence=0.9)
+            return
+
     def one_named_column_left(self, col_args: Sequence[str], table: FileProfile) -> None:
         """An outcome the text names as a column but with no cue for its role ("`tt_improvement_s` is how many
         seconds they took off their time trial", the treatment and the adjustment set read elsewhere): the one
@@ -1912,10 +1959,13 @@ class _Reader:
                  and column_role(n, self.spec.argument_docs.get(n, "")) in {"outcome", "target"}]
         if len(open_) != 1:
             return
-        used = {c for v in self.args.values() for c in ([v] if isinstance(v, str) else v if isinstance(v, list) else [])
-                if isinstance(c, str)}
+        # (a headerless file's ``column_names`` name every column, and take none)
+        used = {c for k, v in self.args.items() if k != "column_names"
+                for c in ([v] if isinstance(v, str) else v if isinstance(v, list) else []) if isinstance(c, str)}
+        # (written in backticks, or as a name no prose would use: "- use_m3_ha: seasonal water use per hectare")
         left = [c for c in table.columns if c.name not in used and c.numeric and not c.constant and not row_label(c)
-                and re.search(rf"`{re.escape(c.name)}`", self.text)]
+                and re.search(rf"`{re.escape(c.name)}`" + (rf"|(?<![\w.-]){re.escape(c.name)}(?![\w-])"
+                                                          if re.search(r"_|\d", c.name) else ""), self.text)]
         if len(left) == 1:
             self.take(Mapped(open_[0], left[0].name, 0.8, f"the one column of {table.name} the text writes out that "
                              "no other argument took"), table, required=True)
@@ -1981,6 +2031,16 @@ class _Reader:
                       required=True)
             return
         if len(open_) == 1 and self.remaining_target(open_[0], table):
+            return
+        # "prompts ... in the `clock` column and the total duration in minutes in the `minutes` column": the prompt
+        # read, the one other column the text writes out is the answer
+        held = {c for k, v in self.args.items() if k != "column_names"
+                for c in ([v] if isinstance(v, str) else v if isinstance(v, list) else []) if isinstance(c, str)}
+        left = [c for c in names if c not in held]
+        if len(open_) == 1 and len(left) == 1 and len(names) >= 2 and self.fits(open_[0], left[0]) and \
+                re.search(rf"`{re.escape(left[0])}`", self.text):
+            self.take(Mapped(open_[0], left[0], 0.8, f"{left[0]} is the one column of {table.name} the text writes out "
+                                                     "that no other argument took"), table, required=True)
             return
         for name in open_:
             if any(q.startswith(f"which column is {name!r}") for q in self.questions):
@@ -2249,6 +2309,10 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
                 or reader.skipped(name, schema):
             continue
         reader.unreadable(name, schema)
+    # a list given by the columns' places ("control for the first three columns") is what it says, whatever words of
+    # its sentence the lists' rules would read
+    if (first_table := reader.table()) is not None:
+        reader.ordinal_columns(col_args, first_table)
     # a column an argument's words already named (the outcome "to `earn22`") is no list's member, and a list the
     # words named ("(question ai_regulation)") is no single column's ("with a split ballot")
     taken |= {v for k, v in reader.args.items() if k in col_args and isinstance(v, str)}

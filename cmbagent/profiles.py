@@ -214,7 +214,9 @@ def _arrays_profile(name: str, path: Path) -> FileProfile:
                     if array.ndim == 1 and array.size and array.dtype.kind in "biuf":
                         columns.append(_column(key, [repr(float(v)) for v in array[:MAX_ROWS]]))
                     elif array.ndim == 1 and 0 < array.size <= MAX_NAMES and array.dtype.kind in "US":
-                        names[key] = tuple(str(v)[:80] for v in array.tolist())
+                        # byte strings (``np.array([b"age"])``, dtype S) are names too, decoded, not "b'age'"
+                        names[key] = tuple((v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v))[:80]
+                                           for v in array.tolist())
     except (OSError, ValueError, zipfile.BadZipFile):
         return FileProfile(name=name, kind="other")
     return FileProfile(name=name, kind="arrays", arrays=shapes, columns=tuple(columns), names=names)

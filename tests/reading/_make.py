@@ -101,6 +101,19 @@ def wafers(folder: Path) -> Path:
     return path
 
 
+def moduli(folder: Path, name: str, *, seed: int, n: int, z_max: float, sigma: float, header: str,
+           w0: float = -0.9) -> Path:
+    """``n`` distance moduli of a flat universe with Ω_m = 0.3 and constant ``w0``, with errors ``sigma``: the
+    columns z, mu and the error under ``header``'s names."""
+    rng = np.random.default_rng(seed)
+    z = np.sort(rng.uniform(0.02, z_max, n))
+    mu = _mu(z, 0.3, w0=w0) + rng.normal(0, sigma, z.size)
+    path = folder / name
+    np.savetxt(path, np.column_stack([z, mu, np.full(z.size, sigma)]), delimiter=",", header=header, comments="",
+               fmt="%.4f")
+    return path
+
+
 def orchard(folder: Path) -> Path:
     """Fruit set per orchard row: two inputs that matter, one that does not, and a row label."""
     rng = np.random.default_rng(16)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.reading._make import _mu, asked, clear, read_text, read_with
+from tests.reading._make import asked, clear, moduli, read_text, read_with
 
 
 def test_a_forecast_column_glossed_after_its_name_and_capacity_in_plain_words(tmp_path: Path) -> None:
@@ -32,13 +32,7 @@ def test_a_forecast_column_glossed_after_its_name_and_capacity_in_plain_words(tm
 
 
 def _moduli(folder: Path) -> Path:
-    rng = np.random.default_rng(282)
-    z = np.sort(rng.uniform(0.02, 1.2, 70))
-    mu = _mu(z, 0.3, w0=-0.9) + rng.normal(0, 0.12, z.size)
-    path = folder / "field_moduli.csv"
-    np.savetxt(path, np.column_stack([z, mu, np.full(z.size, 0.12)]), delimiter=",", header="z,mu,sigma_mu",
-               comments="", fmt="%.4f")
-    return path
+    return moduli(folder, "field_moduli.csv", seed=282, n=70, z_max=1.2, sigma=0.12, header="z,mu,sigma_mu")
 
 
 def test_priors_said_as_ranges_and_a_constant_equation_of_state(tmp_path: Path) -> None:

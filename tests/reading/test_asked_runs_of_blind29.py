@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from cmbagent.agents._numbers import stated_numbers
-from tests.reading._make import _mu, asked, clear, programme, read_files, read_text, read_with
+from tests.reading._make import asked, clear, moduli, programme, read_files, read_text, read_with
 
 
 def _pump_cycles(folder: Path, *, labelled: bool) -> Path:
@@ -54,13 +54,7 @@ def test_how_a_list_steps_is_no_setting() -> None:
 
 
 def _peak_table(folder: Path) -> Path:
-    rng = np.random.default_rng(2902)
-    z = np.sort(rng.uniform(0.02, 1.3, 90))
-    mu = _mu(z, 0.3, w0=-0.9) + rng.normal(0, 0.1, z.size)
-    path = folder / "peak_sample.csv"
-    np.savetxt(path, np.column_stack([z, mu, np.full(z.size, 0.1)]), delimiter=",", header="z,mu,dmu",
-               comments="", fmt="%.4f")
-    return path
+    return moduli(folder, "peak_sample.csv", seed=2902, n=90, z_max=1.3, sigma=0.1, header="z,mu,dmu")
 
 
 def test_priors_after_their_kind_and_a_range_w_runs_over(tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ ModelName = Literal["logistic", "linear_svm", "mlp", "random_forest", "rbf_svm"]
                   "linear_svm": [r"\blinear SVM\b", r"\blinear support vector"],
                   "rbf_svm": [r"\bRBF\b", r"\bkernel SVM\b", r"\bGaussian[- ]kernel SVM\b"],
                   "random_forest": [r"\brandom forests?\b"],
-                  "mlp": [r"\bMLP\b", r"\bneural net(?:work)?s?\b", r"\bmulti-?layer perceptron\b"]},
+                  "mlp": [r"\bMLP\b", r"\bneural[- ]net(?:work)?s?\b", r"\bmulti-?layer perceptron\b"]},
         "label_column": [r"\blabels?\b", r"\bclass(?:es)?\b", r"\bsays? which\b", r"\bmarks?\b"],
     },
     keywords=[
