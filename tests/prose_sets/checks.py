@@ -76,6 +76,7 @@ WRITTEN_IN_ORDER = (
     "understanding_blind29",
     "understanding_blind30",
     "understanding_blind31",
+    "understanding_blind32",
 )
 
 
