@@ -34,7 +34,9 @@ FILE_ROLE_WORDS: dict[str, str] = {
     "covariance": r"covarian|\bcov(?:mat|matrix)?\b|_cov\b|cov_|error matrix|systematic|correlated (?:errors|"
                   r"uncertainties)",
     "test": r"\btest(?:ing)?\b|held[- ]?out|hold[- ]?out|validation|evaluat",
-    "embeddings": r"embedding|representation|latent feature|feature vectors|\bembedded\s+(?:each|every|all|the)\b",
+    "embeddings": r"embedding|representation|latent feature|feature vectors|\bembedded\s+(?:each|every|all|the)\b|"
+                  # "a numpy array with a 16-dimensional vector per listing, computed from the photos by a network"
+                  r"\b\d+-dimensional\s+vectors?\b|\bvectors?\s+(?:per|for\s+each|for\s+every)\s+[a-z]+\b",
     "instruments": r"\binstrument|\blotter(?:y|ies) (?:numbers?|draws?|results?)",
     "chain": r"\bchains?\b|posterior samples|mcmc samples|importance[- ]samples|nested[- ]sampling (?:output|samples)|"
              # "the CosmoSIS run in x.txt.gz": a sampler's run is its chain
@@ -343,13 +345,22 @@ _COUNTED_FILES = re.compile(r"\b(two|three|four|five|six|\d)\s+(?:data\s+)?files
                             r"([^.\n]+(?:\([^()]*\)[^.\n]*)*)", re.I)
 
 
+_DESCRIBED = r"\s+(?:one\s+|file\s+)?(?:is|holds|has|contains|gives)\s+((?:[^.()]|\([^()]*\))+?)"
+_ORDINAL_FILES = re.compile(rf"\b[Tt]he\s+first{_DESCRIBED}(?:,\s*(?:and\s+)?|;\s*|\.\s+)[Tt]he\s+second{_DESCRIBED}"
+                            rf"(?:(?:,\s*(?:and\s+)?|;\s*|\.\s+)[Tt]he\s+third{_DESCRIBED})?(?=\.(?:\s|$)|$)")
+
+
 def _enumerated_files(text: str, names: Sequence[str]) -> dict[str, str]:
     """The files a sentence counts out in order without naming them ("Three files are attached: our user survey, an
     extract from the register, and the answers we got from a chatbot"), each with its description, when the count
     and the items agree with the files given (in the order given, as ``--data`` passes them)."""
-    match = _COUNTED_FILES.search(" ".join(text.split()))
+    flat = " ".join(text.split())
+    match = _COUNTED_FILES.search(flat)
     if match is None:
-        return {}
+        # "two files attached ... The first is a sales table (...), the second is a numpy array with ..."
+        ordinals = _ORDINAL_FILES.search(flat)
+        described = [d for d in ordinals.groups() if d] if ordinals else []
+        return dict(zip(names, described, strict=True)) if described and len(described) == len(names) else {}
     count = int(match.group(1)) if match.group(1).isdigit() else word_value(match.group(1))
     listing = re.sub(r"\([^()]*\)", " ", match.group(2))  # "(one answer per row, no shares)" is no item
     items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|;\s*|\s+and\s+(?=(?:the|an?|our|my|their)\b)", listing)
@@ -357,6 +368,14 @@ def _enumerated_files(text: str, names: Sequence[str]) -> dict[str, str]:
     if count != len(names) or len(items) != len(names):
         return {}
     return dict(zip(names, items, strict=True))
+
+
+#: a file that a sample is weighted towards: "the rounds need to be adjusted, each on its own, towards the national
+#: health panel in <file>", "rake the poll to <file>" (the words before the file's mention)
+_WEIGHTED_TOWARDS = re.compile(r"\b(?:weight|reweight|rak|adjust|calibrat|post-?stratif|balanc|benchmark)\w*\b[^.;:]{0,60}?"
+                               r"\bto(?:wards?)?\s+(?!be\b)[^.;:]{0,50}$", re.I)
+#: an argument documented as what the data are weighted to ("Population to weight to: a margins table ...")
+_WEIGHTED_TO_DOC = re.compile(r"\bweight\w*\s+(?:it\s+|them\s+)?to(?:wards?)?\b", re.I)
 
 
 def file_roles(text: str, profiles: Sequence[FileProfile],
@@ -379,6 +398,9 @@ def file_roles(text: str, profiles: Sequence[FileProfile],
                               *described]:
             said = {role for role, pattern in _ROLE_PATTERNS.items() if pattern.search(before)}
             said |= {role for role, (own, described, _) in own_roles.items() if _words_say(before, own, described)}
+            if _WEIGHTED_TOWARDS.search(before):  # what the sample is weighted to: as sure as "as the <role>"
+                for role in (r for r, (_, _, doc) in own_roles.items() if _WEIGHTED_TO_DOC.search(doc.split(". ")[0])):
+                    found[role] = max(found.get(role, 0.0), 0.7)
             weight = 0.6
             # "use the logbook at logbook.txt as the haystack": the role right after the name outweighs the sentence's
             # earlier words ("the needle benchmark ... with our own filler text")
@@ -466,6 +488,11 @@ def map_files(text: str, profiles: Sequence[FileProfile], arguments: Mapping[str
             continue
         best, chosen = scored[0]
         runner = scored[1][0] if len(scored) > 1 else 0.0
+        if role != "data":  # a file another argument's role fits better is no rival for this one ("the chatbot's answer
+            # shares" are the model's answers, whatever words of the population's documentation they share)
+            runner = max((sc for sc, f in scored[1:] if sc >= max(
+                (roles.get(f, {}).get(r, 0.0) for n, r in wanted.items() if n != name and r != "data"), default=0.0)),
+                default=0.0)
         confidence = min(1.0, 0.35 + best) if role != "data" else min(1.0, 0.55 + best)
         if runner >= best - 0.1 and runner > 0:  # two files fit as well: not sure which
             confidence = min(confidence, 0.45)
@@ -613,11 +640,16 @@ _LIST_END = re.compile(r"\.\s|\.$|\b(?:give|report|and then|then|so that|to esti
                        r",\s+(?:and\s+(?:then\s+)?)?(?:estimate|compute|fit|plot|compare|show|use|run|test|bootstrap|bound|"
                        r"find|quote|check|predict|learn|train|summari[sz]e)\b|"
                        r",\s+(?:starting|beginning|using|keeping|taking|while|where|which)\b|"
+                       # "a logistic regression of rooted on light and water, from the amortised network"
+                       r",\s+(?:from|via|through)\s+(?:the|a|an|our)\b|"
                        # "adjusting for age and the acuity score, since the sickest ...": a reason, not an item
                        r",\s+(?:since|because|as|so|given\s+that|otherwise|but|though|although)\s|"
+                       # "the photo vectors as well as floor area, rather than floor area alone": the set it replaces
+                       r",?\s+(?:rather\s+than|instead\s+of|not\s+just)\b|"
                        # "on age_band, region and owns_dog using logistic weights that start from base_wt"
                        r"\s(?:using|with|via|by\s+means\s+of|through)\s+(?:a\s+|an\s+|the\s+)?(?:\w+[\s-]+){0,3}?"
-                       r"(?:weights?|weighting|model|regression|method|procedure|raking|calibration)\b|"
+                       r"(?:weights?|weighting|model|regression|method|procedure|raking|calibration|transformer|network|"
+                       r"regressor|classifier)\b|"
                        # "balance region and sex with CBPS (...)": the method by its name
                        r"\s(?:using|with|via|by)\s+(?:CBPS|IPW|raking|post-?stratification|entropy\s+balancing)\b")
 
@@ -894,7 +926,9 @@ def map_columns(text: str, table: FileProfile, arguments: Mapping[str, str], *, 
                 # a direction ("severity (higher is worse)") says how a column reads, which an outcome needs and a
                 # covariate has too: a hint the question's own words for its outcome outweigh
                 direction = re.fullmatch(_DIRECTION, cue.group(0), re.I) is not None
-                if column.name == glossed_column and (0.7 if direction else 0.97) > value:
+                # (a cue that is itself a column's name names that column: "a unit vector (x, y, z)" glosses no `x` by "y")
+                if column.name == glossed_column and (0.7 if direction else 0.97) > value and \
+                        cue.group(0) not in table.column_names:
                     value, reason = (0.7 if direction else 0.97), f"the bracket after {column.name} says “{cue.group(0)}”"
                 if role in {"treatment", "instruments", "prediction"} and len(cue.group(0)) >= 5:  # "tutoring" names `tutored`
                     own = match_phrase(cue.group(0), column.name)
@@ -1028,8 +1062,14 @@ _WEIGHT_NAME = re.compile(r"(?:^|_)(?:wt|wgt|weights?)(?:_|$)", re.I)
 _MODEL_OWNS = re.compile(r"\b(?:assistant|model|chatbot|bot|LLM|AI|GPT)['’]s\s+$", re.I)
 
 
+#: a list of columns followed by the role it plays: "with building density, elevation and river distance as controls"
+_LIST_AS_ROLE = re.compile(r"\b(?:with|using|taking|treating|and)\s+((?:[\w`'-]+\s+){0,3}[\w`'-]+(?:\s*,\s*(?:and\s+)?"
+                           r"(?:[\w`'-]+\s+){0,3}[\w`'-]+|\s+and\s+(?:[\w`'-]+\s+){0,3}[\w`'-]+)+)\s+as\s+(?:the\s+|our\s+)?"
+                           r"(?:controls|covariates|confounders|adjustment\s+set)\b", re.I)
+
+
 def map_column_list(text: str, table: FileProfile, name: str, role: str, *, taken: set[str],
-                    cues: Sequence[str] = ()) -> Mapped | None:
+                    cues: Sequence[str] = (), elsewhere: str | None = None) -> Mapped | None:
     """A list argument (covariates, features) from the phrase after its cue (its role's words or ``cues``):
     "adjusting for age, years of schooling and earnings in 1974 and 1975" — each item mapped with
     :func:`match_phrase`; the list's confidence is its least sure item's.  "all other columns" takes every
@@ -1043,9 +1083,14 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
              and not (role == "covariates" and row_label(c) and f"`{c.name}`" not in text)]
     for clause in _clauses(text):
         cue = cue_pattern.search(clause)
+        # "with building density, elevation and river distance as controls": the list before its role's words
+        before = _LIST_AS_ROLE.search(clause) if role == "covariates" else None
+        if before is not None and (cue is None or cue.start() < before.start(1)):
+            cue = before
+            clause = clause[:before.end(1)]
         if cue is None or _MODEL_OWNS.search(clause[:cue.start()]):
             continue  # "the assistant's answer shares": the model's file, not this table's columns
-        tail = clause[cue.end():]
+        tail = clause[cue.end():] if cue is not before else before.group(1)
         tail = tail[:list_end(tail)]
         # "on mite load and winter stores, leaving apiary altitude out": what the list leaves out is no item
         dropped = re.search(r",?\s*\b(?:leaving|leave|except|excluding|but\s+not|without)\b", tail, re.I)
@@ -1073,6 +1118,9 @@ def map_column_list(text: str, table: FileProfile, name: str, role: str, *, take
         items = [i.strip(" .`'\"") for i in re.split(r",|\band\b|\bor\b|\bas well as\b", tail) if i.strip(" .`'\"")]
         # "(150 nests" counts the rows: no column of them
         items = [i for i in items if not re.match(r"\(?\s*\d[\d,]*\s+[A-Za-z]", i)]
+        # what another input holds ("adjust for the photo vectors as well as floor area" with the vectors given as the
+        # embeddings file): read there, no column of this table
+        items = [i for i in items if not (elsewhere and re.search(elsewhere, i, re.I))]
         if not items:
             continue
         chosen: list[str] = []

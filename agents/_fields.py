@@ -99,6 +99,10 @@ class FieldWords:
     #: data that gives patterns of the task's own words for it.  The reader puts them in place of the marker; a
     #: marker left in place matches nothing a person writes
     terms: dict[str, Callable[[str, Sequence[FileProfile]], list[str]]] = field(default_factory=dict)
+    #: words that say the text sets an argument whose values the phrases above spell out one by one (a symmetry
+    #: group's generators: "repeats every sixth of a turn about the polar axis"): when none of those values is read,
+    #: the argument is a question, never its default
+    said_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def with_terms(self, phrases: dict[str, Any], text: str, profiles: Sequence[FileProfile]) -> dict[str, Any]:
         """``phrases`` (argument patterns as :func:`argument_phrases` merges them) with each marker of
@@ -140,7 +144,8 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
                 layout: dict[str, Callable[[FileProfile], str | None]] | None = None,
                 one_of: Sequence[Sequence[str]] = (),
                 overrides: dict[str, Sequence[str]] | None = None, expresses: Sequence[str] = (),
-                terms: dict[str, Callable[[str, Sequence[FileProfile]], list[str]]] | None = None) -> FieldWords:
+                terms: dict[str, Callable[[str, Sequence[FileProfile]], list[str]]] | None = None,
+                said_by: dict[str, Sequence[str]] | None = None) -> FieldWords:
     """Declare the words of ``method``'s field (patterns are validated here, once)."""
     for pattern in cues or {}:
         re.compile(pattern, re.I)
@@ -157,11 +162,15 @@ def field_words(method: str, *, intents: Sequence[str] = (), cues: dict[str, flo
         for patterns in choices.values():
             for pattern in patterns:
                 re.compile(pattern, re.I)
+    for marks in (said_by or {}).values():
+        for pattern in marks:
+            if re.compile(pattern, re.I).groups:
+                raise ValueError(f"{method}: said_by pattern {pattern!r} marks where an argument is said; it captures nothing")
     entry = FieldWords(intents=tuple(intents), cues=dict(cues or {}), data=data, arguments=dict(arguments or {}),
                        spellings=dict(spellings or {}), unoffered=dict(unoffered or {}), layout=dict(layout or {}),
                        one_of=tuple(tuple(group) for group in one_of),
                        overrides={k: tuple(v) for k, v in (overrides or {}).items()}, expresses=tuple(expresses),
-                       terms=dict(terms or {}))
+                       terms=dict(terms or {}), said_by={k: tuple(v) for k, v in (said_by or {}).items()})
     _WORDS[method] = entry
     return entry
 

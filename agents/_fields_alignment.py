@@ -92,6 +92,9 @@ field_words(
                  # "done in two rounds (the round column, 2023 and 2025)"
                  r"\b(?:rounds?|waves?)\b[^.;()]{0,20}?\(\s*(?:in\s+)?(?:the\s+)?`?([A-Za-z_]\w*)`?\s+column\b",
                  r"\bweight\w*\s+each\s+`?([A-Za-z_]\w*)`?\s+separately\b",
+                 # "treat each fieldwork round on its own": the column the words name
+                 r"\b(?:treat|weight|adjust|rake|take)\w*\s+each\s+((?:[\w-]+\s+)?(?:round|wave|year|survey\s+round))\s+(?:on\s+its\s+own|"
+                 r"separately|by\s+itself|independently)\b",
                  # "(rounds in the year column)", "waves in column `w`"
                  r"\b(?:rounds?|waves?)\s+in\s+(?:the\s+)?`?([A-Za-z_]\w*)`?\s+column\b",
                  # "two rounds, 2023 and 2024, with a round column"

@@ -154,6 +154,9 @@ field_words(
             # "can it pick out jams when shift engineers confirmed only 12 of them"
             rf"\b(?:confirmed|labell?ed|flagged|tagged|verified)\s+(?:only\s+|just\s+)?{_COUNT}\s+of\s+(?:them|those|these)\b",
             rf"\breveal\w*\s+(?:the\s+labels?\s+of\s+)?(?:only\s+|just\s+)?{_COUNT}\s+(?:of\s+the\s+)?(?:labels?\b|(?:\w+\s+)?{_RARE})",
+            # "the detector ... only gets to see 15 of the labelled faults in the training part"
+            rf"\b(?:gets?\s+to\s+(?:see|use|know)|sees?|knows?|is\s+(?:shown|given)|learns?\s+from)\s+(?:only\s+|just\s+)?"
+            rf"{_COUNT}\s+of\s+the\s+(?:labell?ed\s+|known\s+|confirmed\s+|flagged\s+)(?:\w+\s+)?{_RARE}",
         ],
         # how many of the top-scoring rows the result lists: "list the 25 most suspicious hours nobody has checked",
         # "show me the top 15 candidates", "name the twelve likeliest faults"; not the stand-in labels above

@@ -9,7 +9,7 @@ from cmbagent.agents._fields import field_words, labelled_table, regression_tabl
 
 _NUM = r"\d+(?:\.\d+)?"
 #: a list of plain numbers as prose writes it: "100, 200 and 400", "60, 100, 140"
-_LIST = r"(?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+\d+"
+_LIST = r"(?:\d+\s*(?:,\s*(?:and\s+)?|and\s+|or\s+))+(?:all\s+(?:the\s+)?)?\d+"  # "75, 150 and all 300"
 _SQUARED = r"\s*(?:²|\^\s*2|\*\*\s*2)"
 #: a small number in words, as counts are written ("five random problems", "twenty episodes")
 _WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)"
@@ -45,6 +45,9 @@ _TARGET = [
     r"\bis\s+in\s+`?[\w./-]+\.(?:csv|tsv|txt)`?\s*\(\s*(?:the\s+|its\s+)?column\s+(`[\w.-]+`|\w+)\s*\)",
     # "a posterior for survival modelled as logistic in those two predictors"
     r"\b(?:for|of)\s+(`[\w.-]+`|\w+)\s+modell?ed\s+as\s+(?:a\s+)?(?:logistic|linear|Bernoulli|Gaussian|normal)\b",
+    # "a prior-data fitted network for hardness — a transformer ...": the quantity, as one column its words name
+    r"\b(?:network|model|regressor|emulator|surrogate)\s+for\s+(?:the\s+)?((?:[\w-]+\s+)?[\w-]+)"
+    r"(?=\s*[—–,.;:(]|\s+(?:from|on|given|against|as|using|with|in)\b)",
 ]
 
 #: the width of zero-centred Gaussian priors on every coefficient: "N(0, 3²) priors", "prior sd 2",
@@ -102,7 +105,10 @@ field_words(
         # "a logistic regression of germination on the two inputs": the inputs' count
         "n_features": [r"\b(?:on|in)\s+(?:the\s+|its\s+|those\s+|these\s+)?(two|three|four|five|[1-9])\s+"
                        r"(?:inputs|features|predictors|covariates|regressors)\b",
-                       (r"\bon\s+both\s+(?:inputs|features|predictors|covariates|regressors)\b", 2)],
+                       (r"\bon\s+both\s+(?:inputs|features|predictors|covariates|regressors)\b", 2),
+                       # "intercept + two slopes (two inputs)"
+                       r"\(\s*(two|three|four|five|six|seven|eight|[1-8])\s+(?:inputs|features|predictors|regressors)\s*\)",
+                       r"\b(?:intercept\s*(?:\+|and|plus)\s*)(two|three|four|five|six|seven|eight|[1-8])\s+slopes\b"],
         # the first family whose words match wins: a mixture's words are the most specific, a line's the least
         "family": {
             "gaussian_mixture_1d": [r"\bmixture\b", r"\bbimodal\b",
@@ -211,6 +217,10 @@ field_words(
           r"|\bgenerate\s+the\s+group\b": 0.5,
           r"\beigenfunctions?\b": 1.5},
     data=regression_table,
+    # a symmetry described in words the generators' phrases do not spell is asked about, not run on the default group
+    said_by={"generators": (r"\brepeats?\s+(?:itself\s+)?every\b", r"\bmirror[- ]symmetr\w*|\bsymmetric\s+(?:under|across|about)\b",
+                            r"\b(?:unchanged|invariant)\s+(?:when|under|if)\b|\bdoes\s+not\s+change\s+when\b",
+                            r"\b(?:two|three|four|five|six|[2-9])-?fold\s+(?:rotor|symmetry|rotation|axis)\b")},
     arguments={
         "target": _TARGET,
         "columns": _INPUTS,
@@ -223,7 +233,8 @@ field_words(
         },
         "n_values": [rf"\bat\s+({_LIST})\s+training\s+(?:points|samples|examples|rows)\b",
                      rf"\btraining\s+(?:set\s+)?sizes?\s*(?:of\s+|=\s*|:\s*)?({_LIST})\b",
-                     rf"\b({_LIST})\s+training\s+(?:points|samples|examples)\b"],
+                     # "a learning curve with 75, 150 and all 300 training conformers"
+                     rf"\b({_LIST})\s+training\s+(?:points|samples|examples|[a-z]{{4,}}s)\b"],
     },
 )
 

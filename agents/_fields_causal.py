@@ -37,6 +37,8 @@ _CAUSAL_EFFECT = {
     r"\bhow much (?:the |a |an )?[\w-]+(?: [\w-]+){0,5}? (?:changes|changed|raises|raised|lowers|lowered|reduces|"
     r"reduced|increases|increased|affects|affected|improves|improved)\b": 0.8,
     r"\bpartially[- ]linear\b": 1.5, r"\bbinary[- ]treatment\b": 0.8,
+    # "repeat the cross-fitting split twice", "with building density, elevation and river distance as controls"
+    r"\bcross[- ]?fit(?:ting|ted)?\b": 1.5, r"\bas\s+(?:the\s+)?controls\b": 1.0,
     # the method's name in its other spellings: "debiased machine learning", "double/debiased ML"
     r"\b(?:debiased|double|orthogonal)(?:/(?:debiased|double))?\s+(?:machine[- ]learning|ML)\b": 2.5,
     # "for the nuisance fits use kernel ridge": the learner named is double machine learning's, not a method's own
@@ -95,10 +97,14 @@ field_words(
     data=treatment_table,
     arguments={
         "outcome": [r"\buplift\s+in\b", r"\b(?:average|mean)\s+(?:gain|increase|rise|drop|reduction|change)\s+in\b",
-                    _EFFECT_ON],
+                    _EFFECT_ON,
+                    # "the coefficient on canopy_pct in a partially linear model for lst_c"
+                    r"\b(?:partially\s+linear|regression)\s+model\s+(?:for|of)\b"],
         "treatment": [_INDICATOR,
-                      # the dose: "... drops per unit of tariff", "how many fewer cups do we sell per unit of price_gbp"
-                      r"\b(?:per|for\s+(?:each|every))\s+(?:extra\s+|additional\s+|further\s+)?unit\s+of\b"],
+                      # the dose: "... drops per unit of tariff", "how many fewer cups do we sell per unit of price_gbp",
+                      # "the cooling per percentage point of canopy"
+                      r"\b(?:per|for\s+(?:each|every))\s+(?:extra\s+|additional\s+|further\s+)?(?:unit|percentage\s+point)\s+of\b",
+                      r"\bcoefficient\s+(?:on|of)\b"],
         # the repetitions of the sample split: "the sample split repeated three times", "repeat the split 4 times"
         "n_rep": [r"\b(?:sample\s+)?split(?:ting|s)?\s+(?:is\s+|are\s+)?repeated\s+(\w+)\s+times\b",
                   r"\brepeat\w*\s+the\s+(?:sample\s+|cross-fitting\s+)?split(?:ting|s)?\s+(\w+)\s+times\b",
@@ -239,6 +245,9 @@ field_words(
                   rf"roughly\s+)?{_SHARE}\s+of\b"],
         # the worst-off: "the poorest 5%", "the 10% most-absent students", "the bottom fifth"
         "beta": [rf"\b(?:poorest|neediest|worst[- ]off|most\s+deprived|most\s+vulnerable|bottom|lowest-income)\s+{_SHARE}(?![\w%])",
+                 # "reaching the coldest fifth of homes": any superlative before the share of a population
+                 rf"\b(?:reach\w*|target\w*|find\w*|help\w*|serv\w*|the)\s+(?:the\s+)?(?!(?:best|latest|largest|smallest)\b)"
+                 rf"[a-z]{{3,}}est\s+{_SHARE}(?![\w%])\s+of\b",
                  rf"\b{_SHARE}\s+(?:poorest|neediest|worst[- ]off|most[- ](?!likely\b)[a-z]+)\b",
                  rf"\bworst[- ]off\s+(?:are|as|being)\s+(?:the\s+)?(?:bottom|poorest|lowest)\s+{_SHARE}(?![\w%])",
                  # "the people we mean to reach are the 5% with the most bed days"
@@ -251,8 +260,12 @@ field_words(
                         r"\b(?:steps?|increments?)\s+(?:of\s+)?(0?\.\d+)\s+in\s+(?:the\s+)?capacity\b"],
         # "the reach curves at three R² values: 0.2, 0.4, 0.6"
         "r2_grid": [r"\bR(?:²|\^?2|-squared)\s+(?:values?|grid|levels?)\s*(?:of\s+|:\s*|=\s*)?"
+                    r"((?:0?\.\d+)(?:\s*(?:,\s*(?:and\s+)?|\band\s+|\bor\s+)(?:0?\.\d+))+)",
+                    # "show curves for R² of 0.25, 0.5 and 0.75": one curve per value
+                    r"\b(?:curves?|lines?|panels?)\s+(?:for|at)\s+(?:an?\s+)?R(?:²|\^?2|-squared)\s*(?:of\s+|=\s*|values?\s+)?"
                     r"((?:0?\.\d+)(?:\s*(?:,\s*(?:and\s+)?|\band\s+|\bor\s+)(?:0?\.\d+))+)"],
-        "r2": [r"\bR(?:²|\^?2|-squared)\s*(?:of|=|is|:|≈|around|about)\s*(0?\.\d+)"],
+        "r2": [r"\bR(?:²|\^?2|-squared)\s*(?:of|=|is|:|≈|around|about)\s*(?:roughly\s+|about\s+|around\s+|approximately\s+|"
+               r"some\s+|nearly\s+|close\s+to\s+)?(0?\.\d+)"],
         "cost_capacity": [  # "Finance prices a unit of capacity at 4 and a unit of R² at 1.5"
                           r"\bpric\w*\b[^.;]{0,60}?\bunit\s+of\s+(?:[\w-]+\s+)?capacity\s+at\s+[$€£]?\s*(\d+(?:\.\d+)?)",
                           rf"\b(?:extra|additional|marginal|more)\s+(?:unit\s+of\s+)?(?:[\w-]+\s+)?capacity\s+{_COST}",
@@ -307,10 +320,14 @@ field_words(
                              r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?1\b",
                              # "the counterfactual that flips each to an approval"
                              r"\bflips?\s+(?:each|it|them|the\s+\w+)?\s*(?:in)?to\s+(?:an?\s+)?(?:approval|acceptance|admission|"
-                             r"hire|grant|yes)\b"],
+                             r"hire|grant|yes)\b",
+                             # "the nearest realistic profile that would have got an offer"
+                             r"\bwould\s+have\s+(?:got|gotten|received|been\s+given|been\s+offered)\s+(?:an?\s+)?(?:offer|place|"
+                             r"approval|loan|grant|job|admission|yes)\b"],
                          0: [r"\b(?:target|desired)\s+class\s+(?:of\s+|is\s+|=\s*)?0\b"]},
-        # names only; a word that is no column ("Experience cannot be changed") is left to the person
-        "immutable": [r"`?([A-Za-z_]\w*)`?\s+(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:chang|alter|modif)\w*",
+        # names, or words that name one column ("Age obviously cannot be changed" for `age`); a word that names no
+        # column ("Experience cannot be changed") is left to the person
+        "immutable": [r"`?([A-Za-z_]\w*)`?\s+(?:[a-z]+ly\s+)?(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:chang|alter|modif)\w*",
                       r"\b(?:keep|keeping|hold|holding)\s+`?([A-Za-z_]\w*)`?\s+(?:fixed|constant|unchanged)\b",
                       # said of a feature in words only: a question
                       r"\b(?:cannot|can't|must\s+not|may\s+not)\s+(?:be\s+)?(?:chang|alter|modif)\w*",
@@ -320,13 +337,18 @@ field_words(
                       # since the method counts rows from 0
                       r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
                       r"\w+teenth|twentieth)\b(?:\s*(?:,|and)\s*\w+)*\s+rows?\b"],
-        "lambdas": [r"(?:λ|\blambda)\s*(?:values?\s+)?(?:=|:|of|at|set\s+to|∈|in)?\s*[\[{(]?\s*"
+        # ("with λ taking the values 0, 1 and 5")
+        "lambdas": [r"\btrade-?off\s+(?:weight|parameter)\s+(?:over|across|through|at|of|to|:)\s*"
+                    r"(-?\d+(?:\.\d+)?(?:\s*(?:,\s*(?:and\s+)?|\band\s+)-?\d+(?:\.\d+)?)+)",
+                    r"(?:λ|\blambda)\s*(?:values?\s+)?(?:=|:|of|at|set\s+to|∈|in|(?:taking|takes|take|with|over|across)\s+"
+                    r"(?:the\s+)?values?(?:\s+of)?)?\s*[\[{(]?\s*"
                     r"(-?\d+(?:\.\d+)?(?:\s*(?:,|and)\s*-?\d+(?:\.\d+)?)+)"],
         # a causal graph or a structural model written in words or equations is not read: it is a question
         "parents": [r"\bcausally\s+(?:linked|related|connected|ordered)\b", r"\bcausal\s+(?:graph|links?|order(?:ing)?|diagram)\b",
-                    r"\b(?:drives?|driven\s+by)\b", r"\bparents?\s+of\b", r"\bDAG\b",
+                    r"\b(?:drives?|driven\s+by)\b", r"\bparents?\s+of\b", r"\bDAG\b", r"\bfeeds?\s+(?:into\s+)?",
+                    r"\bcausal\s+story\b",
                     r"\bcausal\s+(?:structure|model|relations?|dependenc\w+)\b", r"\bdepends?\s+on\b"],
-        "classifier": {"mlp": [r"\bneural[- ]network\s+classifier\b", r"\bMLP\b", r"\bmulti-?layer\s+perceptron\b"],
+        "classifier": {"mlp": [r"\bneural[- ]net(?:work)?\s+classifier\b", r"\bMLP\b", r"\bmulti-?layer\s+perceptron\b"],
                        "logistic": [r"\blogistic\s+(?:regression|classifier|model)\b"]},
         "scm_weights": [r"\b[A-Za-z_]\w*\s*=\s*[-−]?\d*\.?\d+\s*[×*·]\s*[A-Za-z_]\w*\s*[-+−]"],
         "noise_std": [r"\bnoise\s+(?:with\s+)?(?:sd|s\.d\.|std|standard\s+deviation|σ)\b", r"\((?:sd|σ)\s*=?\s*\d"],

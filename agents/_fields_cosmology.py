@@ -46,6 +46,15 @@ def _distance_columns(profile: FileProfile) -> str | None:
 
 
 #: the supernova and CMB data sets in words, for the joint fit's phrases
+#: the matter and the dark-energy density in the ways they are written (Ω_m, Omega_m, ΩΛ, Omega_Lambda, Ω_DE)
+_OMEGA_M = r"(?:Ω|Omega)_?\{?(?:m|M)\b\}?"
+_OMEGA_L = r"(?:Ω|Omega)_?\{?(?:Λ|L|Lambda|de|DE)\b\}?"
+#: curvature left free in other words: "Ω_Λ constrained separately from Ω_m", "without assuming anything about the
+#: total density" (flatness fixes Ω_Λ = 1 − Ω_m)
+_CURVATURE_FREE = (rf"{_OMEGA_L}[^.;]{{0,40}}?\b(?:separately|independently|apart)\s+(?:from|of)\s+{_OMEGA_M}",
+                   rf"{_OMEGA_M}\s+and\s+{_OMEGA_L}\s+(?:both\s+)?(?:free|varying|independent\w*|separately)\b",
+                   r"\bwithout\s+assuming\s+anything\s+about\s+(?:the\s+)?(?:total\s+(?:\w+\s+)?density|curvature|geometry|"
+                   r"flatness)\b")
 _SNE = r"(?:supernova\w*|SNe?(?:\s*Ia)?\b|Pantheon\w*|JLA\b|Union\s*2\.1)"
 _CMB = r"(?:Planck(?:\s+2018)?|(?:the\s+)?CMB)\b"
 
@@ -53,6 +62,11 @@ _CMB = r"(?:Planck(?:\s+2018)?|(?:the\s+)?CMB)\b"
 #: a dark-energy equation of state held constant, as prose says it (the supernova and the CMB fits' ``wcdm``)
 _CONSTANT_W = (r"\bconstant\s+(?:dark[- ]energy\s+)?equation[- ]of[- ]state\b", r"\bconstant\s+w\b",
                r"\bw\s+(?:as\s+|is\s+)?a\s+free\s+(?:parameter|constant)\b",
+               # "letting w, a single number for the dark-energy pressure-to-density ratio, float"; "the dark energy
+               # equation of state as one extra free constant", "... is a free constant rather than fixed at −1"
+               r"\b(?:let\w*|allow\w*)\s+w\b[^.;]{0,70}?\b(?:float|vary|be\s+free|run\s+free)\b",
+               r"\bequation[- ]of[- ]state\s+(?:as|is|be)\s+(?:one\s+|an?\s+)?(?:extra\s+|additional\s+|single\s+)?free\s+"
+               r"constant\b",
                # "let the dark-energy equation of state float as one constant number"
                r"\bequation[- ]of[- ]state\s+(?:float|vary|run\s+free|be\s+free)\w*\s+as\s+(?:one|a|a\s+single)\s+constant\b",
                # "w should be free but constant in time"
@@ -94,7 +108,7 @@ field_words(
             "wcdm": list(_CONSTANT_W),
             "lcdm": [r"\bwithout\s+(?:assuming\s+)?flatness\b", r"\b(?:free|spatial)\s+curvature\b",
                      r"\b(?:do\s+not|don't|not|never)\s+assum\w*\s+(?:a\s+)?flat(?:ness|\s+universe|\s+geometry)?\b",
-                     r"\bopen\s+or\s+closed\b", r"\bis\s+the\s+universe\s+flat\b"],
+                     r"\bopen\s+or\s+closed\b", r"\bis\s+the\s+universe\s+flat\b", *_CURVATURE_FREE],
             "flat_lcdm": [r"\bflat\s+(?:universe|cosmology|geometry)\b", r"\bspatially\s+flat\b",
                           r"\bassum\w*\s+flatness\b", r"\bflat\s+(?:Λ|L|lambda[\s-]?)CDM\b"],
         },
@@ -184,7 +198,11 @@ field_words(
                        # "summarise just the matter density and the dark-energy equation of state w": names in words,
                        # read only when each is spelled below
                        r"\b(?:summari[sz]e|report|need|want|quote|give\s+me)\s+(?:just|only)\s+((?:the\s+)?[^.;:?()`]{3,100}?)"
-                       r"(?=\s*[.;:?(]|\s+(?:from|in)\s+(?:it|them|(?:the|this|that|each|our)\s+[\w-]+)\b)"],
+                       r"(?=\s*[.;:?(]|\s+(?:from|in)\s+(?:it|them|(?:the|this|that|each|our)\s+[\w-]+)\b)",
+                       # "summarise omch2 and H0 only", "summarise S_8 and Omega_m — A_IA is a nuisance parameter":
+                       # names each spelled below or a column of the chain, two or more
+                       r"\bsummari[sz]e\s+((?:[^\s,.;:`()?!]+)(?:\s*(?:,\s*(?:and\s+)?|\band\s+)[^\s,.;:`()?!]+)+)"
+                       r"(?=\s+only\b|\s*[—–]|\s+-\s)"],
     },
     # the chain's parameter names as the method normalises them (omega_m -> Omega_m), as prose writes them
     spellings={"parameters": {
@@ -242,6 +260,9 @@ field_words(
         # of r = 0.05", "ln(10¹⁰ A_s) = 3.05", "N_eff = 3.3"); read by the reader's parameter rule, never as priors
         "params": COSMOLOGICAL_PARAMETERS,
         "lmax": [r"\bup\s+to\s+(?:multipole\s+)?(?:ℓ|ell|l|\\ell)\s*(?:=|of)?\s*(\d[\d,]*)(?!\d|\.\d)",
+                 # "compute the lensed spectra to ℓ = 2200"
+                 r"\b(?:spectra|spectrum|C_?(?:ℓ|ell|l)s?|D_?(?:ℓ|ell|l)s?)\s+to\s+(?:multipole\s+)?(?:ℓ|ell|\\ell)\s*(?:=|of)?\s*"
+                 r"(\d[\d,]*)(?!\d|\.\d)",
                  r"\b(?:ℓ|ell|multipoles?)\s+(?:up\s+)?to\s+(\d[\d,]*)(?!\d|\.\d)",
                  r"(?:\b(?:l|ell)|ℓ)_?\{?max\}?\s*(?:=|of)\s*(\d[\d,]*)(?!\d|\.\d)",
                  # "go out to ℓ = 3000", "as far as ℓ of 2000", "ℓ ≤ 2500"
@@ -261,9 +282,11 @@ field_words(
     cues={r"\bpower spectr\w*": 2.0, r"\bCAMB\b": 2.5, r"(?-i:\bCLASS\b)": 1.5,
           # "theory curves for a universe with more baryons", "spectra up to ℓ = 1800"
           r"\btheory\s+curves\b": 2.0, r"\bspectra\s+(?:up\s+|out\s+)?to\s+(?:ℓ|ell|multipole)\b": 1.5,
+          # the spectra of a cosmology the task describes: "the CMB spectra for a cosmology whose spectral index is ..."
+          r"\bspectr\w*\s+(?:\w+\s+){0,4}?for\s+a\s+(?:[\w-]+\s+)?(?:cosmology|universe|model)\s+(?:with|whose|where|in\s+which)\b": 1.5,
           r"\bC_\{?\\?ell\b|\bC_?ℓ|\bD_?ℓ|\bD_\{?\\?ell\b": 2.0,
           r"\blensing potential\b": 2.0, r"\bB-?modes?\b": 1.5, r"\btensor[- ]to[- ]scalar\b": 2.0,
-          r"\b(?:theory|theoretical|model) spectr\w*": 2.5, r"\b(?:compute|calculate|predict|generate|make|produce|give)\w*\s+(?:me\s+|us\s+)?(?:the\s+)?"
+          r"\b(?:theory|theoretical|model) spectr\w*": 2.5, r"\b(?:compute|calculate|predict|generate|make|produce|give|get|plot|show)\w*\s+(?:me\s+|us\s+)?(?:the\s+)?"
           r"(?:lensed\s+)?(?:CMB\s+)?(?:power\s+)?spectr\w*": 3.0, r"\bcross[- ]check\w*\b": 1.0,
           r"\bdamping\s+tail\b": 1.5, r"\bcross[- ]code\s+(?:check|comparison|validation)\b": 1.5,
           # the spectra as the thing wanted ("make me lensed cmb power spectra"), and the codes that compute them
@@ -306,6 +329,9 @@ field_words(
                     # "only Planck 2018's temperature–polarisation cross-spectrum, TE and nothing else", "nothing but EE";
                     # "the E-mode band powers alone", "polarisation-only (EE)"
                     **{s: [rf"(?-i:\b{s}){_ONLY_SPECTRUM}", rf"\bnothing\s+but\s+(?:the\s+)?(?-i:{s})\b",
+                           # "uses only the temperature–polarisation cross spectrum, TE, from ..."
+                           rf"\b(?:only|just)\s+(?:the\s+)?(?:[\w–-]+\s+){{0,3}}?(?:cross[- ]?)?spectrum,?\s+\(?(?-i:{s})\b"
+                           rf"(?!\s*(?:,|and|\+)\s*(?-i:TT|TE|EE))",
                            rf"\b(?:only|just)\s+(?:the\s+)?(?-i:{s})\b(?!\s*(?:,|and|\+)\s*(?-i:TT|TE|EE))",
                            *([r"\bE[- ]mode\s+(?:polari[sz]ation\s+)?(?:auto[- ]?spectrum|band[- ]?powers?|spectrum|data)\s+"
                               r"(?:alone|only)\b",
@@ -320,7 +346,9 @@ field_words(
             # ("No need for the one-off CAMB comparison")
             False: [r"\b(?:leave\s+out|leaving\s+out|skip|skipping|omit|omitting|drop|dropping|without|no(?:\s+need\s+for)?)\s+"
                     r"(?:the\s+|any\s+)?(?:one-off\s+|final\s+|extra\s+|usual\s+)?"
-                    r"(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation|run)\b",
+                    r"(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation|run|re-?run)\b",
+                    # "No need to rerun CAMB at the best-fit point afterwards"
+                    r"\b(?:no\s+need\s+to|needn't|don't|do\s+not|skip|without)\s+(?:re-?run\w*|run\w*|call\w*)\s+CAMB\b",
                     r"\b(?:emulator[- ](?:versus|vs\.?|against)[- ])?CAMB\s+(?:comparison|check|cross-?check|validation)\s+"
                     r"(?:is\s+not\s+needed|can\s+be\s+(?:skipped|dropped|left\s+out))\b",
                     # "Skip the final comparison against a full Boltzmann calculation at the best fit"
@@ -341,7 +369,7 @@ field_words(
         # "leave out as well the two compressed low-ℓ temperature bins"
         "low_ell_tt": [(r"\b(?:leave|leaving|drop|dropping|skip|skipping|exclude|excluding|without|(?:do\s+not|don't)\s+"
                         r"(?:add|include|use))\s+(?:out\s+)?"
-                        r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+)?(?:compressed\s+|binned\s+)?(?:low[- ]?(?:ℓ|ell|l|multipole)|"
+                        r"(?:as\s+well\s+)?(?:the\s+)?(?:two\s+|pair\s+of\s+)?(?:compressed\s+|binned\s+)?(?:low[- ]?(?:ℓ|ell|l|multipole)|"
                         r"large[- ]scale)\s+(?:TT|temperature)", False),
                        # "with no temperature points at low multipoles either"
                        (r"\b(?:no|without(?:\s+any)?|leave\s+out\s+the|drop\s+the)\s+(?:TT|temperature)\s+"
@@ -376,6 +404,14 @@ field_words(
           r"\bτ\s+prior\b|\btau\s+prior\b": 1.5,
           # "rerun the full temperature and polarisation Planck fit", "a tighter optical-depth prior"
           r"\b(?:Planck|CMB)\s+(?:fit|chains?|MCMC|run)\b": 2.0, r"\boptical[- ]depth\s+prior\b": 1.5,
+          # a fit's own words: "the high-ℓ lite likelihood, six-parameter ΛCDM ... sampler seed 12 ... the means and 68%
+          # limits and the triangle plot"
+          r"\b(?:six|6)[- ]parameter\b": 1.5, r"\bhigh[- ](?:ℓ|ell|l)\b": 1.5, r"\bsampler\b": 1.0,
+          # the fit's own check of its emulator, whether asked for or declined ("no CAMB rerun at the best-fit point")
+          r"\bCAMB\b[^.;]{0,30}?\bbest[- ]fit\b": 2.0,
+          r"\b(?:68|95)\s*%\s+(?:limits|contours?)\b": 1.0, r"\btriangle\s+plots?\b": 1.5,
+          # "how much our supernova sample tightens Ω_m when combined with the Planck lite band powers"
+          rf"\b{_SNE}[^.?!;]{{0,60}}?\b(?:combined|joined|together)\s+with\s+(?:the\s+)?{_CMB}": 2.5,
           # the joint fit in words: "adding the supernovae to Planck", "Planck plus supernovae", "combine the CMB with
           # the SNe", "a joint CMB + supernova fit" (not a supernova fit "with a prior from Planck")
           rf"\b(?:add(?:ing|ed)?|combin\w*)\s+(?:the\s+)?{_SNE}[^.?!;]{{0,30}}?\b(?:to|with)\s+(?:the\s+)?{_CMB}": 2.5,

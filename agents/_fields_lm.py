@@ -38,6 +38,8 @@ _HELD_OUT = (
 _SEEDS = (
     # "seeds 0–3", "seeds from 3 to 6", "four seeds, 3 to 6"
     r"\bseeds?\s*(?:each\s*)?(?:=|:|\(|,|\bfrom\b)?\s*\[?\s*(\d+\s*(?:–|—|-|…|\.\.\.?|\bto\b|\bthrough\b)\s*\d+)",
+    # "Three seeds, numbered 4, 5 and 6": the numbers, not the count
+    r"\bseeds?,?\s+(?:numbered|labell?ed|with\s+numbers|namely)\s+(\d+(?:\s*(?:,\s*(?:and\s+)?|\band\s+)\d+)+)",
     rf"\b(?P<count>{_COUNT[1:-1]}) (?:random |different |independent )?seeds\b(?! (?:of|from|at|=|:))",
 )
 
@@ -200,8 +202,9 @@ field_words(
                       r"\b(?:L0|sparsity) penalty (?:of |=\s*|weighted by )" + _DECIMAL,
                       # "the expected-L0 penalty halved to 0.5", "an L0 penalty (weight) lowered to 0.2"
                       r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*)(?: (?:weight|coefficient|strength))? "
-                      r"(?:halved|doubled|tripled|set|lowered|raised|reduced|increased|cut|changed|scaled) (?:down |up )?"
-                      r"to " + _DECIMAL,
+                      # ("the L0 penalty weight goes down to 0.5")
+                      r"(?:(?:is|should be|will be) )?(?:halved|doubled|tripled|set|lowered|raised|reduced|increased|cut|"
+                      r"changed|scaled|goes|go|comes|drops|falls|moves) (?:down |up )?to " + _DECIMAL,
                       # "the L0 penalty at half its usual weight" (the default weight is 1)
                       (r"\b(?:L0|L_0|sparsity)[ -](?:penalty|regulari[sz]\w*) at half (?:its|the) (?:usual|default|normal) "
                        r"(?:weight|strength)\b", 0.5),

@@ -57,7 +57,9 @@ field_words(
                     rf"\b{_ALONE_BEFORE}(\d+)-step\s+(?:windows?|horizons?|segments?|chunks?|trajector(?:y|ies))\b",
                     # "on four-step windows"
                     rf"\b(?<!\bor\s)(?<!\band\s)({_WORD})[- ]step\s+(?:windows?|horizons?|segments?|chunks?)\b",
-                    rf"\bwindows?\s+of\s+(?:only\s+|just\s+)?(\d+|{_WORD})\s+(?:time\s*)?steps\b"],
+                    rf"\bwindows?\s+of\s+(?:only\s+|just\s+)?(\d+|{_WORD})\s+(?:time\s*)?steps\b",
+                    # "should generate 4 future steps per window"
+                    rf"\b(?:generat|predict|roll\w*\s+out|produc)\w*\s+(\d+|{_WORD})\s+(?:future\s+|time\s*)?steps\b"],
         "rtg_levels": [rf"\b{_COUNT}\s+(?:requested\s+|target\s+|desired\s+)?"
                        r"(?:return[- ]to[- ]go|RTG)\s+levels\b",
                        rf"\b(?:return[- ]to[- ]go|RTG)\s+levels\s*(?:=\s*|:\s*|of\s+)?(\d+)\b{_ALONE_AFTER}",
@@ -77,6 +79,8 @@ field_words(
                             rf"\b(?:diffusion|denoising|DDPM)\s+steps\s*(?:K\s*)?(?:=\s*|:\s*|of\s+)?(\d+)\b"
                             rf"{_ALONE_AFTER}"],
         "train_steps": [r"\btrain\w*\s+the\s+diffusion\s+model\s+for\s+(\d[\d,]*)\s+(?:gradient\s+)?steps\b",
+                        # "4,000 gradient steps for the diffusion part"
+                        r"\b(\d[\d,]*)\s+(?:gradient|training)\s+steps\s+for\s+the\s+diffusion\b",
                         # "train it on windows of 6 steps, with 24 denoising steps, for 8,000 gradient steps"
                         r"\btrain\w*\s+(?:it|the\s+(?:[\w-]+\s+){0,3}?model)\b[^.;]{0,80}?\bfor\s+(\d[\d,]*)\s+"
                         r"(?:gradient|training|optimi[sz](?:er|ation))\s+steps\b",
@@ -95,7 +99,10 @@ field_words(
                             rf"\bsynthetic[- ]to[- ]real\s+ratio\s*(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}",
                             # "once with one synthetic transition per logged one"
                             rf"\b({_NUM}|one|two|three|half\s+a)\s+synthetic\s+transitions?\s+(?:per|for\s+each|for\s+every)\s+"
-                            r"(?:logged|real)\s+(?:one|transition)\b"],
+                            r"(?:logged|real)\s+(?:one|transition)\b",
+                            # "add as many synthetic transitions as there are logged ones"
+                            (r"\bas\s+many\s+synthetic\s+(?:transitions|samples)\s+as\s+(?:there\s+are\s+)?(?:logged|real|"
+                             r"collected|recorded)\b", 1.0)],
         "rtg_discount": [r"\b(?:return[- ]to[- ]go\s+)?discount(?:\s+factor)?\s*(?:γ\s*)?(?:of\s+|=\s*|:\s*)?"
                          rf"(0?\.\d+|1(?:\.0+)?){_ALONE_AFTER}"],
         # the offline policy comparison (TD3+BC with and without synthetic data) is skipped by 0 steps
@@ -188,6 +195,8 @@ field_words(
                        r"(?<!instead of )(?<!rather than )(?<!without )\bactive\s+quer(?:y|ies)\b"],
         },
         "grid_size": [r"\b(\d+)\s*[×x]\s*\1\s+grid(?:[- ]?worlds?)?\b",
+                      # "the tabular 5 × 5 world"
+                      r"\btabular\s+(\d+)\s*(?:[×x]|by)\s*\1\s+(?:grid[- ]?)?worlds?\b",
                       # "the tabular gridworld (7 by 7 this time)", "gridworld only (6 × 6, ...)"
                       r"\bgrid[- ]?world\b[^.;()]{0,20}\(\s*(\d+)\s*(?:[×x]|by)\s*\d+\b",
                       # "only the tabular gridworld, 7 by 7, with ..."
@@ -200,6 +209,10 @@ field_words(
                  rf"\bslips?\b[^.;]{{0,40}}?\b({_RATE})\s+of\s+the\s+time\b",
                  rf"\b{_ALONE_BEFORE}({_RATE})\s+(?:chance|probability)\s+(?:of\s+)?(?:a\s+)?slip",
                  rf"\bmoves?\s+slips?\s+with\s+probability\s+({_RATE}){_ALONE_AFTER}",
+                 # "an action goes astray (random direction) with probability 0.2"
+                 rf"\b(?:actions?|moves?|steps?)\s+(?:goes|go|going|is\s+sent|are\s+sent|ends?\s+up|veers?|slips?)\s+"
+                 rf"(?:astray|elsewhere|the\s+wrong\s+way|off\s+course|sideways)\b[^.;]{{0,40}}?\bwith\s+probability\s+"
+                 rf"({_RATE}){_ALONE_AFTER}",
                  (r"\bdeterministic\s+(?:\d+\s*[×x]\s*\d+\s+)?grid[- ]?worlds?\b", 0.0),
                  (r"\bno\s+slip(?:ping|s|page)?\b", 0.0),
                  (r"\bwithout\s+slip(?:ping|s|page)?\b", 0.0)],

@@ -6,6 +6,8 @@ from __future__ import annotations
 from cmbagent.agents._fields import field_words, labelled_table
 
 #: a share in words: "more than a quarter of the mean absolute SHAP"
+#: the leading candidate of a search, in the words people use for it ("the strongest pipeline found")
+_BEST = r"(?:best|top|leader|leading|highest|strongest|winning|greatest)"
 _PART = r"a\s+(?:quarter|third|half|fifth|tenth)|half|one\s+(?:quarter|third|fifth|tenth)"
 
 field_words(
@@ -95,10 +97,13 @@ field_words(
         # "make lactate look more important", "a pipeline in which `income` gets less than 5% of the SHAP mass";
         # a captured word that is no column of the data is not taken
         "target_feature": [r"\bmake\s+`?([A-Za-z_][\w.]*)`?\s+(?:look|appear|seem)\b",
-                           r"\b(?:in\s+which|where|so\s+that)\s+`?([A-Za-z_][\w.]*)`?\s+(?:gets|carries|has|receives|takes)\b",
+                           # ("... while dew_hours gets more than 40% of the |SHAP| mass", "with it carrying ...")
+                           r"\b(?:in\s+which|where|so\s+that|while|whilst|with)\s+`?([A-Za-z_][\w.]*)`?\s+(?:gets|carries|has|receives|"
+                           r"takes|getting|carrying|having|receiving|taking)\b",
                            # "any where deprivation carries more than 30 percent of the mean absolute SHAP", the column
                            # named by its words ("area deprivation, deprivation_idx")
-                           r"\b(?:in\s+which|where|so\s+that)\s+((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+(?:gets|carries|has|receives|takes)\s+"
+                           r"\b(?:in\s+which|where|so\s+that|while|whilst|with)\s+((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+"
+                           r"(?:gets|carries|has|receives|takes|getting|carrying|having|receiving|taking)\s+"
                            r"(?:more|less|at\s+least|at\s+most|over|under|above|below)\b",
                            r"\b(?:hide|hiding|downplay\w*|promot\w*|inflat\w*|conceal\w*|mask\w*)\s+(?:the\s+)?"
                            r"(?:influence\s+of\s+|importance\s+of\s+|role\s+of\s+)?`?([A-Za-z_][\w.]*)`?"],
@@ -121,22 +126,22 @@ field_words(
                          r"`([A-Za-z_]\w*)`\s*\(\s*(?:1\s*/\s*0|0\s*/\s*1|yes\s*/\s*no)\s*\)",
                          # a list of the table's columns in brackets: "(bleached 0/1, degree heating weeks, depth, ...)"
                          r"[(,]\s*`?([A-Za-z_]\w*)`?\s+(?:1\s*/\s*0|0\s*/\s*1)\s*[,)]"],
-        "tolerance": [r"\bAUC\s+(?:is\s+)?within\s+(\d*\.\d+)\s+of\s+(?:the\s+)?best",
+        "tolerance": [rf"\bAUC\s+(?:is\s+)?within\s+(\d*\.\d+)\s+of\s+(?:the\s+)?{_BEST}",
                       # "within one hundredth (0.01) of the best validation AUC"
-                      r"\bwithin\s+(?:[a-z]+\s+){1,2}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?(?:best|top|leader|highest)\b",
-                      r"\bwithin\s+(\d*\.\d+)\s+(?:AUC\s+)?of\s+(?:the\s+)?best\s+(?:validation\s+)?AUC",
-                      r"\bwithin\s+(\d*\.\d+)\s+AUC\s+of\s+(?:the\s+)?(?:best|top|leader)\b",  # "within 0.03 AUC of the best"
+                      rf"\bwithin\s+(?:[a-z]+\s+){{1,2}}\((\d*\.\d+)\)\s+of\s+(?:the\s+)?{_BEST}\b",
+                      rf"\bwithin\s+(\d*\.\d+)\s+(?:AUC\s+)?of\s+(?:the\s+)?{_BEST}\s+(?:validation\s+)?AUC",
+                      rf"\bwithin\s+(\d*\.\d+)\s+AUC\s+of\s+(?:the\s+)?{_BEST}\b",  # "within 0.03 AUC of the best"
                       r"\bAUC\s+tolerance\s+(?:of\s+)?(\d*\.\d+)",
                       # "its AUC on the validation split trails the best one found by 0.03 or less"
-                      r"\bAUC\b[^.;]{0,40}?\btrails?\s+(?:the\s+)?(?:best|top)\b[^.;]{0,20}?\bby\s+(\d*\.\d+)\s+or\s+less\b",
+                      rf"\bAUC\b[^.;]{{0,40}}?\btrails?\s+(?:the\s+)?{_BEST}\b[^.;]{{0,20}}?\bby\s+(\d*\.\d+)\s+or\s+less\b",
                       # "its validation AUC no more than 0.01 short of the top one", "at most 0.02 below the best AUC"
                       r"\bAUC\s+(?:is\s+)?(?:no\s+more\s+than|not\s+more\s+than|at\s+most|less\s+than)\s+(\d*\.\d+)\s+"
-                      r"(?:short\s+of|below|under|behind|worse\s+than)\s+(?:the\s+)?(?:top|best|highest|leading)\b",
+                      rf"(?:short\s+of|below|under|behind|worse\s+than)\s+(?:the\s+)?{_BEST}\b",
                       r"\b(?:no\s+more\s+than|at\s+most)\s+(\d*\.\d+)\s+(?:AUC\s+)?(?:short\s+of|below|behind)\s+(?:the\s+)?"
-                      r"(?:top|best|highest)\s+(?:validation\s+)?AUC\b",
+                      rf"{_BEST}\s+(?:validation\s+)?AUC\b",
                       # "any pipeline no more than 0.03 AUC below the top one on validation"
                       r"\b(?:no\s+more\s+than|not\s+more\s+than|at\s+most)\s+(\d*\.\d+)\s+AUC\s+(?:short\s+of|below|behind|"
-                      r"under)\s+(?:the\s+)?(?:top|best|highest|leading)\b"],
+                      rf"under)\s+(?:the\s+)?{_BEST}\b"],
         "search": {"both": [r"\brandom\s+search\s+(?:and|vs\.?|versus|against)\s+(?:TPE|Bayesian)",
                             r"\b(?:TPE|Bayesian\s+optimi[sz]ation)\s+(?:and|vs\.?|versus|against)\s+random\s+search",
                             r"\bboth\s+search"],

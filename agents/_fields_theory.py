@@ -60,7 +60,10 @@ field_words(
                  (r"\bno\s+(?:membrane\s+)?leak(?:age)?\b", 1.0),
                  # "membranes that do not leak", "a neuron that never leaks", "leak-free", "without leak"
                  (r"\b(?:do|does|did)\s+not\s+leak\b|\b(?:don't|doesn't|never)\s+leaks?\b|\bleak[- ]free\b|"
-                  r"\bwithout\s+(?:any\s+)?(?:membrane\s+)?leak(?:age)?\b", 1.0)],
+                  r"\bwithout\s+(?:any\s+)?(?:membrane\s+)?leak(?:age)?\b", 1.0),
+                 # "perfect integrators that never lose charge between time steps"
+                 (r"\bperfect(?:ly)?\s+integrat\w*\b|\b(?:never|don't|doesn't|do\s+not|does\s+not)\s+lose\s+(?:any\s+)?"
+                  r"(?:charge|potential|voltage)\b|\blos(?:e|es|ing)\s+no\s+(?:charge|potential|voltage)\b", 1.0)],
         "reset": {
             "zero": [r"\breset\w*\s+(?:\w+\s+){0,2}?to\s+(?:zero|0)\b", r"\b(?:zero|hard)[- ]reset\b",
                      # "the membrane potential set back to zero whenever a neuron fires", "drops back to 0"
@@ -79,6 +82,8 @@ field_words(
                 rf"\bbox\s+(?:of\s+)?half[- ]width\s*(?:of\s+|=\s*|:\s*)?({_NUM}){_ALONE_AFTER}"],
         # "For T = 2, 4, 6 and 8 time steps", "latency T ∈ {1, 2, 4}"
         "latencies": [rf"\bT\s*(?:=|∈|in)\s*\{{?\s*({_LIST})\s*\}}?\s*(?:time[- ]?steps|steps)?\b",
+                      # "for latencies T from 1 up to 4": every latency of the range
+                      r"\blatenc(?:y|ies)\s+(?:T\s+)?(?:from\s+)?(\d+\s+(?:up\s+)?(?:to|through|–|-)\s+\d+)\b",
                       rf"\b({_LIST})\s+time[- ]?steps\b"],
         "samples": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+(?:sampled|random|sample|Monte[- ]Carlo)\s+(?:inputs|points)\b",
                     r"\bfrom\s+(\d[\d,]*)\s+(?:samples|sampled\s+points|random\s+points)\b"],
@@ -130,11 +135,17 @@ field_words(
                               rf"\bmeasurement\s+counts?\s*(?:m\s*)?(?:of\s+|=\s*|:\s*)?({_LIST})\b",
                               # "vary how many Gaussian measurements there are: 40, 60 and 90"
                               rf"\bhow\s+many\s+(?:Gaussian\s+)?measurements\s+(?:there\s+are\s*|are\s+taken\s*|we\s+take\s*|"
-                              rf"to\s+take\s*)?[:,]?\s*({_LIST})\b"],
+                              rf"to\s+take\s*)?[:,]?\s*({_LIST})\b",
+                              # "vary the number of measurements: 40, 80 and 120"
+                              rf"\b(?:vary|varying|sweep|sweeping|scan|scanning|change|changing)\s+the\s+number\s+of\s+"
+                              rf"(?:Gaussian\s+)?measurements\s*(?:[:,]|\bover\b|\bacross\b|\bthrough\b)?\s*({_LIST})\b"],
         # "observed through 100 Gaussian linear measurements", "90 random linear measurements": one count
         "measurements": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+(?:(?:random|Gaussian|linear|noiseless|noisy)\s+){{1,3}}"
                          rf"measurements\b"],
         "iterations": [rf"\b{_ALONE_BEFORE}(\d[\d,]*)\s+gradient(?:[- ]descent)?\s+(?:steps|iterations)\b"],
+        # "Count a singular tube as zero below half a per cent of the largest"
+        "rank_tol": [r"\b(?:count|treat)\w*\s+(?:a\s+)?singular\s+(?:tubes?|values?)\s+as\s+zero\s+below\s+([\w.%\s-]{1,30}?)\s+of\s+"
+                     r"the\s+largest\b"],
         "learning_rate": [rf"\bstep\s+size\s*(?:η\s*)?(?:of\s+|=\s*|:\s*)?({_NUM})\b{_ALONE_AFTER}"],
     },
 )

@@ -68,8 +68,14 @@ _OTHER_ANALYSES = re.compile(
     r"\bGranger\b|\bLomb[-–\s]+Scargle|\bkriging\b|\bprobit\b|\binter-?(?:rater|annotator|coder)\s+(?:agreement|reliability)|"
     # a jump at a cut-off and its manipulation test; the matter power spectrum and its halo-model versions
     r"\bregression\s+discontinuit|\bMcCrary\b|\bdensity\s+test\b|\bmatter\s+power\s+spectrum|\b(?:linear|non-?linear)\s+"
-    r"P\(k\)|\bP\(k\)\s+of\s+the\s+matter\b|\bHMcode\b|\bhalo[- ]model\b",
+    r"P\(k\)|\bP\(k\)\s+of\s+the\s+matter\b|\bHMcode\b|\bhalo[- ]model\b|\btwo[- ]way\s+fixed[- ]effects?\b",
     re.I)
+#: designs for panel data over time that no method tool estimates, whatever else the task says: the words of an
+#: effect ("an overall average effect on teen employment") do not make a difference-in-differences a DML problem
+_OTHER_DESIGNS = re.compile(
+    r"\bdiff(?:erence)?[- ]in[- ]diff(?:erence)?s?\b|(?-i:\bDiD\b)|\bevent[- ](?:time|study)\s+(?:plot|design|estimat\w*|"
+    r"coefficients?)\b|\bCallaway\b|"
+    r"\bsynthetic\s+control\b|\binterrupted\s+time[- ]series\b", re.I)
 #: a best method with more than this much of its own words is chosen even beside another field's analysis
 OTHER_WORDS = 3.0
 _W_MEANING, _W_WORDS, _W_DATA = 6.0, 1.0, 1.2
@@ -318,9 +324,18 @@ def choose_method(text: str, *, title: str = "", files: Sequence[FileProfile] | 
         notes.append(f"the task puts off what {best.method} does (“{deferred}”)")
         return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
                             notes=tuple(notes))
-    other = next((m for m in _OTHER_ANALYSES.finditer(whole) if not re.search(
-        r"\b(?:not|no|rather\s+than|instead\s+of|without|beyond|unlike|than)\s+(?:an?\s+|the\s+)?(?:[\w'-]+\s+)?$",
-        whole[max(0, m.start() - 30):m.start()], re.I)), None)
+    def asked(pattern: re.Pattern[str]) -> re.Match[str] | None:
+        return next((m for m in pattern.finditer(whole) if not re.search(
+            r"\b(?:not|no|rather\s+than|instead\s+of|without|beyond|unlike|than)\s+(?:an?\s+|the\s+)?(?:[\w'-]+\s+)?$",
+            whole[max(0, m.start() - 30):m.start()], re.I)), None)
+
+    other = asked(_OTHER_ANALYSES)
+    design = asked(_OTHER_DESIGNS)
+    if design is not None:
+        notes.append(f"the task asks for {design.group(0).strip()} (“{_clip(whole, design.start())}”), a design for "
+                     f"panel data over time that no method tool estimates")
+        return MethodChoice(status="none", method=None, candidates=tuple(ranked), meaning_used=meaning_used,
+                            notes=tuple(notes))
     if other is not None and best.words <= OTHER_WORDS:
         notes.append(f"the task asks for {other.group(0).strip()} (“{_clip(whole, other.start())}”), an analysis no "
                      f"method tool does; {best.method} matched it only weakly")

@@ -149,7 +149,8 @@ _LABEL = re.compile(r"\b(?:line|point|item|comment|referee|reviewer|wave|run|rou
                     r"lecture|chapter|module|lab|exercise|problem|unit|part|route|aim|objective|ticket|issue|flight|drive|ablation|"
                     r"draft|revision|stage|leg|sprint|milestone|tranche|shift|trial|team|slide|sheet|cell|question|"
                     r"notebook|panel|squad|group|bay|gate|hangar|platform|assignment|season|homework|tutorial|practical|"
-                    r"clinic)\s*#?\s*$",
+                    r"clinic|chamber|incubator|greenhouse|tank|pen|bench|rig|kiln|reactor|vessel|rack|shelf|pond|paddock|"
+                    r"barn|hive|lane)\s*#?\s*$",
                     re.I)
 #: a sentence that says its numbers are no input ("that is context, not an input", "those are not part of this")
 _NOT_INPUT = re.compile(r"^\W*(?:context|background)\s*:|"  # "Context: 300 street segments, some converted ..."
@@ -274,6 +275,21 @@ def _number_value(raw: str) -> float | None:
     if raw[:1].isdigit():
         return float(raw)
     return word_value(raw)
+
+
+_DIGIT_WORDS = {"zero": "0", "nought": "0", "naught": "0", "oh": "0", **{w: str(v) for w, v in _ONES.items() if v < 10}}
+_DIGIT_WORD = "|".join(_DIGIT_WORDS)
+_SPELLED_DECIMAL = re.compile(rf"\b({_DIGIT_WORD})\s+point((?:[\s-]+(?:{_DIGIT_WORD})\b)+)", re.I)
+
+
+def spelled_decimals(text: str) -> str:
+    """``text`` with decimals spelled digit by digit written in figures: "a scalar spectral index of nought point nine
+    five" reads "... of 0.95" (a number in words is still a number the task states)."""
+    def figures(match: re.Match[str]) -> str:
+        digits = "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[\s-]+", match.group(2).strip()))
+        return f"{_DIGIT_WORDS[match.group(1).lower()]}.{digits}"
+
+    return _SPELLED_DECIMAL.sub(figures, text)
 
 
 def word_value(words: str) -> float | None:
@@ -474,6 +490,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # a ticket's or an item's number: "Ticket #4471", "No. 12"
             if _LABEL.search(before[-16:]) and not _COUNT_NOUNS.match(after) and not re.match(r"\s*[%×x]", after):
                 continue  # a name: "line 3", "Referee 2", "point 3", "wave 3", "run 14" (not "run 500 steps")
+            if re.match(r"\s*(?:times|[×x])\s+(?:the|its|their|our)\s+", after) and \
+                    re.search(r"\([^()]*$", flat[:match.start()]):
+                continue  # "widths 60 to 2880 (from one to 48 times the training-set size)": a gloss in multiples
             if _aside(flat, match.start()):
                 continue  # "(350 colonies over three apiaries)": an aside on the data, with no setting's word
             if (re.search(r"\S\s+[A-Z][A-Za-z]+\s+$", before) or (re.fullmatch(r"\W*[A-Z][a-z]+\s+", before)
@@ -503,7 +522,7 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if _READOUT.search(before) and not (levels_set and percent):
                 continue  # where a result is read off: "write down D_ℓ^TT at ℓ = 1000", "report S(t) at t = 5"
             if (re.match(r"\s*(?:±|\+/-|\+-)\s*\d", after) or re.search(r"\d\s*(?:±|\+/-|\+-)\s*$", before)) \
-                    and not re.search(r"\bpriors?\b", flat, re.I):
+                    and not re.search(r"\bpriors?\b|\bGaussian\b", flat, re.I):
                 continue  # a measurement with its error ("w = −0.86 ± 0.21 there"): a result; a prior's is read above
             if re.match(r"\s*[×x]\s*\d+\s+(?:[\w-]+\s+){0,2}?covariance", after) or (re.search(
                     r"\d+\s*[×x]\s*$", before) and re.match(r"\s+(?:[\w-]+\s+){0,2}?covariance", after)):
@@ -512,6 +531,9 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
                 continue  # "a 10%-off coupon", "a 5-year follow-up", "401(k)": part of a name
             if not before.strip() and re.match(r"[.)]", after):
                 continue  # a list's marker: "1." or "2)"
+            if not before.strip() and re.match(r"\s+[a-z]+s\s+(?:of|on|from|in|at|with)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*[,;:(]",
+                                               after):
+                continue  # "40 trays of cuttings, rooted (1) or not (0)": a sentence that opens by describing the rows
             if re.search(r"\(\s*$", before) and re.match(r"\s*\)", after) and values[0] in range(1, 10) and (
                     re.search(r"\(\s*(?:1|a|i)\s*\)", flat) or re.search(rf"\(\s*{int(values[0]) + 1}\s*\)", flat)):
                 continue  # an enumeration's marker inside a sentence: "(1) our responses, (2) the census shares"
@@ -538,6 +560,8 @@ def stated_numbers(text: str, files: Iterable[str] = (), nouns: Iterable[str] = 
             if value is None:
                 continue
             after = clean[match.end():]
+            if _IN_FILE.match(flat[match.end():]):
+                continue  # "Sixty firings in kiln.csv": what the data hold, as for a number in figures
             if _COUNTED.search(clean[:match.start()][-24:]) and not _SELECTS.match(after):
                 continue  # "between the two waves": what the data hold (not "the twelve most suspicious hours")
             small = value < 20 and not re.search(r"\b(?:hundred|thousand|million)\b", words, re.I)
@@ -586,12 +610,14 @@ def documented(number: StatedNumber, documentation: str) -> bool:
     # "intervals at 68% and 95%" against "(mean, std, 68%/95% intervals)": the pair the documentation states
     digits = re.match(r"\d+(?:\.\d+)?", number.raw.replace(",", ""))
     joined = r"\s*%?\s*(?:and|or|,|/)\s*"
+    # ("between 0% and 100%" is the documentation's "from 0% to 100%"; a text's "from 0.1 to 0.9" is no documented pair)
+    spanned = r"\s*%?\s*(?:and|or|,|/|to|–)\s*"
     before = re.search(rf"(\d+(?:\.\d+)?){joined}$", number.sentence[:number.start])
     after = re.match(rf"\s*%?{joined}(\d+(?:\.\d+)?)(?![\d.])", number.sentence[number.start + len(number.raw):])
     if digits is not None:
         pairs = [(before.group(1), digits.group(0))] if before else []
         pairs += [(digits.group(0), after.group(1))] if after else []
-        if any(re.search(rf"(?<![\d.]){re.escape(a)}{joined}{re.escape(b)}(?![\d.])", documentation) for a, b in pairs):
+        if any(re.search(rf"(?<![\d.]){re.escape(a)}{spanned}{re.escape(b)}(?![\d.])", documentation) for a, b in pairs):
             return True
     # "Two models per seed" counts for each seed what "Each seed makes two runs" states
     each = re.match(r"\s+(?:[^\W\d_]+\s+)?per\s+([^\W\d_]+)", number.sentence[number.start + len(number.raw):])

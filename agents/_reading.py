@@ -18,6 +18,7 @@ import yaml
 
 from cmbagent.agents._by_meaning import place_numbers
 from cmbagent.agents._meaning import MethodChoice, choose_method
+from cmbagent.agents._numbers import spelled_decimals
 from cmbagent.agents._understand import Understanding, clip_quote, understand
 from cmbagent.profiles import FileProfile
 
@@ -133,6 +134,7 @@ def unread(understood: Understanding, text: str, data_files: Sequence[str], meth
     out += contradicted_words(spec, understood, text)
     out += contradicted_outcome(understood, text)
     out += unoffered_estimand(spec, text)
+    out += deferred_choices(spec, understood, text)
     if chosen:
         out += unread_referents(spec, understood, text)
         out += absent_sources(spec, understood, text, data_files)
@@ -426,11 +428,13 @@ def contradicted_words(spec: Any, understood: Understanding, text: str) -> list[
         choices = {str(c).lower() for c in [*schema.get("enum", []),
                                             *[c for o in schema.get("anyOf", []) for c in o.get("enum", [])]]}
         found = [(w, allowed & choices) for w, allowed in found if allowed & choices]
-        if len(found) < 2:
+        if not found:
             continue
         common = set.intersection(*[allowed for _, allowed in found])
         words = " and ".join(f"“{w}”" for w, _ in found)
-        read = str(understood.arguments.get(argument, "")).lower()
+        # the value the run would take: the one read, else the method's default ("letting w float" with the model
+        # left at lcdm is a run without w)
+        read = str(understood.arguments.get(argument, schema.get("default") or "")).lower()
         if not common:
             out.append(f"the task asks for {words} at once, but no {argument} of {spec.name} has both "
                        f"({', '.join(sorted(choices))}); say which matters, or use a method that frees both")
@@ -559,6 +563,40 @@ def unread_referents(spec: Any, understood: Understanding, text: str) -> list[st
     return out
 
 
+#: a setting the task takes from something it does not describe: "the same kind of classifier our production triage
+#: tool uses", "whatever kernel their pipeline runs", "the same model as the one in our dashboard"
+_AS_SOMEONE_ELSE = re.compile(
+    r"\b(?:(?:the\s+)?same\s+(?:(?:kind|type|sort|family|class|flavou?r)\s+of\s+)?|whatever\s+|whichever\s+)"
+    r"((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:as\s+(?:the\s+one\s+)?|that\s+|which\s+)?(?:(?:our|my|their|the|its)\s+)"
+    r"(?:[\w-]+\s+){0,4}?(?:uses?|used|runs?|ran|relies\s+on|is\s+built\s+on|deploys?|deployed|ships?|shipped|"
+    r"serves?|has)\b", re.I)
+
+
+def deferred_choices(spec: Any, understood: Understanding, text: str) -> list[str]:
+    """A choice the task defers to something it does not describe ("fit the same kind of classifier our production
+    tool uses"): the argument for that noun (its name, or its documentation's first word: ``model``'s
+    "Classifier to fit") was not read, so its default would stand in for a choice the task says is made
+    elsewhere.  It is a question."""
+    out: list[str] = []
+    flat = " ".join(text.split())
+    for match in _AS_SOMEONE_ELSE.finditer(flat):
+        noun = match.group(1).lower().split()[-1]
+        stem = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+        for name, schema in spec.arguments.items():
+            if name in understood.arguments or name == "output_dir":
+                continue
+            doc = spec.argument_docs.get(name, "")
+            words = {w.lower() for w in [*name.split("_"), *doc.split()[:1]]}
+            if stem not in {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}:
+                continue
+            options = ", ".join(map(str, schema.get("enum") or [])) or doc[:90]
+            out.append(f"the task asks for {clip_quote(match.group(0), 80)!r}, which it does not name; {spec.name} "
+                       f"takes it as `{name}` ({options}) and would use its default {schema.get('default')!r} — "
+                       f"add `{name}: <value>` under `arguments:`")
+            return out
+    return out
+
+
 #: values the task takes from a document it only names ("the best-fit cosmology in Table 3 of our draft")
 _IN_A_DOCUMENT = re.compile(
     r"\b(?:cosmology|parameters?|values?|settings?|numbers|coefficients|estimates|best[- ]fit(?:\s+[a-z]+)?)\s+"
@@ -614,6 +652,7 @@ def read_task(*, text: str, title: str = "", method: str | None = None, argument
     ``profiles`` describe the input files (None when only their names are known: then files are mapped by
     name and the data cannot vote on the method)."""
     given = dict(arguments or {})
+    text = spelled_decimals(text)  # "nought point nine five" is 0.95 to every rule below
     choice = _settled or choose_method(text, title=title, files=profiles, named=method)
     reading = TaskReading(choice=choice, display=dict(display or {}))
     if choice.method is not None:
@@ -676,9 +715,23 @@ def _only_runnable(choice: MethodChoice, alternatives: Mapping[str, Understandin
     """The leading candidate as the choice, when it reads with nothing left to ask and every other candidate in
     the running lacks a required input ("needs one of 'instruments', 'instrument_file'") or would answer only a
     part of a joint request the leader answers whole (:func:`_subsumed`): asking which method would offer choices
-    that cannot run.  None when the choice stays a question."""
+    that cannot run.  Of the two leaders, the one that answers a joint request whole is chosen whichever leads.
+    None when the choice stays a question."""
     top = choice.top(3)
-    if len(top) < 2 or top[0].probability < _RUNNABLE_LEAD:
+    if len(top) < 2:
+        return None
+    # one of the two leaders answers the whole of a joint request the other answers a part of ("how much our supernova
+    # sample tightens Ω_m when combined with the Planck lite band powers": the joint fit takes the supernovae too)
+    if all(c.probability < 0.1 for c in top[2:]):
+        for whole, part in ((top[0], top[1]), (top[1], top[0])):
+            reading = alternatives.get(whole.method)
+            if reading is None or reading.missing or reading.questions:
+                continue
+            joint = _subsumed(part.method, whole.method, reading, text)
+            if joint is not None:
+                return replace(choice, status="chosen", method=whole.method,
+                               notes=(*choice.notes, f"{part.method} was close, but {clip_quote(joint, 160)}"))
+    if top[0].probability < _RUNNABLE_LEAD:
         return None
     first = alternatives.get(top[0].method)
     if first is None or first.missing or first.questions:

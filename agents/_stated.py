@@ -71,8 +71,15 @@ WORDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
               r"\bw\((?:a|z)\)", ("w0wacdm",)),
     ("model", r"\bconstant w\b|\bw\s*CDM\b|\bw\s+(?:is\s+)?(?:left\s+)?free\b|\bfree w\b|"
               r"\bconstant (?:dark[- ]energy )?equation[- ]of[- ]state\b|"
-              r"\bw\b,?\s*\(?(?:taken|held|kept|assumed|treated) (?:as |to be )?constant\b", ("wcdm", "w0wacdm")),
-    ("model", r"\bcurved\b|\bcurvature\b|\bnon-?flat\b|(?:Ω|Omega)_?k\b|\bopen or closed\b", ("lcdm",)),
+              r"\bw\b,?\s*\(?(?:taken|held|kept|assumed|treated) (?:as |to be )?constant\b|"
+              # "letting w ... float", "the equation of state as one extra free constant"
+              r"\b(?:let|lets|letting|allow|allowing) w\b[^.;]{0,70}\b(?:float|vary|free)\b|"
+              r"\bequation[- ]of[- ]state (?:as|is|be) (?:one |an? )?(?:extra |additional |single )?free constant\b",
+              ("wcdm", "w0wacdm")),
+    ("model", r"\bcurved\b|\bcurvature\b|\bnon-?flat\b|(?:Ω|Omega)_?k\b|\bopen or closed\b|"
+              # "Ω_Λ measured separately from Ω_m", "nothing assumed about the total density": not flat
+              r"(?:Ω|Omega)_?(?:Λ|L|Lambda)\b[^.;]{0,40}\b(?:separately|independently) (?:from|of) (?:Ω|Omega)_?m\b|"
+              r"\bwithout assuming anything about the total (?:\w+ )?density\b", ("lcdm",)),
     ("model", r"(?<!non-)(?<!non )\bflat (?:Λ|L|Lambda[- ]?)CDM\b", ("flat_lcdm",)),
     ("estimand", r"\b(?:effect|impact) on the treated\b|\bATT\b|\bATET\b", ("ATT", "att")),
     ("classifier", r"\blogistic regression\b", ("logistic",)),

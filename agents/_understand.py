@@ -21,6 +21,7 @@ checked at the end), and whatever it cannot map becomes a note that names the fr
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -184,6 +185,14 @@ _WORD_FRACTIONS = {"half": 0.5, "a half": 0.5, "third": 1 / 3, "a third": 1 / 3,
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
+def _same_value(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    return bool(a == b)
+
+
 def _number(raw: str, *, fraction: bool = False) -> float | None:
     """A number as prose writes it: ``2,000``, ``1e-6``, ``10⁻⁶``, ``30%`` (0.3 when ``fraction``), ``eight``,
     ``a fifth``, ``16K`` (thousands, as context lengths are written); None when ``raw`` is not one."""
@@ -201,6 +210,10 @@ def _number(raw: str, *, fraction: bool = False) -> float | None:
         return 1.0 / whole if whole and whole > 1 else None
     if text in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[text])
+    portion = re.fullmatch(r"(?:a\s+|one\s+)?(half|third|quarter|fifth|tenth)\s+(?:a|of\s+(?:a|one))\s+per[\s-]?cent", text)
+    if portion:  # "half a per cent": a fraction of one per cent
+        parts = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}[portion.group(1)]
+        return 0.01 / parts if fraction else 1.0 / parts
     worded = re.fullmatch(r"([a-z]+(?:[\s-]+[a-z]+)*?)[\s-]*(?:%|per[\s-]?cent)", text)  # "eighty-percent intervals"
     if worded and (level := word_value(worded.group(1))) is not None:
         return level / 100.0 if fraction else level
@@ -243,14 +256,14 @@ def _cast(raw: str, kinds: set[str], *, fraction: bool = False) -> Any:
     if "boolean" in kinds and raw.lower() in {"true", "false", "yes", "no"}:
         return raw.lower() in {"true", "yes"}
     if "array" in kinds:
-        span = re.fullmatch(r"(\d+)\s*(?:–|—|-|…|\.\.\.?|\bto\b|\bthrough\b)\s*(\d+)", raw)
+        span = re.fullmatch(r"(\d+)\s*(?:–|—|-|…|\.\.\.?|\b(?:up\s+)?to\b|\bthrough\b)\s*(\d+)", raw)
         if span and "real items" in kinds:  # a range of reals: "0 to 4" is [0, 4]
             return [int(span.group(1)), int(span.group(2))]
         if span and 0 <= int(span.group(2)) - int(span.group(1)) <= 1000:  # "0 to 4", "0–4": every integer
             return list(range(int(span.group(1)), int(span.group(2)) + 1))
         # a comma followed at once by three digits is a thousands separator ("250, 500, 1,000 and 2,000"), not a break
-        parts = [p.replace(",", "") for p in re.split(r"\s*(?:,(?!\d{3}(?!\d))|\band\b|\bor\b|;|/)\s*", raw)
-                 if p.strip()]
+        parts = [re.sub(r"^all\s+(?:the\s+)?", "", p.replace(",", ""))  # "75, 150 and all 300": the last is 300
+                 for p in re.split(r"\s*(?:,(?!\d{3}(?!\d))|\band\b|\bor\b|;|/)\s*", raw) if p.strip()]
         values = [_number(p, fraction=fraction) for p in parts]
         if parts and all(v is not None for v in values):
             # (a whole number in words is whole: "one" is 1, not 1.0; "1e3" and "2.0" keep what they wrote)
@@ -475,8 +488,9 @@ def _prior_value(head: str, sentence: str) -> Any:
         r"(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|std|spread|scale)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")",
         sentence, re.I) or re.search(
         # "a Gaussian prior on the matter density, 0.315 with a standard deviation of 0.007"
-        head + r"[^.;\d]{0,30}?(" + _NUMBER + r")\s*,?\s*(?:with|and)\s+(?:an?\s+)?(?:width|standard\s+deviation|sigma|σ|"
-        r"std|spread)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")", sentence, re.I) or re.search(
+        # ("use τ = 0.055 with a Gaussian width of 0.007")
+        head + r"[^.;\d]{0,30}?(" + _NUMBER + r")\s*,?\s*(?:with|and)\s+(?:an?\s+)?(?:Gaussian\s+|normal\s+)?(?:width|"
+        r"standard\s+deviation|sigma|σ|std|spread)\s*(?:of\s+|=\s*|:\s*|\s)(" + _NUMBER + ")", sentence, re.I) or re.search(
         # "constrain Ω_m with a normal prior, 0.31 ± 0.02, standing in for external data"
         head + r"[^.;\d]{0,40}?\b(?:Gaussian|normal)\s+prior\s*(?:[,:(]\s*|of\s+|at\s+)(" + _NUMBER + r")\s*(?:±|\+/-|\+-)\s*("
         + _NUMBER + ")", sentence, re.I)
@@ -593,8 +607,10 @@ class _Reader:
                                             self.text[max(0, m.start() - 20):m.start()], re.I))), None)
         if not match:  # "do not use model: wcdm" states no model
             return False
-        if "array" in _types(schema) and re.match(r"\s*(?:,|\band\b|\bor\b)\s*[-+−]?\d", self.text[match.end():]):
-            return False  # "widths: 60, 150, 600 and 2400": a list, which the numbers' reading takes whole
+        if re.match(r"\s*(?:,|\band\b|\bor\b)\s*[-+−]?\d", self.text[match.end():]):
+            # "widths: 60, 150, 600 and 2400": a list, which the numbers' reading takes whole; for one number ("vary
+            # the number of measurements: 40, 80 and 120") it is another argument's sweep, not this value
+            return False
         value = _cast(match.group(1), _types(schema))
         if value in (None, "") or (_choices(schema) and value not in _choices(schema)):
             return False
@@ -635,10 +651,11 @@ class _Reader:
                 match = next((m for m in compiled.finditer(self.text) if not _negated(self.text, m.start())
                               and not (fixed is not None and self.spent_at(m.span()))), None)
                 if match is not None:
-                    self.record(name, True if fixed is None else _cast(str(fixed), kinds),
-                                self.sentence_of(match.start()), confidence=0.85)
+                    said = True if fixed is None else _cast(str(fixed), kinds)
+                    self.record(name, said, self.sentence_of(match.start()), confidence=0.85)
                     if fixed is not None:
                         self.spent.append(match.span())
+                    self.described_otherwise(name, said, patterns, kinds, match.start())
                     return True
                 continue
             if compiled.groups != 1:
@@ -681,14 +698,20 @@ class _Reader:
                     if isinstance(value, str) and not self.names_columns(name, value):
                         value = self.column_of(value)  # "where deprivation carries ...": the feature by its words
                     elif isinstance(value, list) and value and not self.names_columns(name, value) and \
-                            is_column and "`" not in match.group(1) and all(isinstance(v, str) for v in value):
+                            (is_column or re.search(r"\bfeatures?\b", self.spec.argument_docs.get(name, "").split(". ")[0],
+                                                    re.I)) and "`" not in match.group(1) and \
+                            all(isinstance(v, str) for v in value):  # ("Age obviously cannot be changed": `age`)
                         found = [self.column_of(v) for v in value]  # "the would-you-return question"
-                        value = found if all(found) else None
+                        table = self.table()
+                        labels = {c.name for c in table.columns if row_label(c)} if table is not None else set()
+                        # (a word that reads as the rows' label names no feature: "A cooperative cannot change ...")
+                        value = found if all(found) and not labels & set(found) else None
                     if value == [] or (value is not None and not self.names_columns(name, value)):
                         value = None
                 if value is not None:
                     self.record(name, value, self.sentence_of(match.start()), confidence=0.9)
                     self.spent.append(_pairs_span(match, parts.groups()) if parts else match.span(1))
+                    self.described_otherwise(name, value, patterns, kinds, match.start())
                     return True
                 if re.search(r"\d", match.group(1)):
                     unread = unread or match.group(1)
@@ -697,6 +720,32 @@ class _Reader:
                                   f"offline backend could not read; add `{name}: <value>` under `arguments:` in the "
                                   "front matter")
         return False
+
+    def described_otherwise(self, name: str, value: Any, patterns: Sequence[Any], kinds: set[str], at: int) -> None:
+        """A question when the text also describes ``name`` by words that fix another value (a ``(pattern, value)``
+        phrase): "a leak of β = 0.9 — perfect integrators that never lose charge" gives β twice, 0.9 and 1, and
+        the run can take one."""
+        for entry in patterns:
+            if not isinstance(entry, tuple) or re.compile(entry[0]).groups:
+                continue
+            other = _cast(str(entry[1]), kinds)
+            if other is None or _same_value(other, value):
+                continue
+            match = next((m for m in re.finditer(entry[0], self.text, re.I) if not _negated(self.text, m.start())
+                          and not self.spent_at(m.span())), None)
+            if match is None:
+                continue
+            self.questions.append(f"the text gives {name!r} as {value!r} (“{clip_quote(self.sentence_of(at), 70)}”) "
+                                  f"and describes it as {other!r} (“{clip_quote(match.group(0), 60)}”); say which is "
+                                  f"meant: add `{name}: <value>` under `arguments:` in the front matter")
+            return
+
+    def held_elsewhere(self) -> str | None:
+        """Words for what another input file read already holds, which a list of the table's columns may name
+        beside the columns: the vectors of an ``embeddings`` file."""
+        if any(self.paths.get(n) == "input" and n == "embeddings" for n in self.args):
+            return r"\b(?:embeddings?|(?:[\w-]+\s+)?vectors?|representations?)\b"
+        return None
 
     def archive_features(self) -> list[str]:
         """The feature names an archive the method reads lists (``feature_names`` of an ``.npz`` with ``X``),
@@ -759,6 +808,14 @@ class _Reader:
         ranked = sorted(((match_phrase(words, c), c) for c in columns), reverse=True)
         if ranked and ranked[0][0] >= 0.85 and (len(ranked) == 1 or ranked[1][0] < 0.6):
             return ranked[0][1]
+        if re.fullmatch(r"[A-Za-z][\w-]*(?:\s+[\w-]+){0,2}", words) and words.lower() not in {"it", "them", "the", "data"}:
+            # the words the text glosses with a column in brackets: "hardness" after "the Vickers hardness afterwards
+            # (hv)"; one column only
+            glossed = {m.group(1) for m in re.finditer(rf"(?<![\w-]){re.escape(words)}(?![\w-])(?:\s+[\w-]+){{0,2}}?\s*"
+                                                       r"\(\s*`?([A-Za-z_][\w.]*)`?\s*[),;]", self.text, re.I)
+                       if m.group(1) in columns}
+            if len(glossed) == 1:
+                return glossed.pop()
         if re.fullmatch(r"[A-Z]{2,6}", words):
             # "PCT" for the one column the text writes out whose name starts so ("procalcitonin (`pct_ng_ml`)")
             led = [c for c in columns if re.split(r"[_\W]", c.lower())[0] == words.lower()
@@ -980,7 +1037,7 @@ class _Reader:
             match = next((m for p in patterns for m in re.finditer(p, self.text, re.I)
                           if not _negated(self.text, m.start()) or re.search(r"assum", m.group(0))), None)
             if match is not None:
-                offered = ", ".join(map(str, _choices(schema)))
+                offered = ", ".join(map(str, _choices(schema) or (declared if isinstance(declared, dict) else [])))
                 self.questions.append(f"the task asks for {other} (“{clip_quote(self.sentence_of(match.start()), 90)}”), "
                                       f"which {self.spec.name} does not offer as `{name}` (it offers {offered}); say "
                                       "whether to go on without it, or use another method")
@@ -1176,37 +1233,62 @@ class _Reader:
 
     def parent_graph(self, name: str) -> bool:
         """A causal graph said in plain sentences about the table's columns: "`a` is the only parent of `b`", "`b`
-        depends only on `a` and `c`", "`a` drives `b`". Read only when every sentence that speaks of causes (the
-        field's words for ``name``) gives its edges in one of these forms; anything else stays a question."""
+        depends only on `a` and `c`", "`a` drives `b`", "VO2max depends on age and BMI, and resting heart rate depends
+        on VO2max" (columns by name or by their words, :meth:`column_of`). Read only when every sentence that speaks
+        of causes (the field's words for ``name``) gives its edges in these forms with every node a column; anything
+        else stays a question."""
         columns = self.table_columns()
         if not columns:
             return False
-        col = "`?(" + "|".join(re.escape(c) for c in sorted(columns, key=len, reverse=True)) + r")`?(?![\w-])"
-        cols = rf"{col}(?:\s*(?:,\s*(?:and\s+)?|and\s+)`?[\w-]+`?)*"
-        forms = [(re.compile(rf"(?<![\w-]){cols}\s+(?:is|are)\s+(?:the\s+)?(?:only\s+|sole\s+|single\s+)?parents?\s+of\s+{col}",
-                             re.I), "parents first"),
-                 (re.compile(rf"(?<![\w-]){col}\s+depends?\s+(?:only\s+|just\s+|solely\s+)?on\s+{cols}", re.I), "child first"),
-                 (re.compile(rf"(?<![\w-]){cols}\s+(?:drives?|causes?)\s+{col}", re.I), "parents first")]
+
+        def node(words: str) -> str | None:
+            words = re.sub(r"^(?:the|a|an|its|their)\s+|\s+both$", "", words.strip(" `'\".,"), flags=re.I)
+            exact = next((c for c in columns if c.lower() == words.lower()), None)
+            if exact or not words or len(words.split()) > 3 or \
+                    re.match(r"(?:how|what|which|whether|when|where|why)\b", words, re.I):
+                return exact  # "how big the herd is" is a clause, not a name: the graph is asked
+            from cmbagent.agents._datamap import match_phrase
+
+            # a column by its words; in a graph's sentence a clear best ("the catch" for annual_catch_t) will do
+            ranked = sorted(((match_phrase(words, c), c) for c in columns), reverse=True)
+            clear = ranked and ranked[0][0] >= 0.75 and (len(ranked) == 1 or ranked[1][0] < 0.5)
+            return self.column_of(words) or (ranked[0][1] if clear else None)
+
+        def nodes(words: str) -> list[str] | None:
+            items = [w for w in re.split(r",\s*(?:and\s+)?|\s+and\s+", words.strip()) if w.strip(" .")]
+            found = [node(i) for i in items]
+            return [f for f in found if f] if items and all(found) else None
+
+        forms = [(re.compile(r"^(?P<parents>.+?)\s+(?:is|are)\s+(?:the\s+)?(?:only\s+|sole\s+|single\s+)?parents?\s+of\s+"
+                             r"(?P<child>.+)$", re.I)),
+                 re.compile(r"^(?P<child>.+?)\s+(?:depends?\s+(?:only\s+|just\s+|solely\s+)?on|(?:is|are)\s+(?:caused|driven)\s+"
+                            r"(?:only\s+)?by)\s+(?P<parents>.+)$", re.I),
+                 re.compile(r"^(?P<parents>.+?)\s+(?:both\s+)?(?:drives?|causes?|feeds?(?:\s+into)?)\s+(?P<child>.+)$", re.I)]
         cues = [p for p in self.words.arguments.get(name, []) if isinstance(p, str)]
         graph: dict[str, list[str]] = {}
         quotes: list[str] = []
         for sentence in self.sentences:
-            edges = []
-            for form, order in forms:
-                for match in form.finditer(sentence):
-                    if _negated(sentence, match.start()):
-                        continue
-                    listed = [c for c in re.findall(r"`?([\w-]+)`?", match.group(0)) if c in columns]
-                    if order == "parents first":
-                        *parents, child = listed
-                    else:
-                        child, *parents = listed
-                    edges += [(child, p) for p in parents if p != child]
+            edges: list[tuple[str, list[str]]] = []
+            bare = re.sub(r"\s*\([^()]*\)", "", sentence.rstrip(". "))  # "(a good year lets ...)" is an aside
+            for clause in re.split(r";\s*|,\s*(?:and|while|whereas|so|then)\s+|\.\s+|\s+(?:where|in\s+which)\s+", bare):
+                clause = clause.rsplit(":", 1)[-1].strip()  # "Physiology to respect: VO2max depends on ..."
+                match = next((m for form in forms if (m := form.match(clause))), None)
+                if match is None:  # "... depends on age, bmi, and sex": the list goes on (names only, no clause)
+                    short = len(clause) <= 60 and all(len(i.split()) <= 3 for i in re.split(r",|\band\b", clause))
+                    more = nodes(clause) if edges and short else None
+                    if more:
+                        edges[-1][1].extend(more)
+                    continue
+                if _negated(clause, match.start()):
+                    continue
+                children, parents = nodes(match.group("child")), nodes(match.group("parents"))
+                if not children or len(children) != 1 or not parents:
+                    return False  # a cause in words that name no column: asked, never half read
+                edges.append((children[0], parents))
             if edges:
-                for child, parent in edges:
-                    graph.setdefault(child, [])
-                    if parent not in graph[child]:
-                        graph[child].append(parent)
+                for child, causes in edges:
+                    listed = graph.setdefault(child, [])
+                    listed += [p for p in causes if p != child and p not in listed]
                 quotes.append(sentence)
             elif any(re.search(p, sentence, re.I) for p in cues):
                 return False  # a sentence speaks of causes in words the forms do not read
@@ -1231,7 +1313,8 @@ class _Reader:
             words += [greek[token]] if token in greek else []
         head = "(?:" + "|".join(words) + r")(?:\s+(?:of|at)\b)?(?:\s*(?:τ|\w{1,4})(?=\s*[=~:]))?"
         for sentence in self.sentences:
-            if not re.search(r"\bpriors?\b", sentence, re.I):
+            # ("replace the low-ℓ EE information by a Gaussian on the reionisation optical depth, τ = 0.050 ± 0.008")
+            if not re.search(r"\bpriors?\b|\bGaussian\b", sentence, re.I):
                 continue
             value = _prior_value(head, sentence)
             if isinstance(value, dict):
@@ -1261,9 +1344,12 @@ class _Reader:
                 match = re.search(head + r"\s*(?:\([^()]{0,20}\)\s*)?(?:[^\s=,;]{1,8}\s*)?(?:=|≈)\s*(" + _NUMBER + ")"
                                   + tail, sentence, re.I) or re.search(
                     # "the summed neutrino mass raised to 0.12 eV", "the Hubble constant dropped to 54 km/s/Mpc"
-                    head + r"\s+(?:to\s+be|of|at|equal\s+to|(?:raised|increased|lowered|dropped|reduced|set|changed|"
+                    head + r"\s+(?:to\s+be|of|at|is|equal\s+to|(?:raised|increased|lowered|dropped|reduced|set|changed|"
                     r"moved|bumped|lifted|cut)\s+to|(?:held|kept|fixed|pinned|set)\s+at)\s+(?:[^\s=,;]{1,8}\s*=\s*)?(" + _NUMBER + ")" + tail,
-                    sentence, re.I)
+                    sentence, re.I) or re.search(
+                    # "fix the Hubble constant to 65 km/s/Mpc"
+                    r"\b(?:fix|set|pin|put|hold|keep|take)\w*\s+(?:the\s+)?" + head + r"\s+(?:to|at|equal\s+to)\s+(" + _NUMBER
+                    + ")" + tail, sentence, re.I)
                 if match is None:  # "scalar tilt 0.97", "Hubble constant 67 km/s/Mpc": a head of words, then the value
                     bare = re.search(head + r"\s+(" + _NUMBER + ")" + tail, sentence, re.I)
                     match = bare if bare is not None and len(bare.group(0).split()) >= 3 else None
@@ -1333,8 +1419,9 @@ class _Reader:
     def declared_cues(self, name: str) -> list[str]:
         """The patterns without a group the method's or its field's phrases give ``name``."""
         declared = self.phrases.get(name)
-        return [p for p in declared if isinstance(p, str) and re.compile(p).groups == 0] \
+        own = [p for p in declared if isinstance(p, str) and re.compile(p).groups == 0] \
             if isinstance(declared, tuple) else []
+        return [*own, *self.words.said_by.get(name, ())]
 
     def cues(self, name: str) -> list[str]:
         patterns = self.declared_cues(name)
@@ -1499,10 +1586,17 @@ class _Reader:
                 continue
             if re.match(r"[^.;:]{0,80}:\s*\S", self.text[match.end():]):
                 continue  # "on the two questions we asked both times: the AI tools item and ...": they follow
+            if re.match(r"\s*\)", self.text[match.end():]) or (re.match(r"\w+\s+the\b", match.group(0), re.I)
+                                                               and re.match(r"\s*[,.;:!?]", self.text[match.end():])):
+                continue  # "repeat the split twice (median of the two)": an aside on another count, not columns
             # the list argument the anaphor's sentence cues ("rake it ... on those three variables"), or the one left
             said = self.sentence_of(match.start())
             targets = unread if len(unread) == 1 and not cued_only else [
                 n for n in unread if any(re.search(p, said, re.I) for p in self.declared_cues(n))]
+            if not targets and (not cued_only or len(unread) == 1):  # the one list of input columns left ("using those
+                # four measurements" when the other lists left are weights or row numbers)
+                targets = [n for n in unread if n in column_arguments(self.spec) and column_role(
+                    n, self.spec.argument_docs.get(n, "")) in {"features", "covariates"}]
             if len(targets) != 1:
                 continue
             lists = []
@@ -1822,23 +1916,29 @@ class _Reader:
         self.record(more, files[1:], why, confidence=0.85)
 
     def numbered_files(self, listed: set[str]) -> None:
-        """Files that differ from a placed input only by their number ("chain_2.txt", "chain_3.txt" beside
-        "chain_1.txt") go, in the order the text names them, to the one list-of-files argument left (``more_chains``:
+        """Files that differ from a placed input only by their number or run letter ("chain_2.txt", "chain_3.txt"
+        beside "chain_1.txt") go, in the order the text names them, to the one list-of-files argument left (``more_chains``:
         "three separate chains of one run")."""
         unread = [n for n in listed if n not in self.args]
         if len(unread) != 1 or not self.unplaced:
             return
 
-        def pattern(file: str) -> str:
+        def pattern(file: str) -> str:  # "chain_2.txt" beside "chain_1.txt"
             return re.sub(r"\d+", "#", file.rsplit("/", 1)[-1])
 
-        placed = {pattern(v) for k, v in self.args.items() if self.paths.get(k) == "input" and isinstance(v, str)}
-        siblings = [f for f in self.unplaced if pattern(f) in placed]
+        # files told apart by a letter ("chain_b.txt" beside "chain_a.txt") are runs of one analysis only where the
+        # text treats them together (pools them, compares their convergence); "the one with the recalibrated
+        # temperature scale" of "runA" and "runB" picks one
+        together = re.search(r"\bpool\w*|\bcombin\w*|\bGelman|\bR\s*[-−–]\s*1\b|\bconverge\w*|\bagree\w*",
+                             self.text, re.I) is not None
+        shape = _numbered_shape if together else pattern
+        placed = {shape(v) for k, v in self.args.items() if self.paths.get(k) == "input" and isinstance(v, str)}
+        siblings = [f for f in self.unplaced if shape(f) in placed]
         if not siblings:
             return
         where = {f: (self.text.find(f.rsplit("/", 1)[-1]) % (len(self.text) + 1), f) for f in siblings}
         siblings.sort(key=lambda f: where[f])
-        self.record(unread[0], siblings, f"files numbered like the {pattern(siblings[0])} one: {', '.join(siblings)}",
+        self.record(unread[0], siblings, f"files numbered like the {shape(siblings[0])} one: {', '.join(siblings)}",
                     confidence=0.85)
         self.unplaced = [f for f in self.unplaced if f not in siblings]
 
@@ -1879,10 +1979,18 @@ class _Reader:
         for name in col_args:
             if "array" in _types(self.spec.arguments[name]) and name not in self.args and \
                     column_role(name, self.spec.argument_docs.get(name, "")) == "covariates":
-                item = map_column_list(self.text, table, name, "covariates", taken=set(taken), cues=cues[name])
+                item = map_column_list(self.text, table, name, "covariates", taken=set(taken), cues=cues[name],
+                                       elsewhere=self.held_elsewhere())
                 adjusted |= set(item.value) if item is not None and item.sure else set()
         for mapped in map_columns(self.text, table, scalars, taken=taken | adjusted, binary_treatment=binary,
                                   cues=cues):
+            if mapped.confidence < 0.7 and column_role(mapped.argument, self.spec.argument_docs.get(
+                    mapped.argument, "")) == "target" and (last := self.named_last(table)) is not None and \
+                    last[0] != mapped.value:
+                # a response named only beside the word "regressor" ("... when phi advances ..., so build a
+                # regressor") gives way to the column one sentence names last, after every input
+                mapped = Mapped(mapped.argument, last[0], 0.8, f"named last of {table.name}'s columns, after the "
+                                f"inputs: “{clip_quote(last[1], 120)}”")
             self.take(mapped, table, required=mapped.argument in self.spec.required)
         for name, role in scalars.items():  # a label the method would find by itself, among several 0/1 columns
             binary_columns = [c.name for c in table.columns if c.binary and c.name not in taken | adjusted]
@@ -1908,7 +2016,8 @@ class _Reader:
             listed = {c for k, v in self.args.items() if k in col_args and k != name and isinstance(v, list) for c in v}
             item = map_column_list(self.text, table, name, column_role(name, self.spec.argument_docs.get(name, "")),
                                    taken=set(taken) | {v for k, v in self.args.items() if isinstance(v, str)} | listed,
-                                   cues=cues[name])  # a column another list took plays that role, not this one
+                                   cues=cues[name], elsewhere=self.held_elsewhere())  # a column another list took
+            # plays that role, not this one
             if item is None:
                 if column_role(name, self.spec.argument_docs.get(name, "")) == "covariates" and name not in self.args:
                     self.adjustment_set(name, table)
@@ -2011,6 +2120,9 @@ class _Reader:
                     # (each mention, overlapping: "its own weights (ref.csv, weight column `ref_wt`)")
                     near = " ".join(m.group(1) for w in words for m in re.finditer(
                         rf"(?=(\b{re.escape(w)}s?\b(?:\W+\w+){{0,5}}))", sentence, re.I))  # "its weights in pw"
+                    # or a few words before it: "use its pw column as the population weights"
+                    near += " " + " ".join(m.group(0) for w in words for m in re.finditer(
+                        rf"(?:\w+\W+){{1,5}}?(?={re.escape(w)}s?\b)", sentence, re.I))
                     named = [c for c in own if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", near)]
                     if len(named) == 1:
                         self.record(name, named[0], sentence, confidence=0.8)
@@ -2061,7 +2173,7 @@ class _Reader:
                                                           r"the\s+" + re.escape(name.split("_")[0]), doc, re.I)), None)
         if inputs is None:
             return False
-        columns = [c.name for c in table.columns if not identifier(c) and not c.constant]
+        columns = [c.name for c in table.columns if not row_label(c) and not c.constant]  # "K000", "K001": labels
         if isinstance(self.args.get(inputs), list):
             left = [c for c in columns if c not in self.args[inputs] and table.column(c) is not None
                     and table.column(c).numeric]  # type: ignore[union-attr]
@@ -2070,16 +2182,26 @@ class _Reader:
                           required=True)
                 return True
             return False
-        if len(columns) < 2 or columns[-1] != table.column_names[-1]:
+        last = self.named_last(table)
+        if last is None:
             return False
-        for sentence in self.sentences:
+        self.take(Mapped(name, last[0], 0.8, f"named last of {table.name}'s columns, after the inputs: "
+                         f"“{clip_quote(last[1], 120)}”"), table, required=True)
+        return True
+
+    def named_last(self, table: FileProfile) -> tuple[str, str] | None:
+        """The table's last column and the sentence, when one sentence names every column but the row labels with
+        that column last ("angles theta1 and theta2, energy e_kcal"): the response of a regression, written after
+        its inputs in the text and in the table alike."""
+        columns = [c.name for c in table.columns if not row_label(c) and not c.constant]  # "K000", "K001": labels
+        if not columns or columns[-1] != table.column_names[-1]:
+            return None
+        for sentence in self.sentences:  # (one column besides the rows' labels: the one the text names)
             at = {c: m.start() for c in columns
                   if (m := re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", sentence)) is not None}
             if len(at) == len(columns) and max(at, key=at.__getitem__) == columns[-1]:
-                self.take(Mapped(name, columns[-1], 0.8, f"named last of {table.name}'s columns, after the inputs: "
-                                 f"“{clip_quote(sentence, 120)}”"), table, required=True)
-                return True
-        return False
+                return columns[-1], sentence
+        return None
 
     def adjustment_set(self, name: str, table: FileProfile) -> None:
         """An adjustment set the text leaves open: every other column of the table but identifiers (a distinct
@@ -2182,7 +2304,8 @@ class _Reader:
         for name in col_args:
             doc = self.spec.argument_docs.get(name, "")
             if name in self.args or "array" not in _types(self.spec.arguments[name]) or \
-                    not re.search(r"default:?\s+all\s+(?:columns\s+)?but\s+the\s+(?:label|target)", doc, re.I):
+                    not re.search(r"default:?\s+(?:all|every)\s+(?:other\s+)?(?:columns?\s+)?(?:but|except)\s+the\s+(?:label|target)",
+                                  doc, re.I):
                 continue
             labels = [c for c in profile.columns if row_label(c) or identifier(c)]
             if not labels:
@@ -2196,6 +2319,17 @@ class _Reader:
             self.notes.append(f"`{name}` is every numeric column but the label: {', '.join(c.name for c in labels)} "
                               "names the rows")
 
+    def input_count(self) -> None:
+        """A count of inputs ("Number of inputs of a regression family") the text leaves unsaid, where the input
+        columns were read: the run needs the two to agree, so the count is the columns'."""
+        columns = next((v for n, v in self.args.items() if isinstance(v, list) and re.match(
+            r"Input columns\b", self.spec.argument_docs.get(n, ""))), None)
+        for name, doc in self.spec.argument_docs.items():
+            if name in self.args or not columns or not re.match(r"Number of inputs\b", doc):
+                continue
+            self.record(name, len(columns), f"the {len(columns)} input columns read: {', '.join(map(str, columns))}",
+                        confidence=0.85)
+
     def outcome_range(self) -> None:
         """The range of the outcome column as the text describes that column ("active_min, which by construction lies
         between 0 and 300"), for an argument that takes the outcome's bounds (``outcome_support``): the column read
@@ -2205,9 +2339,10 @@ class _Reader:
         if name not in self.spec.arguments or name in self.args or not isinstance(outcome, str):
             return
         number = r"(-?\d+(?:\.\d+)?)"
+        # "er_visit (0/1, so bounded by 0 and 1)"
         match = re.search(rf"(?<![\w-])`?{re.escape(outcome)}`?(?![\w-])[^.;]{{0,40}}?\b(?:lies|lie|runs?|ranges?|goes|"
-                          rf"is\s+bounded|stays?)\s+(?:\w+\s+)?(?:between|from)\s+{number}\s+(?:and|to)\s+{number}\b",
-                          self.text, re.I)
+                          rf"(?:is\s+)?bounded|stays?)\s+(?:\w+\s+)?(?:between|from|by)\s+{number}\s+(?:and|to)\s+"
+                          rf"{number}\b", self.text, re.I)
         if match is None or _negated(self.text, match.start()):
             return
         low, high = float(match.group(1)), float(match.group(2))
@@ -2337,6 +2472,7 @@ def understand(method: str, text: str, given: Mapping[str, Any], data_files: Seq
     reader.labelled_rows(col_args)
     reader.design_weights(col_args)
     reader.outcome_range()
+    reader.input_count()
     reader.one_of()
     reader.decided_elsewhere()
     reader.overridden(given)

@@ -64,7 +64,8 @@ SETS = {"public": ROOT / "tests" / "understanding", "held-out": ROOT / "tests" /
         "blind28": ROOT / "tests" / "understanding_blind28",
         "blind29": ROOT / "tests" / "understanding_blind29",
         "blind30": ROOT / "tests" / "understanding_blind30",
-        "blind31": ROOT / "tests" / "understanding_blind31"}
+        "blind31": ROOT / "tests" / "understanding_blind31",
+        "blind32": ROOT / "tests" / "understanding_blind32"}
 
 
 def keywords_only(task: ProseTask, folder: Path) -> Verdict:

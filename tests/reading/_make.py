@@ -101,6 +101,12 @@ def wafers(folder: Path) -> Path:
     return path
 
 
+def write_csv(path: Path, header: str, rows: np.ndarray, fmt: str | list[str] = "%.4f") -> Path:
+    """``rows`` written to ``path`` as a CSV table under ``header`` (no comment sign), each column in ``fmt``."""
+    np.savetxt(path, rows, delimiter=",", header=header, comments="", fmt=fmt)
+    return path
+
+
 def moduli(folder: Path, name: str, *, seed: int, n: int, z_max: float, sigma: float, header: str,
            w0: float = -0.9) -> Path:
     """``n`` distance moduli of a flat universe with Ω_m = 0.3 and constant ``w0``, with errors ``sigma``: the

@@ -28,12 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from cmbagent.agents._numbers import stated_numbers
-from tests.reading._make import asked, clear, moduli, read_files, read_text
-
-
-def _write(path: Path, header: str, rows: np.ndarray, fmt: str | list[str] = "%.4f") -> Path:
-    np.savetxt(path, rows, delimiter=",", header=header, comments="", fmt=fmt)
-    return path
+from tests.reading._make import asked, clear, moduli, read_files, read_text, write_csv
 
 
 def _complaints(folder: Path) -> Path:
@@ -155,8 +150,8 @@ def _arrears(folder: Path) -> Path:
     rng = np.random.default_rng(3004)
     score = rng.uniform(0, 1, 500)
     arrears = np.round(np.maximum(0, 30 * score + rng.normal(0, 8, 500)), 1)
-    return _write(folder / "tenant_arrears.csv", "tenant,risk_index,arrears_days",
-                  np.column_stack([np.arange(500), np.round(score, 3), arrears]), ["%d", "%.3f", "%.1f"])
+    return write_csv(folder / "tenant_arrears.csv", "tenant,risk_index,arrears_days",
+                      np.column_stack([np.arange(500), np.round(score, 3), arrears]), ["%d", "%.3f", "%.1f"])
 
 
 def test_costs_priced_per_unit_of_capacity_and_of_r_squared(tmp_path: Path) -> None:
@@ -173,8 +168,8 @@ def _rainfall_flags(folder: Path) -> Path:
     rng = np.random.default_rng(3005)
     x = rng.normal(0, 1, (300, 4))
     flag = (x[:, 0] - x[:, 1] + rng.normal(0, 1, 300) > 0).astype(int)
-    return _write(folder / "gauge_faults.csv", "spikes,flatline_h,battery_v,station_age,faulty",
-                  np.column_stack([np.round(x, 3), flag]), ["%.3f"] * 4 + ["%d"])
+    return write_csv(folder / "gauge_faults.csv", "spikes,flatline_h,battery_v,station_age,faulty",
+                      np.column_stack([np.round(x, 3), flag]), ["%.3f"] * 4 + ["%d"])
 
 
 def test_nothing_else_closes_a_list(tmp_path: Path) -> None:
@@ -202,7 +197,7 @@ def _moraine(folder: Path) -> tuple[Path, Path]:
     def table(n: int, name: str) -> Path:
         slope, aspect = rng.uniform(0, 1, n), rng.uniform(0, 1, n)
         thaw = np.sin(3 * slope) + aspect ** 2 + rng.normal(0, 0.1, n)
-        return _write(folder / name, "site,slope_deg,aspect_idx,thaw_depth",
+        return write_csv(folder / name, "site,slope_deg,aspect_idx,thaw_depth",
                       np.column_stack([np.arange(n), np.round(slope, 3), np.round(aspect, 3), np.round(thaw, 3)]),
                       ["%d", "%.3f", "%.3f", "%.3f"])
     return table(48, "thaw_train.csv"), table(30, "thaw_test.csv")
@@ -260,8 +255,8 @@ def test_a_labels_file_pointed_at_by_its_columns_and_a_file_shape_in_brackets(tm
 def test_a_neural_network_classifier_for_distances_to_the_boundary(tmp_path: Path) -> None:
     rng = np.random.default_rng(3009)
     x = rng.normal(0, 1, (300, 3))
-    path = _write(tmp_path / "bearing_tests.csv", "vibration_rms,temp_rise,noise_db,worn",
-                  np.column_stack([np.round(x, 3), (x[:, 0] > 0).astype(int)]), ["%.3f"] * 3 + ["%d"])
+    path = write_csv(tmp_path / "bearing_tests.csv", "vibration_rms,temp_rise,noise_db,worn",
+                      np.column_stack([np.round(x, 3), (x[:, 0] > 0).astype(int)]), ["%.3f"] * 3 + ["%d"])
     text = (f"{path.name}: bench tests of 300 bearings, with the label in the column `worn`. Fit a small neural-network "
             "classifier and estimate how far each test point is from its decision boundary, using 32 random "
             "directions per point. Seed 6.")
@@ -309,7 +304,7 @@ def _peaks(folder: Path) -> Path:
     from astropy.cosmology import FlatLambdaCDM
 
     mb = FlatLambdaCDM(H0=70, Om0=0.3).distmod(z).value - 19.3 + rng.normal(0, 0.1, 60)
-    return _write(folder / "local_peaks.csv", "zcmb,mb,mb_err", np.column_stack([z, mb, np.full(60, 0.1)]))
+    return write_csv(folder / "local_peaks.csv", "zcmb,mb,mb_err", np.column_stack([z, mb, np.full(60, 0.1)]))
 
 
 def test_a_prior_past_an_aside_in_brackets(tmp_path: Path) -> None:
@@ -377,8 +372,8 @@ def test_a_joint_fit_is_the_method_that_takes_both(tmp_path: Path) -> None:
 def test_analyses_no_method_does_are_no_method(tmp_path: Path) -> None:
     rng = np.random.default_rng(3015)
     score = rng.uniform(20, 100, 400)
-    path = _write(tmp_path / "placement_scores.csv", "test_score,placed,final_grade",
-                  np.column_stack([score, (score >= 50).astype(int), rng.normal(60, 10, 400)]))
+    path = write_csv(tmp_path / "placement_scores.csv", "test_score,placed,final_grade",
+                      np.column_stack([score, (score >= 50).astype(int), rng.normal(60, 10, 400)]))
     jump = (f"Pupils scoring 50 or more on the placement test were put in the advanced set; {path.name} has "
             "test_score, placed and final_grade. Estimate the jump in final grades right at 50 with local linear "
             "fits on each side, and run a density test for scores nudged over the line.")
@@ -426,8 +421,8 @@ def _meters(folder: Path) -> Path:
     solar = rng.binomial(1, 0.3, n)
     smart = rng.binomial(1, 0.3 + 0.3 * solar)
     use = np.round(12 - 2 * smart - 1.5 * smart * solar + rng.normal(0, 1, n), 2)
-    return _write(folder / "meter_households.csv", "home_ref,solar_pv,smart_plan,evening_kwh",
-                  np.column_stack([np.arange(n), solar, smart, use]), ["%d", "%d", "%d", "%.2f"])
+    return write_csv(folder / "meter_households.csv", "home_ref,solar_pv,smart_plan,evening_kwh",
+                      np.column_stack([np.arange(n), solar, smart, use]), ["%d", "%d", "%d", "%.2f"])
 
 
 def test_the_effect_on_those_who_chose_is_asked_not_averaged(tmp_path: Path) -> None:
@@ -470,8 +465,8 @@ def test_a_capped_prior_with_its_lower_edge_in_brackets(tmp_path: Path) -> None:
 def test_held_back_one_in_n_and_an_attached_sheet_described_by_its_rows(tmp_path: Path) -> None:
     rng = np.random.default_rng(3019)
     temp, moist = rng.uniform(0, 1, 64), rng.uniform(0, 1, 64)
-    path = _write(tmp_path / "glaze_trials.csv", "kiln_peak_c,clay_moisture,crazing_idx",
-                  np.column_stack([temp, moist, np.round(np.sin(3 * temp) + moist, 3)]))
+    path = write_csv(tmp_path / "glaze_trials.csv", "kiln_peak_c,clay_moisture,crazing_idx",
+                      np.column_stack([temp, moist, np.round(np.sin(3 * temp) + moist, 3)]))
     text = ("The attached sheet has 64 test tiles with peak temperature, clay moisture and a crazing index in "
             "crazing_idx. Predict the crazing with the prior-fitted network trained on Gaussian-process draws (RBF "
             "length scale 0.25, noise 0.1). Hold back one tile in four for testing; 2000 training steps, seed 3.")
@@ -508,7 +503,7 @@ def test_the_inspection_cell_counts_every_row_of_a_headerless_table(tmp_path: Pa
 
     bare = tmp_path / "bare.csv"
     np.savetxt(bare, np.arange(30.0).reshape(10, 3), delimiter=",", fmt="%.1f")
-    named = _write(tmp_path / "named.csv", "a,b,c", np.arange(30.0).reshape(10, 3), "%.1f")
+    named = write_csv(tmp_path / "named.csv", "a,b,c", np.arange(30.0).reshape(10, 3), "%.1f")
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         exec(compile(inspect_code([str(bare), str(named)]), "inspect", "exec"), {})  # the cell the offline backend writes
